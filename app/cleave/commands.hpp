@@ -1,0 +1,15 @@
+// The subcommands of the `cleave` CLI: each file registers one on the CLI11 app and runs it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace cleave::cli {
+
+// A registered subcommand's action, run after parsing; returns the process exit code.
+using Action = std::function<int()>;
+
+Action add_inspect_command(CLI::App& app);
+
+} // namespace cleave::cli

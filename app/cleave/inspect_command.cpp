@@ -1,0 +1,155 @@
+// cleave inspect: what a model holds, as a summary table or the JSON document of docs/cli.md.
+#include "commands.hpp"
+#include "output.hpp"
+
+#include "core/graph/input_shape.hpp"
+#include "core/graph/onnx_import.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+namespace cleave::cli {
+
+namespace {
+
+struct InspectOptions {
+    std::string model;
+    std::vector<std::string> input_shapes;
+    bool autodice_names = false;
+    bool json = false;
+    std::string out;
+};
+
+nlohmann::ordered_json shape_json(const std::optional<graph::Shape>& shape) {
+    if (!shape)
+        return nullptr;
+    auto dims = nlohmann::ordered_json::array();
+    for (const auto d : *shape)
+        dims.push_back(d < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(d));
+    return dims;
+}
+
+nlohmann::ordered_json value_json(const graph::Tensor& t) {
+    return {{"name", t.name}, {"shape", shape_json(t.shape)}, {"dtype", graph::to_string(t.dtype)}};
+}
+
+nlohmann::ordered_json inspect_json(const graph::Model& model) {
+    auto inputs = nlohmann::ordered_json::array();
+    for (const int t : model.inputs)
+        inputs.push_back(value_json(model.tensors[t]));
+    auto outputs = nlohmann::ordered_json::array();
+    for (const int t : model.outputs)
+        outputs.push_back(value_json(model.tensors[t]));
+    auto nodes = nlohmann::ordered_json::array();
+    for (const auto& node : model.nodes) {
+        auto names = [&](const std::vector<int>& tensors) {
+            auto list = nlohmann::ordered_json::array();
+            for (const int t : tensors)
+                list.push_back(t < 0 ? std::string() : model.tensors[t].name);
+            return list;
+        };
+        auto shapes = nlohmann::ordered_json::array();
+        for (const int t : node.outputs)
+            shapes.push_back(t < 0 ? nlohmann::ordered_json(nullptr) : shape_json(model.tensors[t].shape));
+        nodes.push_back({{"name", node.name},
+                         {"op", node.op},
+                         {"inputs", names(node.inputs)},
+                         {"outputs", names(node.outputs)},
+                         {"output_shapes", shapes},
+                         {"weight_parameters", node.cost.weight_parameters},
+                         {"macs", node.cost.macs},
+                         {"flops", node.cost.flops},
+                         {"bytes_in", node.cost.bytes_in},
+                         {"bytes_out", node.cost.bytes_out}});
+    }
+    return {{"model",
+             {{"file", model.file},
+              {"opset", model.opset},
+              {"nodes", model.nodes.size()},
+              {"weight_parameters", model.weight_parameters},
+              {"initializer_elements", model.initializer_elements},
+              {"macs", model.macs},
+              {"flops", model.flops},
+              {"inputs", inputs},
+              {"outputs", outputs}}},
+            {"nodes", nodes}};
+}
+
+void print_table(const graph::Model& model) {
+    auto values = [&](const std::vector<int>& tensors) {
+        std::string text;
+        for (const int t : tensors)
+            text += (text.empty() ? "" : ", ") + model.tensors[t].name + " " +
+                    std::string(graph::to_string(model.tensors[t].dtype)) + " " +
+                    graph::shape_to_string(model.tensors[t].shape);
+        return text;
+    };
+    std::printf("model      %s\n", model.file.c_str());
+    std::printf("producer   %s (opset %lld, IR %lld)\n", model.producer.empty() ? "-" : model.producer.c_str(),
+                static_cast<long long>(model.opset), static_cast<long long>(model.ir_version));
+    std::printf("inputs     %s\n", values(model.inputs).c_str());
+    std::printf("outputs    %s\n", values(model.outputs).c_str());
+    std::printf("nodes      %zu\n", model.nodes.size());
+    std::printf("weights    %s parameters (%s initializer elements)\n", grouped(model.weight_parameters).c_str(),
+                grouped(model.initializer_elements).c_str());
+    std::printf("MACs       %s   FLOPs %s\n\n", giga(model.macs, 2).c_str(), giga(model.flops, 2).c_str());
+
+    struct OpRow {
+        int count = 0;
+        std::int64_t macs = 0;
+        std::int64_t flops = 0;
+    };
+    std::map<std::string, OpRow> rows;
+    for (const auto& node : model.nodes) {
+        auto& row = rows[node.domain.empty() ? node.op : node.domain + "." + node.op];
+        ++row.count;
+        row.macs += node.cost.macs;
+        row.flops += node.cost.flops;
+    }
+    std::vector<std::pair<std::string, OpRow>> sorted(rows.begin(), rows.end());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+        return a.second.flops != b.second.flops ? a.second.flops > b.second.flops : a.second.count > b.second.count;
+    });
+    std::printf("%-24s %6s %12s %7s %12s\n", "op", "count", "MACs", "share", "FLOPs");
+    for (const auto& [op, row] : sorted) {
+        const double share = model.macs > 0 ? 100.0 * static_cast<double>(row.macs) / static_cast<double>(model.macs) : 0.0;
+        std::printf("%-24s %6d %12s %6.1f%% %12s\n", op.c_str(), row.count, giga(row.macs, 3).c_str(), share,
+                    giga(row.flops, 3).c_str());
+    }
+}
+
+int run_inspect(const InspectOptions& options) {
+    graph::LoadOptions load;
+    for (const auto& spec : options.input_shapes) {
+        auto [name, dims] = graph::parse_input_shape(spec);
+        load.input_shapes[name] = dims;
+    }
+    load.autodice_names = options.autodice_names;
+    const auto model = graph::load_model(options.model, load);
+    for (const auto& warning : model.warnings)
+        std::cerr << "cleave: warning: " << model.file << ": " << warning << '\n';
+    if (options.json || !options.out.empty())
+        emit_json(inspect_json(model), options.json, options.out);
+    if (!options.json)
+        print_table(model);
+    return 0;
+}
+
+} // namespace
+
+Action add_inspect_command(CLI::App& app) {
+    auto options = std::make_shared<InspectOptions>();
+    auto* command = app.add_subcommand("inspect", "Summarise a model: nodes, shapes, weights, MACs and FLOPs");
+    command->add_option("model", options->model, "ONNX model file")->required();
+    command->add_option("--input-shape", options->input_shapes,
+                        "Fix an input's dims, NAME=DIMS (e.g. input=1x3x160x160); repeatable");
+    command->add_flag("--autodice-names", options->autodice_names,
+                      "Name nodes as AutoDiCE does: first output's name with '/' replaced by '_'");
+    command->add_flag("--json", options->json, "Print the JSON document on stdout");
+    command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
+    return [options] { return run_inspect(*options); };
+}
+
+} // namespace cleave::cli

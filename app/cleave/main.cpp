@@ -1,0 +1,47 @@
+// cleave: the command-line front end. Exit codes: 0 success, 2 bad input or usage, 1 internal
+// failure.
+#include "commands.hpp"
+
+#include "core/input_error.hpp"
+
+#include <cleave/version.hpp>
+
+#include <iostream>
+#include <map>
+
+int main(int argc, char** argv) {
+    CLI::App app{"Cleave: see how a network fuses into kernels, what each costs, and split it "
+                 "across a cluster of edge devices.",
+                 "cleave"};
+    app.set_version_flag("--version", std::string("cleave ") + cleave::kVersion + " (libonnx " +
+                                          cleave::kOnnxVersion + ", protobuf " +
+                                          cleave::kProtobufVersion + ")");
+    app.require_subcommand(1);
+    app.footer("Run 'cleave COMMAND --help' for a command's options. Exit codes: 0 success, "
+               "2 bad input or usage, 1 internal failure.");
+
+    std::map<CLI::App*, cleave::cli::Action> actions;
+    auto add = [&](cleave::cli::Action action) { actions[app.get_subcommands({}).back()] = std::move(action); };
+    add(cleave::cli::add_inspect_command(app));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    }
+    try {
+        for (const auto& [command, action] : actions)
+            if (command->parsed())
+                return action();
+        return 2;
+    } catch (const cleave::InputError& e) {
+        std::cerr << "cleave: " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "cleave: internal error: " << e.what() << '\n';
+        return 1;
+    }
+}

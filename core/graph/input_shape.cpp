@@ -1,0 +1,35 @@
+#include "input_shape.hpp"
+
+#include "../input_error.hpp"
+
+#include <charconv>
+
+namespace cleave::graph {
+
+std::pair<std::string, Shape> parse_input_shape(std::string_view spec) {
+    const auto fail = [&](const std::string& why) -> std::pair<std::string, Shape> {
+        throw InputError("--input-shape", std::string(spec), why + "; expected NAME=DIMS such as input=1x3x224x224");
+    };
+    const auto equals = spec.rfind('=');
+    if (equals == std::string_view::npos || equals == 0)
+        return fail("no input name");
+    Shape dims;
+    std::string_view rest = spec.substr(equals + 1);
+    if (rest.empty())
+        return fail("no dims");
+    while (true) {
+        const auto x = rest.find('x');
+        const auto part = rest.substr(0, x);
+        std::int64_t value = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+        if (ec != std::errc() || end != part.data() + part.size() || value < 1)
+            return fail("dim '" + std::string(part) + "' is not a whole number >= 1");
+        dims.push_back(value);
+        if (x == std::string_view::npos)
+            break;
+        rest = rest.substr(x + 1);
+    }
+    return {std::string(spec.substr(0, equals)), dims};
+}
+
+} // namespace cleave::graph

@@ -1,0 +1,39 @@
+// Loading an ONNX file into Cleave's graph model: parse with libonnx's protobuf classes, check,
+// sort, run libonnx shape inference, count per-node costs. Weights stay in the mapped file.
+#pragma once
+
+#include "model.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cleave::graph {
+
+struct LoadOptions {
+    // Dims for graph inputs by name; unknown (symbolic) dims not given here become 1.
+    std::map<std::string, Shape> input_shapes;
+    // Name every node as AutoDiCE does; without it only empty or repeated names are replaced.
+    bool autodice_names = false;
+    // false: drop the shapes the file declares for outputs and intermediate values and infer
+    // them anew (always done when input_shapes changes an input).
+    bool keep_declared_shapes = true;
+    // Called between stages with the share done; returning false cancels (throws Cancelled).
+    std::function<bool(double fraction, std::string_view stage)> progress;
+};
+
+// Throws InputError naming the file and the place for anything that is not a loadable model.
+Model load_model(const std::filesystem::path& file, const LoadOptions& options = {});
+
+// The same for bytes held in memory (external data is refused: it needs the model's folder).
+Model load_model_from_bytes(std::vector<std::uint8_t> bytes, const std::string& name,
+                            const LoadOptions& options = {});
+
+// The newest opset of the default domain that this build's libonnx knows.
+std::int64_t newest_known_opset();
+
+} // namespace cleave::graph

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test through ctest.
+set -euo pipefail
+root=$(cd "$(dirname "$0")" && pwd)
+"$root/scripts/setup.sh"
+build="${CLEAVE_BUILD_DIR:-$root/build}"
+cd "$build"
+ctest --output-on-failure --parallel "$(nproc)" "$@"
