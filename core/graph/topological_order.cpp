@@ -97,6 +97,7 @@ std::vector<int> topological_order(const std::vector<NodeLinks>& nodes,
     }
     std::vector<int> cycle(walk.begin() + seen[at], walk.end());
     std::reverse(cycle.begin(), cycle.end());
+    std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end()); // start at file order
     std::string path;
     for (const int node : cycle)
         path += (nodes[node].name.empty() ? "#" + std::to_string(node) : nodes[node].name) + " -> ";

@@ -1,0 +1,134 @@
+// `cleave inspect` end to end: the JSON document's exact form, exit codes and messages.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int exit_code = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run cleave(const QStringList& arguments) {
+    QProcess process;
+    process.start(CLEAVE_CLI_PATH, arguments);
+    process.waitForFinished(120000);
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QString example(const char* name) { return QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx"; }
+
+QStringList keys(const QJsonObject& object) { return object.keys(); }
+
+} // namespace
+
+class InspectCommandTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jsonHasExactlyTheDocumentedFields() {
+        const Run run = cleave({"inspect", example("resnet18"), "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(keys(root), (QStringList{"model", "nodes"}));
+        const QJsonObject model = root["model"].toObject();
+        QCOMPARE(keys(model), (QStringList{"file", "flops", "initializer_elements", "inputs", "macs", "nodes",
+                                           "opset", "outputs", "weight_parameters"}));
+        QCOMPARE(model["nodes"].toInt(), 69);
+        QCOMPARE(model["opset"].toInt(), 17);
+        QCOMPARE(model["weight_parameters"].toInteger(), 11689512);
+        const QJsonObject input = model["inputs"].toArray()[0].toObject();
+        QCOMPARE(input["name"].toString(), QString("input"));
+        QCOMPARE(input["dtype"].toString(), QString("float32"));
+        QCOMPARE(input["shape"].toArray(), (QJsonArray{1, 3, 224, 224}));
+        const QJsonObject node = root["nodes"].toArray()[0].toObject();
+        QCOMPARE(keys(node), (QStringList{"bytes_in", "bytes_out", "flops", "inputs", "macs", "name", "op",
+                                          "output_shapes", "outputs", "weight_parameters"}));
+        QCOMPARE(node["name"].toString(), QString("/conv1/Conv"));
+        QCOMPARE(node["output_shapes"].toArray()[0].toArray(), (QJsonArray{1, 64, 112, 112}));
+        QCOMPARE(node["macs"].toInteger(), 118013952);
+    }
+
+    void tableSummarisesTheModel() {
+        const Run run = cleave({"inspect", example("resnet18")});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY(run.out.contains("11,689,512 parameters"));
+        QVERIFY(run.out.contains("MACs       1.81 G"));
+        QVERIFY(run.err.isEmpty());
+    }
+
+    void inputShapeAndAutodiceNames() {
+        const Run run = cleave({"inspect", example("resnet18"), "--json", "--input-shape", "input=1x3x160x160",
+                                "--autodice-names"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        const QJsonObject node = root["nodes"].toArray()[0].toObject();
+        QCOMPARE(node["name"].toString(), QString("_conv1_Conv_output_0"));
+        QCOMPARE(node["output_shapes"].toArray()[0].toArray(), (QJsonArray{1, 64, 80, 80}));
+    }
+
+    void outWritesTheDocument() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("resnet18.json");
+        const Run run = cleave({"inspect", example("resnet18"), "--out", out});
+        QCOMPARE(run.exit_code, 0);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object()["model"].toObject()["nodes"].toInt(), 69);
+    }
+
+    void badModelExitsTwoWithOneLine() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken.onnx");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not a model at all");
+        file.close();
+        const Run run = cleave({"inspect", path});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.startsWith("cleave: " + path.toUtf8() + ": byte 0: "), run.err.constData());
+    }
+
+    void badOutputPathLeavesNothing() {
+        const Run run = cleave({"inspect", example("resnet18"), "--out", "/nonexistent-folder/x.json"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.startsWith("cleave: /nonexistent-folder/x.json: "), run.err.constData());
+    }
+
+    void usageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::newRow("no command") << QStringList{};
+        QTest::newRow("unknown command") << QStringList{"frobnicate"};
+        QTest::newRow("missing model") << QStringList{"inspect"};
+        QTest::newRow("unknown flag") << QStringList{"inspect", "m.onnx", "--colour"};
+        QTest::newRow("bad input shape") << QStringList{"inspect", example("resnet18"), "--input-shape", "input=1x3"};
+    }
+    void usageErrorsExitTwo() {
+        QFETCH(QStringList, arguments);
+        const Run run = cleave(arguments);
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY(!run.err.isEmpty());
+    }
+
+    void helpListsCommands() {
+        const Run run = cleave({"--help"});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY(run.out.contains("inspect"));
+    }
+
+    void versionNamesLibraries() {
+        const Run run = cleave({"--version"});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY2(run.out.startsWith("cleave 0.") && run.out.contains("libonnx 1."), run.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(InspectCommandTest)
+#include "inspect_command_test.moc"
