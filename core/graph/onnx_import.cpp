@@ -4,10 +4,10 @@
 #include "autodice_names.hpp"
 #include "node_cost.hpp"
 #include "onnx_source.hpp"
+#include "shape_folding.hpp"
 #include "topological_order.hpp"
 
 #include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
 #include <unordered_map>
@@ -368,13 +368,7 @@ private:
     }
 
     void infer_shapes(ModelProto& proto) {
-        onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
-                                            /*enable_data_propagation=*/true);
-        try {
-            onnx::shape_inference::InferShapes(proto, onnx::OpSchemaRegistry::Instance(), options);
-        } catch (const std::exception& e) {
-            warn(std::string("shape inference stopped early: ") + e.what());
-        }
+        infer_shapes_with_folding(proto, [this](std::string message) { warn(std::move(message)); });
     }
 
     static std::optional<Shape> shape_of(const TypeProto& type, DataType& dtype) {

@@ -1,0 +1,474 @@
+#include "shape_folding.hpp"
+
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cleave::graph {
+
+namespace {
+
+using onnx::TensorProto;
+
+// Folding stops at tensors larger than this: shape computations are tiny.
+constexpr std::size_t kMaxFoldedElements = 1024;
+constexpr int kMaxRounds = 4;
+
+struct Value {
+    int type = TensorProto::INT64; // INT64, INT32 or BOOL
+    std::vector<std::int64_t> dims;
+    std::vector<std::int64_t> data;
+};
+
+using Values = std::unordered_map<std::string, Value>;
+
+bool is_integer(int type) {
+    return type == TensorProto::INT64 || type == TensorProto::INT32 || type == TensorProto::BOOL;
+}
+
+std::optional<Value> from_tensor(const TensorProto& t) {
+    if (!is_integer(t.data_type()) || t.data_location() == TensorProto::EXTERNAL)
+        return std::nullopt;
+    Value v;
+    v.type = t.data_type();
+    v.dims.assign(t.dims().begin(), t.dims().end());
+    std::size_t count = 1;
+    for (const auto d : v.dims)
+        count *= static_cast<std::size_t>(std::max<std::int64_t>(d, 0));
+    if (count > kMaxFoldedElements)
+        return std::nullopt;
+    if (t.has_raw_data()) {
+        const std::size_t width = t.data_type() == TensorProto::INT64 ? 8 : t.data_type() == TensorProto::INT32 ? 4 : 1;
+        if (t.raw_data().size() != count * width)
+            return std::nullopt;
+        for (std::size_t i = 0; i < count; ++i) {
+            std::int64_t x = 0;
+            if (width == 8)
+                std::memcpy(&x, t.raw_data().data() + 8 * i, 8);
+            else if (width == 4) {
+                std::int32_t y = 0;
+                std::memcpy(&y, t.raw_data().data() + 4 * i, 4);
+                x = y;
+            } else
+                x = t.raw_data()[i] != 0;
+            v.data.push_back(x);
+        }
+    } else if (t.data_type() == TensorProto::INT64) {
+        v.data.assign(t.int64_data().begin(), t.int64_data().end());
+    } else {
+        v.data.assign(t.int32_data().begin(), t.int32_data().end());
+    }
+    if (v.data.size() != count)
+        return std::nullopt;
+    return v;
+}
+
+TensorProto to_tensor(const Value& v) {
+    TensorProto t;
+    t.set_data_type(v.type);
+    for (const auto d : v.dims)
+        t.add_dims(d);
+    for (const auto x : v.data) {
+        if (v.type == TensorProto::INT64)
+            t.add_int64_data(x);
+        else
+            t.add_int32_data(static_cast<std::int32_t>(x));
+    }
+    return t;
+}
+
+const onnx::AttributeProto* attribute(const onnx::NodeProto& n, const char* name) {
+    for (const auto& a : n.attribute())
+        if (a.name() == name)
+            return &a;
+    return nullptr;
+}
+
+std::int64_t int_attribute(const onnx::NodeProto& n, const char* name, std::int64_t fallback) {
+    const auto* a = attribute(n, name);
+    return a ? a->i() : fallback;
+}
+
+// Known dims of every value whose shape inference found them all.
+std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const onnx::GraphProto& g) {
+    std::unordered_map<std::string, std::vector<std::int64_t>> shapes;
+    auto add = [&](const onnx::ValueInfoProto& v) {
+        if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+            return;
+        std::vector<std::int64_t> dims;
+        for (const auto& d : v.type().tensor_type().shape().dim()) {
+            if (!d.has_dim_value())
+                return;
+            dims.push_back(d.dim_value());
+        }
+        shapes[v.name()] = std::move(dims);
+    };
+    for (const auto& v : g.input())
+        add(v);
+    for (const auto& v : g.value_info())
+        add(v);
+    for (const auto& v : g.output())
+        add(v);
+    for (const auto& t : g.initializer())
+        shapes[t.name()] = {t.dims().begin(), t.dims().end()};
+    return shapes;
+}
+
+std::size_t volume(const std::vector<std::int64_t>& dims) {
+    std::size_t n = 1;
+    for (const auto d : dims)
+        n *= static_cast<std::size_t>(std::max<std::int64_t>(d, 0));
+    return n;
+}
+
+// Numpy broadcasting of two small tensors, elementwise.
+template <typename Op>
+std::optional<Value> broadcast(const Value& a, const Value& b, int type, Op op) {
+    const std::size_t rank = std::max(a.dims.size(), b.dims.size());
+    std::vector<std::int64_t> dims(rank);
+    auto dim = [rank](const Value& v, std::size_t i) {
+        const std::size_t offset = rank - v.dims.size();
+        return i < offset ? std::int64_t(1) : v.dims[i - offset];
+    };
+    for (std::size_t i = 0; i < rank; ++i) {
+        const auto x = dim(a, i), y = dim(b, i);
+        if (x != y && x != 1 && y != 1)
+            return std::nullopt;
+        dims[i] = std::max(x, y);
+    }
+    Value out;
+    out.type = type;
+    out.dims = dims;
+    const std::size_t count = volume(dims);
+    if (count > kMaxFoldedElements)
+        return std::nullopt;
+    auto at = [&](const Value& v, std::size_t flat) {
+        std::size_t index = 0, stride = 1;
+        for (std::size_t i = rank; i-- > 0;) {
+            const std::size_t coordinate = (flat / stride) % static_cast<std::size_t>(dims[i]);
+            stride *= static_cast<std::size_t>(dims[i]);
+            const std::size_t offset = rank - v.dims.size();
+            if (i >= offset && v.dims[i - offset] != 1) {
+                std::size_t inner = 1;
+                for (std::size_t j = i + 1; j < rank; ++j)
+                    inner *= static_cast<std::size_t>(dim(v, j));
+                index += coordinate * inner;
+            }
+        }
+        return v.data[index];
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto r = op(at(a, i), at(b, i));
+        if (!r)
+            return std::nullopt;
+        out.data.push_back(*r);
+    }
+    return out;
+}
+
+class Folder {
+public:
+    explicit Folder(const onnx::GraphProto& g) : shapes_(known_shapes(g)) {
+        for (const auto& t : g.initializer())
+            if (auto v = from_tensor(t))
+                values_[t.name()] = std::move(*v);
+    }
+
+    const Values& values() const { return values_; }
+
+    void fold(const onnx::NodeProto& n) {
+        if (!n.domain().empty() && n.domain() != "ai.onnx")
+            return;
+        std::vector<const Value*> in;
+        for (const auto& name : n.input()) {
+            const auto it = values_.find(name);
+            in.push_back(it == values_.end() ? nullptr : &it->second);
+        }
+        auto all = [&](std::size_t count) {
+            if (in.size() < count)
+                return false;
+            for (std::size_t i = 0; i < count; ++i)
+                if (!in[i])
+                    return false;
+            return true;
+        };
+        const std::string& op = n.op_type();
+        std::optional<Value> out;
+        if (op == "Constant") {
+            if (const auto* a = attribute(n, "value"))
+                out = from_tensor(a->t());
+            else if (const auto* i = attribute(n, "value_int"))
+                out = Value{TensorProto::INT64, {}, {i->i()}};
+            else if (const auto* is = attribute(n, "value_ints"))
+                out = Value{TensorProto::INT64, {is->ints_size()}, {is->ints().begin(), is->ints().end()}};
+        } else if (op == "Shape" && n.input_size() >= 1) {
+            const auto it = shapes_.find(n.input(0));
+            if (it != shapes_.end()) {
+                const auto rank = static_cast<std::int64_t>(it->second.size());
+                auto clamp = [rank](std::int64_t x) { return std::clamp(x < 0 ? x + rank : x, std::int64_t(0), rank); };
+                const auto start = clamp(int_attribute(n, "start", 0));
+                const auto end = clamp(int_attribute(n, "end", rank));
+                Value v;
+                v.data.assign(it->second.begin() + start, it->second.begin() + std::max(start, end));
+                v.dims = {static_cast<std::int64_t>(v.data.size())};
+                out = v;
+            }
+        } else if (op == "Size" && n.input_size() >= 1) {
+            const auto it = shapes_.find(n.input(0));
+            if (it != shapes_.end())
+                out = Value{TensorProto::INT64, {}, {static_cast<std::int64_t>(volume(it->second))}};
+        } else if (op == "Identity" && all(1)) {
+            out = *in[0];
+        } else if (op == "Cast" && all(1)) {
+            const auto to = int_attribute(n, "to", 0);
+            if (is_integer(static_cast<int>(to))) {
+                out = *in[0];
+                out->type = static_cast<int>(to);
+                if (to == TensorProto::BOOL)
+                    for (auto& x : out->data)
+                        x = x != 0;
+            }
+        } else if (op == "Gather" && all(2) && in[0]->dims.size() == 1) {
+            const auto size = static_cast<std::int64_t>(in[0]->data.size());
+            Value v{in[0]->type, in[1]->dims, {}};
+            for (auto index : in[1]->data) {
+                index = index < 0 ? index + size : index;
+                if (index < 0 || index >= size)
+                    return;
+                v.data.push_back(in[0]->data[static_cast<std::size_t>(index)]);
+            }
+            out = v;
+        } else if ((op == "Unsqueeze" || op == "Squeeze") && all(1)) {
+            std::vector<std::int64_t> axes;
+            if (const auto* a = attribute(n, "axes"))
+                axes.assign(a->ints().begin(), a->ints().end());
+            else if (in.size() >= 2 && in[1])
+                axes = in[1]->data;
+            else if (in.size() >= 2 && !in[1] && !n.input(1).empty())
+                return;
+            Value v = *in[0];
+            if (op == "Unsqueeze") {
+                const auto rank = static_cast<std::int64_t>(v.dims.size() + axes.size());
+                for (auto& a : axes)
+                    a = a < 0 ? a + rank : a;
+                std::sort(axes.begin(), axes.end());
+                for (const auto a : axes) {
+                    if (a < 0 || a > static_cast<std::int64_t>(v.dims.size()))
+                        return;
+                    v.dims.insert(v.dims.begin() + a, 1);
+                }
+            } else {
+                const auto rank = static_cast<std::int64_t>(v.dims.size());
+                std::vector<std::int64_t> kept;
+                for (std::int64_t i = 0; i < rank; ++i) {
+                    const bool listed = std::any_of(axes.begin(), axes.end(), [&](std::int64_t a) { return (a < 0 ? a + rank : a) == i; });
+                    if ((axes.empty() && v.dims[i] == 1) || listed)
+                        continue;
+                    kept.push_back(v.dims[i]);
+                }
+                v.dims = kept;
+            }
+            out = v;
+        } else if (op == "Concat" && !in.empty() && all(in.size())) {
+            Value v{in[0]->type, {0}, {}};
+            for (const auto* part : in) {
+                if (part->dims.size() != 1)
+                    return;
+                v.data.insert(v.data.end(), part->data.begin(), part->data.end());
+            }
+            v.dims = {static_cast<std::int64_t>(v.data.size())};
+            out = v;
+        } else if (op == "Slice" && all(3) && in[0]->dims.size() == 1) {
+            const auto size = static_cast<std::int64_t>(in[0]->data.size());
+            if (in[1]->data.size() != 1 || in[2]->data.size() != 1)
+                return;
+            if (in.size() >= 4 && in[3] && (in[3]->data.size() != 1 || (in[3]->data[0] != 0 && in[3]->data[0] != -1)))
+                return;
+            const std::int64_t step = in.size() >= 5 && in[4] ? in[4]->data.at(0) : 1;
+            if (step == 0)
+                return;
+            auto clamp = [&](std::int64_t x, std::int64_t low, std::int64_t high) {
+                x = x < 0 ? x + size : x;
+                return std::clamp(x, low, high);
+            };
+            Value v{in[0]->type, {0}, {}};
+            if (step > 0) {
+                for (auto i = clamp(in[1]->data[0], 0, size), end = clamp(in[2]->data[0], 0, size); i < end; i += step)
+                    v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
+            } else {
+                for (auto i = clamp(in[1]->data[0], -1, size - 1), end = clamp(in[2]->data[0], -1, size - 1); i > end; i += step)
+                    v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
+            }
+            v.dims = {static_cast<std::int64_t>(v.data.size())};
+            out = v;
+        } else if (all(2) && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod" ||
+                              op == "Max" || op == "Min")) {
+            out = broadcast(*in[0], *in[1], in[0]->type, [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
+                if (op == "Add")
+                    return a + b;
+                if (op == "Sub")
+                    return a - b;
+                if (op == "Mul")
+                    return a * b;
+                if (op == "Max")
+                    return std::max(a, b);
+                if (op == "Min")
+                    return std::min(a, b);
+                if (b == 0)
+                    return std::nullopt;
+                return op == "Div" ? a / b : a % b;
+            });
+        } else if (all(2) && (op == "Equal" || op == "Less" || op == "Greater" || op == "And" || op == "Or")) {
+            out = broadcast(*in[0], *in[1], TensorProto::BOOL, [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
+                if (op == "Equal")
+                    return a == b;
+                if (op == "Less")
+                    return a < b;
+                if (op == "Greater")
+                    return a > b;
+                return op == "And" ? (a && b) : (a || b);
+            });
+        } else if ((op == "Neg" || op == "Abs" || op == "Not") && all(1)) {
+            out = *in[0];
+            for (auto& x : out->data)
+                x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : !x;
+        } else if (op == "Where" && all(3)) {
+            // Where(c, x, y) = c ? x : y, built from two broadcasts so shapes follow numpy.
+            auto chosen = broadcast(*in[0], *in[1], in[1]->type, [](std::int64_t c, std::int64_t x) -> std::optional<std::int64_t> { return c ? x : 0; });
+            auto other = broadcast(*in[0], *in[2], in[2]->type, [](std::int64_t c, std::int64_t y) -> std::optional<std::int64_t> { return c ? 0 : y; });
+            if (chosen && other)
+                out = broadcast(*chosen, *other, in[1]->type, [](std::int64_t x, std::int64_t y) -> std::optional<std::int64_t> { return x + y; });
+        } else if (op == "Range" && all(3) && in[0]->data.size() == 1 && in[1]->data.size() == 1 && in[2]->data.size() == 1) {
+            const auto start = in[0]->data[0], limit = in[1]->data[0], delta = in[2]->data[0];
+            if (delta == 0)
+                return;
+            Value v{in[0]->type, {0}, {}};
+            for (auto x = start; delta > 0 ? x < limit : x > limit; x += delta) {
+                if (v.data.size() >= kMaxFoldedElements)
+                    return;
+                v.data.push_back(x);
+            }
+            v.dims = {static_cast<std::int64_t>(v.data.size())};
+            out = v;
+        } else if (op == "ConstantOfShape" && all(1)) {
+            std::int64_t fill = 0;
+            int type = TensorProto::FLOAT;
+            if (const auto* a = attribute(n, "value")) {
+                const auto v = from_tensor(a->t());
+                if (!v || v->data.size() != 1)
+                    return;
+                fill = v->data[0];
+                type = v->type;
+            }
+            if (!is_integer(type) || volume(in[0]->data) > kMaxFoldedElements)
+                return;
+            out = Value{type, in[0]->data, std::vector<std::int64_t>(volume(in[0]->data), fill)};
+        } else if (op == "Reshape" && all(2)) {
+            std::vector<std::int64_t> dims = in[1]->data;
+            std::int64_t known = 1;
+            int infer = -1;
+            for (std::size_t i = 0; i < dims.size(); ++i) {
+                if (dims[i] == 0 && i < in[0]->dims.size())
+                    dims[i] = in[0]->dims[i];
+                if (dims[i] == -1)
+                    infer = static_cast<int>(i);
+                else
+                    known *= dims[i];
+            }
+            if (infer >= 0 && known > 0)
+                dims[static_cast<std::size_t>(infer)] = static_cast<std::int64_t>(in[0]->data.size()) / known;
+            if (volume(dims) != in[0]->data.size())
+                return;
+            out = Value{in[0]->type, dims, in[0]->data};
+        } else if (op == "Expand" && all(2)) {
+            const Value shape{TensorProto::INT64, in[1]->data, std::vector<std::int64_t>(volume(in[1]->data), 0)};
+            out = broadcast(*in[0], shape, in[0]->type, [](std::int64_t x, std::int64_t) -> std::optional<std::int64_t> { return x; });
+        }
+        if (!out || n.output_size() < 1 || n.output(0).empty())
+            return;
+        shapes_[n.output(0)] = out->dims;
+        values_[n.output(0)] = std::move(*out);
+    }
+
+private:
+    std::unordered_map<std::string, std::vector<std::int64_t>> shapes_;
+    Values values_;
+};
+
+bool has_full_shape(const onnx::ValueInfoProto& v) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+        return false;
+    for (const auto& d : v.type().tensor_type().shape().dim())
+        if (!d.has_dim_value())
+            return false;
+    return true;
+}
+
+// Number of values whose shape is fully known: folding goes on while it grows.
+int count_known(const onnx::GraphProto& g) {
+    int known = 0;
+    for (const auto& v : g.value_info())
+        known += has_full_shape(v);
+    for (const auto& v : g.output())
+        known += has_full_shape(v);
+    return known;
+}
+
+void infer(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
+    const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true);
+    try {
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
+    } catch (const std::exception& e) {
+        warn(std::string("shape inference stopped early: ") + e.what());
+    }
+}
+
+} // namespace
+
+void infer_shapes_with_folding(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
+    infer(model, warn);
+    int known = count_known(model.graph());
+    for (int round = 0; round < kMaxRounds; ++round) {
+        Folder folder(model.graph());
+        for (const auto& n : model.graph().node())
+            folder.fold(n);
+        onnx::ModelProto folded = model;
+        bool replaced = false;
+        for (auto& n : *folded.mutable_graph()->mutable_node()) {
+            if (n.op_type() == "Constant" || n.output_size() != 1)
+                continue;
+            const auto it = folder.values().find(n.output(0));
+            if (it == folder.values().end())
+                continue;
+            n.clear_input();
+            n.clear_attribute();
+            n.set_op_type("Constant");
+            n.set_domain("");
+            auto* value = n.add_attribute();
+            value->set_name("value");
+            value->set_type(onnx::AttributeProto::TENSOR);
+            *value->mutable_t() = to_tensor(it->second);
+            replaced = true;
+        }
+        if (!replaced)
+            return;
+        infer(folded, [](const std::string&) {});
+        if (count_known(folded.graph()) <= known)
+            return;
+        known = count_known(folded.graph());
+        model.mutable_graph()->mutable_value_info()->Swap(folded.mutable_graph()->mutable_value_info());
+        for (int i = 0; i < model.graph().output_size(); ++i)
+            if (!has_full_shape(model.graph().output(i)) && has_full_shape(folded.graph().output(i)))
+                *model.mutable_graph()->mutable_output(i)->mutable_type() = folded.graph().output(i).type();
+    }
+}
+
+} // namespace cleave::graph

@@ -1,0 +1,74 @@
+// Shapes computed at run time (Shape -> Gather -> Div -> Concat -> Reshape) are folded so that
+// every later shape is known, as for the exports of ShuffleNet, ViT and BERT.
+#include "onnx_builder.hpp"
+
+#include "core/graph/onnx_import.hpp"
+
+#include <QtTest>
+
+using cleave::graph::load_model_from_bytes;
+using cleave::graph::Model;
+using cleave::graph::Shape;
+using cleave::test::OnnxBuilder;
+
+class ShapeFoldingTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void channelSplitThroughDivIsFolded() {
+        // x[:, : C/2] as ShuffleNet exports it: the Slice end is Shape(x)[1] / 2.
+        OnnxBuilder b;
+        b.input("x", {1, 116, 28, 28});
+        b.node("Shape", {"x"}, {"shape"}, "shape");
+        b.int64_initializer("one", {1});
+        b.int64_initializer("two", {2});
+        b.int64_initializer("zero", {0});
+        b.node("Gather", {"shape", "one"}, {"channels"}, "gather");
+        b.node("Div", {"channels", "two"}, {"half"}, "div");
+        b.node("Slice", {"x", "zero", "half", "one"}, {"left"}, "slice");
+        b.initializer("w", {8, 58, 1, 1});
+        b.node("Conv", {"left", "w"}, {"y"}, "conv");
+        b.output("y");
+        const Model model = load_model_from_bytes(b.bytes(), "split.onnx");
+        QCOMPARE(model.tensors[model.find_tensor("left")].shape, std::optional(Shape{1, 58, 28, 28}));
+        QCOMPARE(model.nodes[static_cast<std::size_t>(model.find_node("conv"))].cost.macs, std::int64_t(8 * 28 * 28 * 58));
+        QVERIFY(model.warnings.empty());
+    }
+
+    void expandToComputedShapeIsFolded() {
+        // BERT's token-type ids: Expand(zeros, Where(Equal(shape, -1), ones, shape)).
+        OnnxBuilder b;
+        b.input("ids", {1, 128}, onnx::TensorProto::INT64);
+        b.node("Shape", {"ids"}, {"shape"}, "shape");
+        b.int64_initializer("minus_one", {-1});
+        b.int64_initializer("ones", {1, 1});
+        b.node("Equal", {"shape", "minus_one"}, {"is_dynamic"}, "equal");
+        b.node("Where", {"is_dynamic", "ones", "shape"}, {"target"}, "where");
+        b.int64_initializer("zeros", {0});
+        b.node("Expand", {"zeros", "target"}, {"types"}, "expand");
+        b.output("types", onnx::TensorProto::INT64);
+        const Model model = load_model_from_bytes(b.bytes(), "expand.onnx");
+        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(Shape{1, 128}));
+    }
+
+    void foldedNodesStayInTheModel() {
+        OnnxBuilder b;
+        b.input("x", {2, 3, 4});
+        b.node("Shape", {"x"}, {"shape"}, "shape");
+        b.int64_initializer("first", {0});
+        b.node("Gather", {"shape", "first"}, {"batch"}, "gather");
+        b.int64_initializer("rest", {-1});
+        b.node("Concat", {"batch", "rest"}, {"target"}, "concat");
+        OnnxBuilder::set_int(*b.graph().mutable_node(1), "axis", 0);
+        OnnxBuilder::set_int(*b.graph().mutable_node(2), "axis", 0);
+        b.node("Reshape", {"x", "target"}, {"y"}, "reshape");
+        b.output("y");
+        const Model model = load_model_from_bytes(b.bytes(), "flatten.onnx");
+        QCOMPARE(model.nodes.size(), std::size_t(4));
+        QCOMPARE(model.nodes[0].op, std::string("Shape"));
+        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(Shape{2, 12}));
+    }
+};
+
+QTEST_GUILESS_MAIN(ShapeFoldingTest)
+#include "shape_folding_test.moc"
