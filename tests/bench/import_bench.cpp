@@ -1,0 +1,115 @@
+// Benchmark: loading a model (parse + shape inference + costs) as whole processes, `cleave
+// inspect` beside Python onnx's onnx.load + infer_shapes in the same run, with wall time and
+// peak RSS. Usage: import_bench CLEAVE PYTHON MODEL... [--repeat N] [--json FILE]
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+struct Sample {
+    double seconds = 0;
+    double peak_rss_mb = 0;
+};
+
+// Runs argv with stdout to /dev/null; wall time and the child's own peak RSS.
+Sample run(const std::vector<std::string>& argv) {
+    const auto start = std::chrono::steady_clock::now();
+    std::fflush(stdout); // or the child flushes our buffered lines a second time
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        std::freopen("/dev/null", "w", stdout);
+        std::vector<char*> args;
+        for (const auto& a : argv)
+            args.push_back(const_cast<char*>(a.c_str()));
+        args.push_back(nullptr);
+        ::execv(args[0], args.data());
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage usage {};
+    ::wait4(pid, &status, 0, &usage);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error("command failed: " + argv[0] + " " + argv.back());
+    return {seconds, static_cast<double>(usage.ru_maxrss) / 1024.0};
+}
+
+Sample median(std::vector<Sample> samples) {
+    std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
+    Sample m = samples[samples.size() / 2];
+    for (const auto& s : samples)
+        m.peak_rss_mb = std::max(m.peak_rss_mb, s.peak_rss_mb);
+    return m;
+}
+
+void warm_page_cache(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<char> buffer(1 << 20);
+    while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 4) {
+        std::cerr << "usage: import_bench CLEAVE PYTHON MODEL... [--repeat N] [--json FILE]\n";
+        return 2;
+    }
+    const std::string cleave = argv[1];
+    const std::string python = argv[2];
+    std::vector<std::string> models;
+    int repeat = 5;
+    std::string json_file;
+    for (int i = 3; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--repeat" && i + 1 < argc)
+            repeat = std::stoi(argv[++i]);
+        else if (a == "--json" && i + 1 < argc)
+            json_file = argv[++i];
+        else
+            models.push_back(a);
+    }
+    const std::string python_load =
+        "import onnx, sys; m = onnx.load(sys.argv[1]); onnx.shape_inference.infer_shapes(m)";
+
+    nlohmann::ordered_json results = nlohmann::ordered_json::array();
+    std::printf("%-16s %9s | %10s %10s %8s | %10s %10s %8s | %7s %9s\n", "model", "file MB", "cleave s", "RSS MB",
+                "RSS/file", "python s", "RSS MB", "RSS/file", "speedup", "RSS ratio");
+    for (const auto& model : models) {
+        const double file_mb = static_cast<double>(std::filesystem::file_size(model)) / (1024.0 * 1024.0);
+        warm_page_cache(model);
+        std::vector<Sample> ours, theirs;
+        for (int r = 0; r < repeat; ++r)
+            ours.push_back(run({cleave, "inspect", model, "--json"}));
+        for (int r = 0; r < std::max(1, repeat / 2 + 1); ++r)
+            theirs.push_back(run({python, "-c", python_load, model}));
+        const Sample a = median(ours), b = median(theirs);
+        const auto name = std::filesystem::path(model).stem().string();
+        std::printf("%-16s %9.1f | %10.3f %10.1f %8.2f | %10.3f %10.1f %8.2f | %6.1fx %8.1fx\n", name.c_str(), file_mb,
+                    a.seconds, a.peak_rss_mb, a.peak_rss_mb / file_mb, b.seconds, b.peak_rss_mb, b.peak_rss_mb / file_mb,
+                    b.seconds / a.seconds, b.peak_rss_mb / a.peak_rss_mb);
+        results.push_back({{"model", name},
+                           {"file_mb", file_mb},
+                           {"cleave_s", a.seconds},
+                           {"cleave_peak_rss_mb", a.peak_rss_mb},
+                           {"python_onnx_s", b.seconds},
+                           {"python_onnx_peak_rss_mb", b.peak_rss_mb},
+                           {"speedup", b.seconds / a.seconds},
+                           {"cleave_rss_to_file", a.peak_rss_mb / file_mb}});
+    }
+    if (!json_file.empty())
+        std::ofstream(json_file) << results.dump(1) << '\n';
+    return 0;
+}
