@@ -15,8 +15,9 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     std::string pattern = (folder / ("." + path.filename().string() + ".XXXXXX")).string();
     const int fd = ::mkstemp(pattern.data());
     if (fd < 0)
-        throw InputError(path.string(), "", std::string("cannot create a file in this folder (") +
-                                                std::strerror(errno) + ")");
+        throw InputError(path.string(), "",
+                         std::string("cannot create a file in this folder (") +
+                             std::strerror(errno) + ")");
     auto fail = [&](const char* what) {
         const std::string reason = std::strerror(errno);
         ::close(fd);

@@ -1,9 +1,8 @@
 // cleave inspect: what a model holds, as a summary table or the JSON document of docs/cli.md.
 #include "commands.hpp"
-#include "output.hpp"
-
 #include "core/graph/input_shape.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "output.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -52,7 +51,8 @@ nlohmann::ordered_json inspect_json(const graph::Model& model) {
         };
         auto shapes = nlohmann::ordered_json::array();
         for (const int t : node.outputs)
-            shapes.push_back(t < 0 ? nlohmann::ordered_json(nullptr) : shape_json(model.tensors[t].shape));
+            shapes.push_back(t < 0 ? nlohmann::ordered_json(nullptr)
+                                   : shape_json(model.tensors[t].shape));
         nodes.push_back({{"name", node.name},
                          {"op", node.op},
                          {"inputs", names(node.inputs)},
@@ -87,14 +87,17 @@ void print_table(const graph::Model& model) {
         return text;
     };
     std::printf("model      %s\n", model.file.c_str());
-    std::printf("producer   %s (opset %lld, IR %lld)\n", model.producer.empty() ? "-" : model.producer.c_str(),
+    std::printf("producer   %s (opset %lld, IR %lld)\n",
+                model.producer.empty() ? "-" : model.producer.c_str(),
                 static_cast<long long>(model.opset), static_cast<long long>(model.ir_version));
     std::printf("inputs     %s\n", values(model.inputs).c_str());
     std::printf("outputs    %s\n", values(model.outputs).c_str());
     std::printf("nodes      %zu\n", model.nodes.size());
-    std::printf("weights    %s parameters (%s initializer elements)\n", grouped(model.weight_parameters).c_str(),
+    std::printf("weights    %s parameters (%s initializer elements)\n",
+                grouped(model.weight_parameters).c_str(),
                 grouped(model.initializer_elements).c_str());
-    std::printf("MACs       %s   FLOPs %s\n\n", giga(model.macs, 2).c_str(), giga(model.flops, 2).c_str());
+    std::printf("MACs       %s   FLOPs %s\n\n", giga(model.macs, 2).c_str(),
+                giga(model.flops, 2).c_str());
 
     struct OpRow {
         int count = 0;
@@ -110,13 +113,16 @@ void print_table(const graph::Model& model) {
     }
     std::vector<std::pair<std::string, OpRow>> sorted(rows.begin(), rows.end());
     std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
-        return a.second.flops != b.second.flops ? a.second.flops > b.second.flops : a.second.count > b.second.count;
+        return a.second.flops != b.second.flops ? a.second.flops > b.second.flops
+                                                : a.second.count > b.second.count;
     });
     std::printf("%-24s %6s %12s %7s %12s\n", "op", "count", "MACs", "share", "FLOPs");
     for (const auto& [op, row] : sorted) {
-        const double share = model.macs > 0 ? 100.0 * static_cast<double>(row.macs) / static_cast<double>(model.macs) : 0.0;
-        std::printf("%-24s %6d %12s %6.1f%% %12s\n", op.c_str(), row.count, giga(row.macs, 3).c_str(), share,
-                    giga(row.flops, 3).c_str());
+        const double share =
+            model.macs > 0 ? 100.0 * static_cast<double>(row.macs) / static_cast<double>(model.macs)
+                           : 0.0;
+        std::printf("%-24s %6d %12s %6.1f%% %12s\n", op.c_str(), row.count,
+                    giga(row.macs, 3).c_str(), share, giga(row.flops, 3).c_str());
     }
 }
 
@@ -141,7 +147,8 @@ int run_inspect(const InspectOptions& options) {
 
 Action add_inspect_command(CLI::App& app) {
     auto options = std::make_shared<InspectOptions>();
-    auto* command = app.add_subcommand("inspect", "Summarise a model: nodes, shapes, weights, MACs and FLOPs");
+    auto* command =
+        app.add_subcommand("inspect", "Summarise a model: nodes, shapes, weights, MACs and FLOPs");
     command->add_option("model", options->model, "ONNX model file")->required();
     command->add_option("--input-shape", options->input_shapes,
                         "Fix an input's dims, NAME=DIMS (e.g. input=1x3x160x160); repeatable");

@@ -1,11 +1,9 @@
 // cleave: the command-line front end. Exit codes: 0 success, 2 bad input or usage, 1 internal
 // failure.
 #include "commands.hpp"
-
 #include "core/input_error.hpp"
 
 #include <cleave/version.hpp>
-
 #include <iostream>
 #include <map>
 
@@ -21,7 +19,9 @@ int main(int argc, char** argv) {
                "2 bad input or usage, 1 internal failure.");
 
     std::map<CLI::App*, cleave::cli::Action> actions;
-    auto add = [&](cleave::cli::Action action) { actions[app.get_subcommands({}).back()] = std::move(action); };
+    auto add = [&](cleave::cli::Action action) {
+        actions[app.get_subcommands({}).back()] = std::move(action);
+    };
     add(cleave::cli::add_inspect_command(app));
 
     try {

@@ -7,7 +7,8 @@
 namespace cleave::graph {
 
 std::string autodice_name(const Model& model, const Node& node) {
-    const auto first = std::find_if(node.outputs.begin(), node.outputs.end(), [](int t) { return t >= 0; });
+    const auto first =
+        std::find_if(node.outputs.begin(), node.outputs.end(), [](int t) { return t >= 0; });
     std::string name = first == node.outputs.end() ? node.op : model.tensors[*first].name;
     std::replace(name.begin(), name.end(), '/', '_');
     return name;

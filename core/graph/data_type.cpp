@@ -12,10 +12,22 @@ struct TypeInfo {
 };
 
 constexpr std::array<TypeInfo, 17> kTypes{{
-    {"undefined", 0, false}, {"float32", 4, true},    {"uint8", 1, false},   {"int8", 1, false},
-    {"uint16", 2, false},    {"int16", 2, false},     {"int32", 4, false},   {"int64", 8, false},
-    {"string", 0, false},    {"bool", 1, false},      {"float16", 2, true},  {"float64", 8, true},
-    {"uint32", 4, false},    {"uint64", 8, false},    {"complex64", 8, true}, {"complex128", 16, true},
+    {"undefined", 0, false},
+    {"float32", 4, true},
+    {"uint8", 1, false},
+    {"int8", 1, false},
+    {"uint16", 2, false},
+    {"int16", 2, false},
+    {"int32", 4, false},
+    {"int64", 8, false},
+    {"string", 0, false},
+    {"bool", 1, false},
+    {"float16", 2, true},
+    {"float64", 8, true},
+    {"uint32", 4, false},
+    {"uint64", 8, false},
+    {"complex64", 8, true},
+    {"complex128", 16, true},
     {"bfloat16", 2, true},
 }};
 
@@ -25,11 +37,17 @@ const TypeInfo& info(DataType type) {
 }
 } // namespace
 
-std::string_view to_string(DataType type) { return info(type).name; }
+std::string_view to_string(DataType type) {
+    return info(type).name;
+}
 
-std::size_t element_bytes(DataType type) { return info(type).bytes; }
+std::size_t element_bytes(DataType type) {
+    return info(type).bytes;
+}
 
-bool is_floating(DataType type) { return info(type).floating; }
+bool is_floating(DataType type) {
+    return info(type).floating;
+}
 
 DataType data_type_from_onnx(std::int32_t value) {
     if (value < 0 || static_cast<std::size_t>(value) >= kTypes.size())

@@ -8,7 +8,8 @@ namespace cleave::graph {
 
 std::pair<std::string, Shape> parse_input_shape(std::string_view spec) {
     const auto fail = [&](const std::string& why) -> std::pair<std::string, Shape> {
-        throw InputError("--input-shape", std::string(spec), why + "; expected NAME=DIMS such as input=1x3x224x224");
+        throw InputError("--input-shape", std::string(spec),
+                         why + "; expected NAME=DIMS such as input=1x3x224x224");
     };
     const auto equals = spec.rfind('=');
     if (equals == std::string_view::npos || equals == 0)

@@ -35,7 +35,8 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     void* address = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
     ::close(fd);
     if (address == MAP_FAILED)
-        throw InputError(name, "", std::string("cannot map the file (") + std::strerror(errno) + ")");
+        throw InputError(name, "",
+                         std::string("cannot map the file (") + std::strerror(errno) + ")");
     data_ = static_cast<const std::uint8_t*>(address);
     mapped_ = true;
 }

@@ -59,22 +59,37 @@ std::string Attribute::to_string() const {
     };
     auto quoted = [&out](const std::string& s) { out << '\'' << s << '\''; };
     switch (kind) {
-    case Kind::Int: out << (ints.empty() ? 0 : ints.front()); break;
-    case Kind::Float: out << (floats.empty() ? 0.0 : floats.front()); break;
-    case Kind::String: quoted(strings.empty() ? std::string() : strings.front()); break;
-    case Kind::Ints: list(ints, [&out](std::int64_t v) { out << v; }); break;
-    case Kind::Floats: list(floats, [&out](double v) { out << v; }); break;
-    case Kind::Strings: list(strings, quoted); break;
+    case Kind::Int:
+        out << (ints.empty() ? 0 : ints.front());
+        break;
+    case Kind::Float:
+        out << (floats.empty() ? 0.0 : floats.front());
+        break;
+    case Kind::String:
+        quoted(strings.empty() ? std::string() : strings.front());
+        break;
+    case Kind::Ints:
+        list(ints, [&out](std::int64_t v) { out << v; });
+        break;
+    case Kind::Floats:
+        list(floats, [&out](double v) { out << v; });
+        break;
+    case Kind::Strings:
+        list(strings, quoted);
+        break;
     case Kind::Tensor:
     case Kind::Graph:
-    case Kind::Other: out << summary; break;
+    case Kind::Other:
+        out << summary;
+        break;
     }
     return out.str();
 }
 
 const Attribute* Node::attribute(std::string_view wanted) const {
-    const auto it = std::lower_bound(attributes.begin(), attributes.end(), wanted,
-                                     [](const Attribute& a, std::string_view n) { return a.name < n; });
+    const auto it =
+        std::lower_bound(attributes.begin(), attributes.end(), wanted,
+                         [](const Attribute& a, std::string_view n) { return a.name < n; });
     return it != attributes.end() && it->name == wanted ? &*it : nullptr;
 }
 
@@ -85,8 +100,9 @@ std::int64_t Node::int_attribute(std::string_view wanted, std::int64_t fallback)
 
 std::vector<std::int64_t> Node::ints_attribute(std::string_view wanted) const {
     const auto* a = attribute(wanted);
-    return a && (a->kind == Attribute::Kind::Ints || a->kind == Attribute::Kind::Int) ? a->ints
-                                                                                      : std::vector<std::int64_t>{};
+    return a && (a->kind == Attribute::Kind::Ints || a->kind == Attribute::Kind::Int)
+               ? a->ints
+               : std::vector<std::int64_t>{};
 }
 
 int Model::find_tensor(std::string_view wanted) const {

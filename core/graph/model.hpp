@@ -42,10 +42,10 @@ struct Attribute {
 
     std::string name;
     Kind kind = Kind::Other;
-    std::vector<std::int64_t> ints;    // Int (one value) and Ints
-    std::vector<double> floats;        // Float (one value) and Floats
-    std::vector<std::string> strings;  // String (one value) and Strings
-    std::string summary;               // Tensor, Graph, Other: a short description
+    std::vector<std::int64_t> ints;   // Int (one value) and Ints
+    std::vector<double> floats;       // Float (one value) and Floats
+    std::vector<std::string> strings; // String (one value) and Strings
+    std::string summary;              // Tensor, Graph, Other: a short description
 
     std::string to_string() const; // the value as a person reads it: "3", "[1, 1]", "'NOTSET'"
 };
@@ -60,9 +60,9 @@ struct NodeCost {
 };
 
 struct Node {
-    std::string name;   // the model's own name, or AutoDiCE's where that was asked or needed
+    std::string name; // the model's own name, or AutoDiCE's where that was asked or needed
     std::string op;
-    std::string domain; // "" for the default ONNX domain
+    std::string domain;                // "" for the default ONNX domain
     std::vector<Attribute> attributes; // sorted by name
     std::vector<int> inputs;  // indices into Model::tensors; -1 for an omitted optional input
     std::vector<int> outputs; // indices into Model::tensors; -1 for an omitted optional output
@@ -81,17 +81,17 @@ struct OpsetImport {
 class OnnxSource; // the parsed file behind a Model; only core/graph looks inside
 
 struct Model {
-    std::string file;               // as given to load_model
+    std::string file; // as given to load_model
     std::int64_t ir_version = 0;
-    std::int64_t opset = 0;         // of the default ai.onnx domain
+    std::int64_t opset = 0; // of the default ai.onnx domain
     std::vector<OpsetImport> opset_imports;
-    std::string producer;           // "pytorch 2.11.0"
+    std::string producer; // "pytorch 2.11.0"
     std::vector<Tensor> tensors;
-    std::vector<Node> nodes;        // topological order, stable: file order when that is valid
-    std::vector<int> inputs;        // graph inputs that are not initializers
+    std::vector<Node> nodes; // topological order, stable: file order when that is valid
+    std::vector<int> inputs; // graph inputs that are not initializers
     std::vector<int> outputs;
-    std::int64_t weight_parameters = 0;     // floating initializers, less BN mean and var
-    std::int64_t initializer_elements = 0;  // all initializers
+    std::int64_t weight_parameters = 0;    // floating initializers, less BN mean and var
+    std::int64_t initializer_elements = 0; // all initializers
     std::int64_t macs = 0;
     std::int64_t flops = 0;
     std::vector<std::string> warnings; // what was assumed or could not be inferred

@@ -15,19 +15,14 @@ bool one_of(std::string_view op, std::initializer_list<std::string_view> ops) {
 
 // One FLOP per output element.
 bool is_pointwise(std::string_view op) {
-    return one_of(op, {"Abs",        "Acos",        "Acosh",     "Add",         "And",
-                       "Asin",       "Asinh",       "Atan",      "Atanh",       "BitShift",
-                       "Ceil",       "Celu",        "Clip",      "Cos",         "Cosh",
-                       "Div",        "Elu",         "Equal",     "Erf",         "Exp",
-                       "Floor",      "Gelu",        "Greater",   "GreaterOrEqual", "HardSigmoid",
-                       "HardSwish",  "IsInf",       "IsNaN",     "LeakyRelu",   "Less",
-                       "LessOrEqual", "Log",        "Max",       "Mean",        "Min",
-                       "Mish",       "Mod",         "Mul",       "Neg",         "Not",
-                       "Or",         "Pow",         "PRelu",     "Reciprocal",  "Relu",
-                       "Resize",     "Round",       "Selu",      "Shrink",      "Sigmoid",
-                       "Sign",       "Sin",         "Sinh",      "Softplus",    "Softsign",
-                       "Sqrt",       "Sub",         "Sum",       "Tan",         "Tanh",
-                       "ThresholdedRelu", "Upsample", "Where",   "Xor",
+    return one_of(op, {"Abs", "Acos", "Acosh", "Add", "And", "Asin", "Asinh", "Atan", "Atanh",
+                       "BitShift", "Ceil", "Celu", "Clip", "Cos", "Cosh", "Div", "Elu", "Equal",
+                       "Erf", "Exp", "Floor", "Gelu", "Greater", "GreaterOrEqual", "HardSigmoid",
+                       "HardSwish", "IsInf", "IsNaN", "LeakyRelu", "Less", "LessOrEqual", "Log",
+                       "Max", "Mean", "Min", "Mish", "Mod", "Mul", "Neg", "Not", "Or", "Pow",
+                       "PRelu", "Reciprocal", "Relu", "Resize", "Round", "Selu", "Shrink",
+                       "Sigmoid", "Sign", "Sin", "Sinh", "Softplus", "Softsign", "Sqrt", "Sub",
+                       "Sum", "Tan", "Tanh", "ThresholdedRelu", "Upsample", "Where", "Xor",
                        // normalisation and softmax
                        "BatchNormalization", "GroupNormalization", "InstanceNormalization",
                        "LayerNormalization", "LpNormalization", "LRN", "MeanVarianceNormalization",
@@ -47,11 +42,11 @@ public:
 
     const Tensor* input(std::size_t i) const {
         return i < node_.inputs.size() && node_.inputs[i] >= 0 ? &model_.tensors[node_.inputs[i]]
-                                                                : nullptr;
+                                                               : nullptr;
     }
     const Tensor* output(std::size_t i) const {
         return i < node_.outputs.size() && node_.outputs[i] >= 0 ? &model_.tensors[node_.outputs[i]]
-                                                                  : nullptr;
+                                                                 : nullptr;
     }
     // Elements of a tensor, or 0 (marking the cost incomplete) when unknown.
     std::int64_t elements(const Tensor* t) {

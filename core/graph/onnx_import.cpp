@@ -7,9 +7,8 @@
 #include "shape_folding.hpp"
 #include "topological_order.hpp"
 
-#include <onnx/defs/schema.h>
-
 #include <algorithm>
+#include <onnx/defs/schema.h>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -28,27 +27,33 @@ using onnx::NodeProto;
 using onnx::TensorProto;
 using onnx::TypeProto;
 
-std::string in_quotes(const std::string& s) { return "'" + s + "'"; }
+std::string in_quotes(const std::string& s) {
+    return "'" + s + "'";
+}
 
 class Importer {
 public:
-    Importer(std::string file, const LoadOptions& options) : file_(std::move(file)), options_(options) {}
+    Importer(std::string file, const LoadOptions& options)
+        : file_(std::move(file)), options_(options) {}
 
     Model run(std::shared_ptr<const MappedFile> bytes, std::filesystem::path folder) {
         auto source = std::make_shared<OnnxSource>();
         source->file = std::move(bytes);
         source->folder = std::move(folder);
         report(0.05, "reading");
-        auto separated = separate_weight_payloads(source->file->bytes(), file_, kMinSeparatedPayload);
+        auto separated =
+            separate_weight_payloads(source->file->bytes(), file_, kMinSeparatedPayload);
         source->initializer_payloads = std::move(separated.initializer_payloads);
         report(0.3, "parsing");
         if (!source->proto.ParseFromString(separated.structure))
-            throw InputError(file_, "", "not an ONNX model: the protobuf message does not parse "
-                                        "as a ModelProto");
+            throw InputError(file_, "",
+                             "not an ONNX model: the protobuf message does not parse "
+                             "as a ModelProto");
         separated.structure = std::string();
         ModelProto& proto = source->proto;
         if (!proto.has_graph())
-            throw InputError(file_, "ModelProto.graph", "the file holds no graph; expected an ONNX model");
+            throw InputError(file_, "ModelProto.graph",
+                             "the file holds no graph; expected an ONNX model");
         report(0.4, "checking");
         check_opsets(proto);
         check_initializers(*source);
@@ -91,7 +96,8 @@ private:
             if (it == known.end())
                 continue; // custom domains: their nodes get no shapes, which is reported per node
             if (opset.version() > it->second.second || opset.version() < 1)
-                throw InputError(file_, "opset_import " + in_quotes(domain.empty() ? "ai.onnx" : domain),
+                throw InputError(file_,
+                                 "opset_import " + in_quotes(domain.empty() ? "ai.onnx" : domain),
                                  "version " + std::to_string(opset.version()) +
                                      " is not one this build's libonnx knows (1 to " +
                                      std::to_string(it->second.second) + ")");
@@ -123,10 +129,12 @@ private:
                 throw InputError(file_, "initializer #" + std::to_string(i), "has no name");
             const DataType type = data_type_from_onnx(t.data_type());
             if (type == DataType::Undefined)
-                throw InputError(file_, place, "undefined data type " + std::to_string(t.data_type()));
+                throw InputError(file_, place,
+                                 "undefined data type " + std::to_string(t.data_type()));
             const std::int64_t elements = checked_elements(t, "initializer");
             std::int64_t need = 0;
-            if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(element_bytes(type)), &need))
+            if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(element_bytes(type)),
+                                       &need))
                 throw InputError(file_, place, "its size in bytes does not fit in 64 bits");
             if (t.data_location() == TensorProto::EXTERNAL) {
                 check_external_data(source, t, place, need);
@@ -157,19 +165,25 @@ private:
     static std::int64_t typed_value_count(const TensorProto& t, DataType type) {
         switch (type) {
         case DataType::Float32:
-        case DataType::Complex64: return t.float_data_size();
+        case DataType::Complex64:
+            return t.float_data_size();
         case DataType::Float64:
-        case DataType::Complex128: return t.double_data_size();
-        case DataType::Int64: return t.int64_data_size();
+        case DataType::Complex128:
+            return t.double_data_size();
+        case DataType::Int64:
+            return t.int64_data_size();
         case DataType::Uint32:
-        case DataType::Uint64: return t.uint64_data_size();
-        case DataType::String: return t.string_data_size();
-        default: return t.int32_data_size();
+        case DataType::Uint64:
+            return t.uint64_data_size();
+        case DataType::String:
+            return t.string_data_size();
+        default:
+            return t.int32_data_size();
         }
     }
 
-    void check_external_data(const OnnxSource& source, const TensorProto& t, const std::string& place,
-                             std::int64_t need) const {
+    void check_external_data(const OnnxSource& source, const TensorProto& t,
+                             const std::string& place, std::int64_t need) const {
         std::string location;
         std::int64_t offset = 0;
         std::int64_t length = -1;
@@ -182,15 +196,17 @@ private:
                 else if (entry.key() == "length")
                     length = std::stoll(entry.value());
             } catch (const std::exception&) {
-                throw InputError(file_, place, "external_data " + in_quotes(entry.key()) + " is " +
-                                                   in_quotes(entry.value()) + "; expected a whole number");
+                throw InputError(file_, place,
+                                 "external_data " + in_quotes(entry.key()) + " is " +
+                                     in_quotes(entry.value()) + "; expected a whole number");
             }
         }
         if (location.empty())
             throw InputError(file_, place, "external data without a location");
         if (source.folder.empty())
-            throw InputError(file_, place, "external data " + in_quotes(location) +
-                                               " needs the model to be loaded from its folder");
+            throw InputError(file_, place,
+                             "external data " + in_quotes(location) +
+                                 " needs the model to be loaded from its folder");
         const std::filesystem::path relative(location);
         const auto normal = relative.lexically_normal();
         if (relative.is_absolute() || normal.empty() || *normal.begin() == "..")
@@ -200,21 +216,24 @@ private:
         std::error_code ec;
         const auto folder = std::filesystem::weakly_canonical(source.folder, ec);
         const auto target = std::filesystem::weakly_canonical(source.folder / normal, ec);
-        const auto [f, _] = std::mismatch(folder.begin(), folder.end(), target.begin(), target.end());
+        const auto [f, _] =
+            std::mismatch(folder.begin(), folder.end(), target.begin(), target.end());
         if (ec || f != folder.end())
             throw InputError(file_, place,
                              "external data location " + in_quotes(location) +
                                  " resolves outside the model's folder; expected a path inside it");
         if (!std::filesystem::is_regular_file(target, ec))
-            throw InputError(file_, place, "external data file " + in_quotes(location) + " is missing");
+            throw InputError(file_, place,
+                             "external data file " + in_quotes(location) + " is missing");
         const auto size = static_cast<std::int64_t>(std::filesystem::file_size(target, ec));
         const std::int64_t available = size - offset;
         if (offset < 0 || length < -1 || available < (length < 0 ? need : length) ||
             (length >= 0 && length != need))
             throw InputError(file_, place,
                              "external data " + in_quotes(location) + " at offset " +
-                                 std::to_string(offset) + " does not hold the " + std::to_string(need) +
-                                 " bytes the dims need (file has " + std::to_string(size) + ")");
+                                 std::to_string(offset) + " does not hold the " +
+                                 std::to_string(need) + " bytes the dims need (file has " +
+                                 std::to_string(size) + ")");
     }
 
     void check_type(const onnx::ValueInfoProto& value, const std::string& what) const {
@@ -259,7 +278,8 @@ private:
                 for (const auto& n : input_names)
                     list += (list.empty() ? "" : ", ") + n;
                 throw InputError(file_, "--input-shape " + in_quotes(name),
-                                 "the model has no graph input of that name; its inputs are: " + list);
+                                 "the model has no graph input of that name; its inputs are: " +
+                                     list);
             }
         }
         bool changed = false;
@@ -270,9 +290,11 @@ private:
             const auto given = options_.input_shapes.find(v.name());
             if (given != options_.input_shapes.end()) {
                 const auto& dims = given->second;
-                if (shape->has_shape() && shape->shape().dim_size() != static_cast<int>(dims.size()))
+                if (shape->has_shape() &&
+                    shape->shape().dim_size() != static_cast<int>(dims.size()))
                     throw InputError(file_, "--input-shape " + in_quotes(v.name()),
-                                     "gives " + std::to_string(dims.size()) + " dims but the input has rank " +
+                                     "gives " + std::to_string(dims.size()) +
+                                         " dims but the input has rank " +
                                          std::to_string(shape->shape().dim_size()));
                 Shape old;
                 for (const auto& d : shape->shape().dim())
@@ -284,7 +306,8 @@ private:
                 continue;
             }
             if (!shape->has_shape()) {
-                warn("input " + in_quotes(v.name()) + " has unknown rank; give its shape with --input-shape");
+                warn("input " + in_quotes(v.name()) +
+                     " has unknown rank; give its shape with --input-shape");
                 continue;
             }
             for (int i = 0; i < shape->shape().dim_size(); ++i) {
@@ -341,7 +364,9 @@ private:
         for (int i = 0; i < graph.node_size(); ++i) {
             const NodeProto& n = graph.node(i);
             if (n.op_type().empty())
-                throw InputError(file_, n.name().empty() ? "node #" + std::to_string(i) : "node " + in_quotes(n.name()),
+                throw InputError(file_,
+                                 n.name().empty() ? "node #" + std::to_string(i)
+                                                  : "node " + in_quotes(n.name()),
                                  "has no op_type");
             auto& l = links[static_cast<std::size_t>(i)];
             l.name = n.name();
@@ -388,10 +413,22 @@ private:
         Attribute out;
         out.name = a.name();
         switch (a.type()) {
-        case onnx::AttributeProto::INT: out.kind = K::Int; out.ints = {a.i()}; break;
-        case onnx::AttributeProto::FLOAT: out.kind = K::Float; out.floats = {a.f()}; break;
-        case onnx::AttributeProto::STRING: out.kind = K::String; out.strings = {a.s()}; break;
-        case onnx::AttributeProto::INTS: out.kind = K::Ints; out.ints.assign(a.ints().begin(), a.ints().end()); break;
+        case onnx::AttributeProto::INT:
+            out.kind = K::Int;
+            out.ints = {a.i()};
+            break;
+        case onnx::AttributeProto::FLOAT:
+            out.kind = K::Float;
+            out.floats = {a.f()};
+            break;
+        case onnx::AttributeProto::STRING:
+            out.kind = K::String;
+            out.strings = {a.s()};
+            break;
+        case onnx::AttributeProto::INTS:
+            out.kind = K::Ints;
+            out.ints.assign(a.ints().begin(), a.ints().end());
+            break;
         case onnx::AttributeProto::FLOATS:
             out.kind = K::Floats;
             out.floats.assign(a.floats().begin(), a.floats().end());
@@ -402,14 +439,18 @@ private:
             break;
         case onnx::AttributeProto::TENSOR:
             out.kind = K::Tensor;
-            out.summary = "tensor " + std::string(to_string(data_type_from_onnx(a.t().data_type()))) + " " +
+            out.summary = "tensor " +
+                          std::string(to_string(data_type_from_onnx(a.t().data_type()))) + " " +
                           shape_to_string(Shape(a.t().dims().begin(), a.t().dims().end()));
             break;
         case onnx::AttributeProto::GRAPH:
             out.kind = K::Graph;
             out.summary = "graph of " + std::to_string(a.g().node_size()) + " nodes";
             break;
-        default: out.kind = K::Other; out.summary = "(" + onnx::AttributeProto_AttributeType_Name(a.type()) + ")"; break;
+        default:
+            out.kind = K::Other;
+            out.summary = "(" + onnx::AttributeProto_AttributeType_Name(a.type()) + ")";
+            break;
         }
         return out;
     }
@@ -439,7 +480,8 @@ private:
         };
         for (int i = 0; i < graph.initializer_size(); ++i) {
             const auto& t = graph.initializer(i);
-            Tensor& tensor = model.tensors[static_cast<std::size_t>(add(t.name(), Tensor::Kind::Initializer))];
+            Tensor& tensor =
+                model.tensors[static_cast<std::size_t>(add(t.name(), Tensor::Kind::Initializer))];
             tensor.dtype = data_type_from_onnx(t.data_type());
             tensor.shape = Shape(t.dims().begin(), t.dims().end());
         }
@@ -463,7 +505,8 @@ private:
             for (const auto& in : p.input()) {
                 const int t = in.empty() ? -1 : add(in, Tensor::Kind::Activation);
                 node.inputs.push_back(t);
-                if (t >= 0 && (model.tensors[t].consumers.empty() || model.tensors[t].consumers.back() != n))
+                if (t >= 0 &&
+                    (model.tensors[t].consumers.empty() || model.tensors[t].consumers.back() != n))
                     model.tensors[t].consumers.push_back(n);
             }
             for (const auto& out : p.output()) {
@@ -492,8 +535,9 @@ private:
         for (const auto& v : graph.output()) {
             const int t = describe(v);
             if (t < 0)
-                throw InputError(file_, "output " + in_quotes(v.name()),
-                                 "is produced by no node and is neither an input nor an initializer");
+                throw InputError(
+                    file_, "output " + in_quotes(v.name()),
+                    "is produced by no node and is neither an input nor an initializer");
             model.tensors[t].is_graph_output = true;
             model.outputs.push_back(t);
         }
@@ -512,8 +556,9 @@ private:
     void name_nodes(Model& model) {
         const int renamed = apply_autodice_names(model, options_.autodice_names);
         if (renamed > 0 && !options_.autodice_names)
-            warn(std::to_string(renamed) + " nodes with empty or repeated names were given AutoDiCE "
-                                           "names (first output, '/' -> '_')");
+            warn(std::to_string(renamed) +
+                 " nodes with empty or repeated names were given AutoDiCE "
+                 "names (first output, '/' -> '_')");
         if (unlisted_warnings_ > 0)
             warnings_.push_back("and " + std::to_string(unlisted_warnings_) + " more warnings");
     }

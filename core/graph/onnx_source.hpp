@@ -5,10 +5,9 @@
 #include "mapped_file.hpp"
 #include "weight_payloads.hpp"
 
-#include <onnx/onnx_pb.h>
-
 #include <filesystem>
 #include <memory>
+#include <onnx/onnx_pb.h>
 
 namespace cleave::graph {
 

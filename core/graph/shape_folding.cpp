@@ -1,12 +1,11 @@
 #include "shape_folding.hpp"
 
-#include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
-
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <cstdint>
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -46,7 +45,9 @@ std::optional<Value> from_tensor(const TensorProto& t) {
     if (count > kMaxFoldedElements)
         return std::nullopt;
     if (t.has_raw_data()) {
-        const std::size_t width = t.data_type() == TensorProto::INT64 ? 8 : t.data_type() == TensorProto::INT32 ? 4 : 1;
+        const std::size_t width = t.data_type() == TensorProto::INT64   ? 8
+                                  : t.data_type() == TensorProto::INT32 ? 4
+                                                                        : 1;
         if (t.raw_data().size() != count * width)
             return std::nullopt;
         for (std::size_t i = 0; i < count; ++i) {
@@ -208,23 +209,28 @@ public:
             else if (const auto* i = attribute(n, "value_int"))
                 out = Value{TensorProto::INT64, {}, {i->i()}};
             else if (const auto* is = attribute(n, "value_ints"))
-                out = Value{TensorProto::INT64, {is->ints_size()}, {is->ints().begin(), is->ints().end()}};
+                out = Value{
+                    TensorProto::INT64, {is->ints_size()}, {is->ints().begin(), is->ints().end()}};
         } else if (op == "Shape" && n.input_size() >= 1) {
             const auto it = shapes_.find(n.input(0));
             if (it != shapes_.end()) {
                 const auto rank = static_cast<std::int64_t>(it->second.size());
-                auto clamp = [rank](std::int64_t x) { return std::clamp(x < 0 ? x + rank : x, std::int64_t(0), rank); };
+                auto clamp = [rank](std::int64_t x) {
+                    return std::clamp(x < 0 ? x + rank : x, std::int64_t(0), rank);
+                };
                 const auto start = clamp(int_attribute(n, "start", 0));
                 const auto end = clamp(int_attribute(n, "end", rank));
                 Value v;
-                v.data.assign(it->second.begin() + start, it->second.begin() + std::max(start, end));
+                v.data.assign(it->second.begin() + start,
+                              it->second.begin() + std::max(start, end));
                 v.dims = {static_cast<std::int64_t>(v.data.size())};
                 out = v;
             }
         } else if (op == "Size" && n.input_size() >= 1) {
             const auto it = shapes_.find(n.input(0));
             if (it != shapes_.end())
-                out = Value{TensorProto::INT64, {}, {static_cast<std::int64_t>(volume(it->second))}};
+                out =
+                    Value{TensorProto::INT64, {}, {static_cast<std::int64_t>(volume(it->second))}};
         } else if (op == "Identity" && all(1)) {
             out = *in[0];
         } else if (op == "Cast" && all(1)) {
@@ -269,7 +275,9 @@ public:
                 const auto rank = static_cast<std::int64_t>(v.dims.size());
                 std::vector<std::int64_t> kept;
                 for (std::int64_t i = 0; i < rank; ++i) {
-                    const bool listed = std::any_of(axes.begin(), axes.end(), [&](std::int64_t a) { return (a < 0 ? a + rank : a) == i; });
+                    const bool listed = std::any_of(axes.begin(), axes.end(), [&](std::int64_t a) {
+                        return (a < 0 ? a + rank : a) == i;
+                    });
                     if ((axes.empty() && v.dims[i] == 1) || listed)
                         continue;
                     kept.push_back(v.dims[i]);
@@ -290,7 +298,8 @@ public:
             const auto size = static_cast<std::int64_t>(in[0]->data.size());
             if (in[1]->data.size() != 1 || in[2]->data.size() != 1)
                 return;
-            if (in.size() >= 4 && in[3] && (in[3]->data.size() != 1 || (in[3]->data[0] != 0 && in[3]->data[0] != -1)))
+            if (in.size() >= 4 && in[3] &&
+                (in[3]->data.size() != 1 || (in[3]->data[0] != 0 && in[3]->data[0] != -1)))
                 return;
             const std::int64_t step = in.size() >= 5 && in[4] ? in[4]->data.at(0) : 1;
             if (step == 0)
@@ -301,52 +310,70 @@ public:
             };
             Value v{in[0]->type, {0}, {}};
             if (step > 0) {
-                for (auto i = clamp(in[1]->data[0], 0, size), end = clamp(in[2]->data[0], 0, size); i < end; i += step)
+                for (auto i = clamp(in[1]->data[0], 0, size), end = clamp(in[2]->data[0], 0, size);
+                     i < end; i += step)
                     v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
             } else {
-                for (auto i = clamp(in[1]->data[0], -1, size - 1), end = clamp(in[2]->data[0], -1, size - 1); i > end; i += step)
+                for (auto i = clamp(in[1]->data[0], -1, size - 1),
+                          end = clamp(in[2]->data[0], -1, size - 1);
+                     i > end; i += step)
                     v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
             }
             v.dims = {static_cast<std::int64_t>(v.data.size())};
             out = v;
-        } else if (all(2) && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod" ||
-                              op == "Max" || op == "Min")) {
-            out = broadcast(*in[0], *in[1], in[0]->type, [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
-                if (op == "Add")
-                    return a + b;
-                if (op == "Sub")
-                    return a - b;
-                if (op == "Mul")
-                    return a * b;
-                if (op == "Max")
-                    return std::max(a, b);
-                if (op == "Min")
-                    return std::min(a, b);
-                if (b == 0)
-                    return std::nullopt;
-                return op == "Div" ? a / b : a % b;
-            });
-        } else if (all(2) && (op == "Equal" || op == "Less" || op == "Greater" || op == "And" || op == "Or")) {
-            out = broadcast(*in[0], *in[1], TensorProto::BOOL, [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
-                if (op == "Equal")
-                    return a == b;
-                if (op == "Less")
-                    return a < b;
-                if (op == "Greater")
-                    return a > b;
-                return op == "And" ? (a && b) : (a || b);
-            });
+        } else if (all(2) && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
+                              op == "Mod" || op == "Max" || op == "Min")) {
+            out = broadcast(*in[0], *in[1], in[0]->type,
+                            [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
+                                if (op == "Add")
+                                    return a + b;
+                                if (op == "Sub")
+                                    return a - b;
+                                if (op == "Mul")
+                                    return a * b;
+                                if (op == "Max")
+                                    return std::max(a, b);
+                                if (op == "Min")
+                                    return std::min(a, b);
+                                if (b == 0)
+                                    return std::nullopt;
+                                return op == "Div" ? a / b : a % b;
+                            });
+        } else if (all(2) && (op == "Equal" || op == "Less" || op == "Greater" || op == "And" ||
+                              op == "Or")) {
+            out = broadcast(*in[0], *in[1], TensorProto::BOOL,
+                            [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
+                                if (op == "Equal")
+                                    return a == b;
+                                if (op == "Less")
+                                    return a < b;
+                                if (op == "Greater")
+                                    return a > b;
+                                return op == "And" ? (a && b) : (a || b);
+                            });
         } else if ((op == "Neg" || op == "Abs" || op == "Not") && all(1)) {
             out = *in[0];
             for (auto& x : out->data)
                 x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : !x;
         } else if (op == "Where" && all(3)) {
             // Where(c, x, y) = c ? x : y, built from two broadcasts so shapes follow numpy.
-            auto chosen = broadcast(*in[0], *in[1], in[1]->type, [](std::int64_t c, std::int64_t x) -> std::optional<std::int64_t> { return c ? x : 0; });
-            auto other = broadcast(*in[0], *in[2], in[2]->type, [](std::int64_t c, std::int64_t y) -> std::optional<std::int64_t> { return c ? 0 : y; });
+            auto chosen =
+                broadcast(*in[0], *in[1], in[1]->type,
+                          [](std::int64_t c, std::int64_t x) -> std::optional<std::int64_t> {
+                              return c ? x : 0;
+                          });
+            auto other =
+                broadcast(*in[0], *in[2], in[2]->type,
+                          [](std::int64_t c, std::int64_t y) -> std::optional<std::int64_t> {
+                              return c ? 0 : y;
+                          });
             if (chosen && other)
-                out = broadcast(*chosen, *other, in[1]->type, [](std::int64_t x, std::int64_t y) -> std::optional<std::int64_t> { return x + y; });
-        } else if (op == "Range" && all(3) && in[0]->data.size() == 1 && in[1]->data.size() == 1 && in[2]->data.size() == 1) {
+                out = broadcast(*chosen, *other, in[1]->type,
+                                [](std::int64_t x, std::int64_t y) -> std::optional<std::int64_t> {
+                                    return x + y;
+                                });
+        } else if (op == "Range" && all(3) && in[0]->data.size() == 1 && in[1]->data.size() == 1 &&
+                   in[2]->data.size() == 1) {
             const auto start = in[0]->data[0], limit = in[1]->data[0], delta = in[2]->data[0];
             if (delta == 0)
                 return;
@@ -384,13 +411,17 @@ public:
                     known *= dims[i];
             }
             if (infer >= 0 && known > 0)
-                dims[static_cast<std::size_t>(infer)] = static_cast<std::int64_t>(in[0]->data.size()) / known;
+                dims[static_cast<std::size_t>(infer)] =
+                    static_cast<std::int64_t>(in[0]->data.size()) / known;
             if (volume(dims) != in[0]->data.size())
                 return;
             out = Value{in[0]->type, dims, in[0]->data};
         } else if (op == "Expand" && all(2)) {
-            const Value shape{TensorProto::INT64, in[1]->data, std::vector<std::int64_t>(volume(in[1]->data), 0)};
-            out = broadcast(*in[0], shape, in[0]->type, [](std::int64_t x, std::int64_t) -> std::optional<std::int64_t> { return x; });
+            const Value shape{TensorProto::INT64, in[1]->data,
+                              std::vector<std::int64_t>(volume(in[1]->data), 0)};
+            out = broadcast(
+                *in[0], shape, in[0]->type,
+                [](std::int64_t x, std::int64_t) -> std::optional<std::int64_t> { return x; });
         }
         if (!out || n.output_size() < 1 || n.output(0).empty())
             return;
@@ -423,7 +454,8 @@ int count_known(const onnx::GraphProto& g) {
 }
 
 void infer(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
-    const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0, /*enable_data_propagation=*/true);
+    const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
+                                              /*enable_data_propagation=*/true);
     try {
         onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
@@ -433,7 +465,8 @@ void infer(onnx::ModelProto& model, const std::function<void(std::string)>& warn
 
 } // namespace
 
-void infer_shapes_with_folding(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
+void infer_shapes_with_folding(onnx::ModelProto& model,
+                               const std::function<void(std::string)>& warn) {
     infer(model, warn);
     int known = count_known(model.graph());
     for (int round = 0; round < kMaxRounds; ++round) {
@@ -464,10 +497,13 @@ void infer_shapes_with_folding(onnx::ModelProto& model, const std::function<void
         if (count_known(folded.graph()) <= known)
             return;
         known = count_known(folded.graph());
-        model.mutable_graph()->mutable_value_info()->Swap(folded.mutable_graph()->mutable_value_info());
+        model.mutable_graph()->mutable_value_info()->Swap(
+            folded.mutable_graph()->mutable_value_info());
         for (int i = 0; i < model.graph().output_size(); ++i)
-            if (!has_full_shape(model.graph().output(i)) && has_full_shape(folded.graph().output(i)))
-                *model.mutable_graph()->mutable_output(i)->mutable_type() = folded.graph().output(i).type();
+            if (!has_full_shape(model.graph().output(i)) &&
+                has_full_shape(folded.graph().output(i)))
+                *model.mutable_graph()->mutable_output(i)->mutable_type() =
+                    folded.graph().output(i).type();
     }
 }
 

@@ -4,15 +4,15 @@
 // core/graph; the model's own nodes are never changed.
 #pragma once
 
-#include <onnx/onnx_pb.h>
-
 #include <functional>
+#include <onnx/onnx_pb.h>
 
 namespace cleave::graph {
 
 // Runs libonnx shape inference on `model`, then repeatedly folds integer shape computations
 // and infers again on a copy whose folded nodes are constants, bringing every newly inferred
 // shape back into `model`. `warn` receives what stopped inference.
-void infer_shapes_with_folding(onnx::ModelProto& model, const std::function<void(std::string)>& warn);
+void infer_shapes_with_folding(onnx::ModelProto& model,
+                               const std::function<void(std::string)>& warn);
 
 } // namespace cleave::graph

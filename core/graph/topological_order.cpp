@@ -26,8 +26,9 @@ std::vector<int> topological_order(const std::vector<NodeLinks>& nodes,
                 continue;
             if (available.count(out))
                 throw InputError(file, quoted_name(nodes[i], i),
-                                 "output '" + out + "' is also a graph input or initializer; "
-                                 "expected every tensor to have one source");
+                                 "output '" + out +
+                                     "' is also a graph input or initializer; "
+                                     "expected every tensor to have one source");
             const auto [it, inserted] = producer.emplace(out, i);
             if (!inserted)
                 throw InputError(file, quoted_name(nodes[i], i),
@@ -46,8 +47,9 @@ std::vector<int> topological_order(const std::vector<NodeLinks>& nodes,
         if (it == producer.end()) {
             if (checked)
                 throw InputError(file, quoted_name(nodes[node], node),
-                                 "input '" + tensor + "' is produced by no node and is neither a "
-                                 "graph input nor an initializer");
+                                 "input '" + tensor +
+                                     "' is produced by no node and is neither a "
+                                     "graph input nor an initializer");
             return;
         }
         if (it->second == node)
@@ -86,8 +88,9 @@ std::vector<int> topological_order(const std::vector<NodeLinks>& nodes,
         for (const int successor : successors[i])
             if (pending[i] > 0 && pending[successor] > 0)
                 predecessor_in_cycle[successor] = i;
-    int at = static_cast<int>(std::find_if(pending.begin(), pending.end(), [](int p) { return p > 0; }) -
-                              pending.begin());
+    int at =
+        static_cast<int>(std::find_if(pending.begin(), pending.end(), [](int p) { return p > 0; }) -
+                         pending.begin());
     std::vector<int> seen(nodes.size(), -1);
     std::vector<int> walk;
     while (seen[at] < 0) {
@@ -97,11 +100,13 @@ std::vector<int> topological_order(const std::vector<NodeLinks>& nodes,
     }
     std::vector<int> cycle(walk.begin() + seen[at], walk.end());
     std::reverse(cycle.begin(), cycle.end());
-    std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end()); // start at file order
+    std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()),
+                cycle.end()); // start at file order
     std::string path;
     for (const int node : cycle)
         path += (nodes[node].name.empty() ? "#" + std::to_string(node) : nodes[node].name) + " -> ";
-    path += nodes[cycle.front()].name.empty() ? "#" + std::to_string(cycle.front()) : nodes[cycle.front()].name;
+    path += nodes[cycle.front()].name.empty() ? "#" + std::to_string(cycle.front())
+                                              : nodes[cycle.front()].name;
     throw InputError(file, quoted_name(nodes[cycle.front()], cycle.front()),
                      "the graph has a cycle: " + path + "; expected an acyclic graph");
 }

@@ -4,16 +4,15 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/wire_format_lite.h>
-
 #include <limits>
 
 namespace cleave::graph {
 
 namespace {
 
+using google::protobuf::internal::WireFormatLite;
 using google::protobuf::io::CodedInputStream;
 using google::protobuf::io::CodedOutputStream;
-using google::protobuf::internal::WireFormatLite;
 
 // Field numbers from onnx.proto.
 constexpr std::uint32_t kModelGraph = 7;
@@ -35,8 +34,9 @@ public:
 
     SeparatedModel run() {
         if (bytes_.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-            throw InputError(file_, "", "larger than 2 GiB; such ONNX files must keep their "
-                                        "weights as external data");
+            throw InputError(file_, "",
+                             "larger than 2 GiB; such ONNX files must keep their "
+                             "weights as external data");
         SeparatedModel result;
         result.structure.reserve(1 << 16);
         for_each_field(0, bytes_.size(), "ModelProto", [&](const Field& f) {
@@ -77,8 +77,8 @@ private:
                                        " remain; the file is truncated or corrupt");
                 in.Skip(static_cast<int>(length));
             } else if (!WireFormatLite::SkipField(&in, tag)) {
-                fail(position, std::string("malformed field ") + std::to_string(f.number) +
-                                   " in " + message + "; the file is truncated or corrupt");
+                fail(position, std::string("malformed field ") + std::to_string(f.number) + " in " +
+                                   message + "; the file is truncated or corrupt");
             }
             f.end = begin + static_cast<std::size_t>(in.CurrentPosition());
             visit(f);
@@ -115,7 +115,8 @@ private:
     static void append_message(std::string& out, const Field& f, const std::string& body) {
         std::uint8_t header[16];
         std::uint8_t* p = CodedOutputStream::WriteTagToArray(
-            WireFormatLite::MakeTag(static_cast<int>(f.number), WireFormatLite::WIRETYPE_LENGTH_DELIMITED),
+            WireFormatLite::MakeTag(static_cast<int>(f.number),
+                                    WireFormatLite::WIRETYPE_LENGTH_DELIMITED),
             header);
         p = CodedOutputStream::WriteVarint32ToArray(static_cast<std::uint32_t>(body.size()), p);
         out.append(reinterpret_cast<const char*>(header), static_cast<std::size_t>(p - header));
@@ -133,8 +134,8 @@ private:
 
 } // namespace
 
-SeparatedModel separate_weight_payloads(std::span<const std::uint8_t> bytes, const std::string& file,
-                                        std::size_t min_payload_bytes) {
+SeparatedModel separate_weight_payloads(std::span<const std::uint8_t> bytes,
+                                        const std::string& file, std::size_t min_payload_bytes) {
     return Separator(bytes, file, min_payload_bytes).run();
 }
 

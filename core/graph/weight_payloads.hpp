@@ -25,7 +25,7 @@ struct SeparatedModel {
 
 // Walks the protobuf framing of ModelProto -> GraphProto -> TensorProto; raw_data of at least
 // min_payload_bytes stays behind. Throws InputError(file, "byte N", ...) on broken framing.
-SeparatedModel separate_weight_payloads(std::span<const std::uint8_t> bytes, const std::string& file,
-                                        std::size_t min_payload_bytes);
+SeparatedModel separate_weight_payloads(std::span<const std::uint8_t> bytes,
+                                        const std::string& file, std::size_t min_payload_bytes);
 
 } // namespace cleave::graph

@@ -1,14 +1,13 @@
 // Benchmark: loading a model (parse + shape inference + costs) as whole processes, `cleave
 // inspect` beside Python onnx's onnx.load + infer_shapes in the same run, with wall time and
 // peak RSS. Usage: import_bench CLEAVE PYTHON MODEL... [--repeat N] [--json FILE]
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -39,14 +38,16 @@ Sample run(const std::vector<std::string>& argv) {
     int status = 0;
     struct rusage usage {};
     ::wait4(pid, &status, 0, &usage);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw std::runtime_error("command failed: " + argv[0] + " " + argv.back());
     return {seconds, static_cast<double>(usage.ru_maxrss) / 1024.0};
 }
 
 Sample median(std::vector<Sample> samples) {
-    std::sort(samples.begin(), samples.end(), [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
+    std::sort(samples.begin(), samples.end(),
+              [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
     Sample m = samples[samples.size() / 2];
     for (const auto& s : samples)
         m.peak_rss_mb = std::max(m.peak_rss_mb, s.peak_rss_mb);
@@ -85,10 +86,12 @@ int main(int argc, char** argv) {
         "import onnx, sys; m = onnx.load(sys.argv[1]); onnx.shape_inference.infer_shapes(m)";
 
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
-    std::printf("%-16s %9s | %10s %10s %8s | %10s %10s %8s | %7s %9s\n", "model", "file MB", "cleave s", "RSS MB",
-                "RSS/file", "python s", "RSS MB", "RSS/file", "speedup", "RSS ratio");
+    std::printf("%-16s %9s | %10s %10s %8s | %10s %10s %8s | %7s %9s\n", "model", "file MB",
+                "cleave s", "RSS MB", "RSS/file", "python s", "RSS MB", "RSS/file", "speedup",
+                "RSS ratio");
     for (const auto& model : models) {
-        const double file_mb = static_cast<double>(std::filesystem::file_size(model)) / (1024.0 * 1024.0);
+        const double file_mb =
+            static_cast<double>(std::filesystem::file_size(model)) / (1024.0 * 1024.0);
         warm_page_cache(model);
         std::vector<Sample> ours, theirs;
         for (int r = 0; r < repeat; ++r)
@@ -97,9 +100,10 @@ int main(int argc, char** argv) {
             theirs.push_back(run({python, "-c", python_load, model}));
         const Sample a = median(ours), b = median(theirs);
         const auto name = std::filesystem::path(model).stem().string();
-        std::printf("%-16s %9.1f | %10.3f %10.1f %8.2f | %10.3f %10.1f %8.2f | %6.1fx %8.1fx\n", name.c_str(), file_mb,
-                    a.seconds, a.peak_rss_mb, a.peak_rss_mb / file_mb, b.seconds, b.peak_rss_mb, b.peak_rss_mb / file_mb,
-                    b.seconds / a.seconds, b.peak_rss_mb / a.peak_rss_mb);
+        std::printf("%-16s %9.1f | %10.3f %10.1f %8.2f | %10.3f %10.1f %8.2f | %6.1fx %8.1fx\n",
+                    name.c_str(), file_mb, a.seconds, a.peak_rss_mb, a.peak_rss_mb / file_mb,
+                    b.seconds, b.peak_rss_mb, b.peak_rss_mb / file_mb, b.seconds / a.seconds,
+                    b.peak_rss_mb / a.peak_rss_mb);
         results.push_back({{"model", name},
                            {"file_mb", file_mb},
                            {"cleave_s", a.seconds},

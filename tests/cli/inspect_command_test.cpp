@@ -21,9 +21,13 @@ Run cleave(const QStringList& arguments) {
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
-QString example(const char* name) { return QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx"; }
+QString example(const char* name) {
+    return QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx";
+}
 
-QStringList keys(const QJsonObject& object) { return object.keys(); }
+QStringList keys(const QJsonObject& object) {
+    return object.keys();
+}
 
 } // namespace
 
@@ -37,8 +41,9 @@ private slots:
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(keys(root), (QStringList{"model", "nodes"}));
         const QJsonObject model = root["model"].toObject();
-        QCOMPARE(keys(model), (QStringList{"file", "flops", "initializer_elements", "inputs", "macs", "nodes",
-                                           "opset", "outputs", "weight_parameters"}));
+        QCOMPARE(keys(model),
+                 (QStringList{"file", "flops", "initializer_elements", "inputs", "macs", "nodes",
+                              "opset", "outputs", "weight_parameters"}));
         QCOMPARE(model["nodes"].toInt(), 69);
         QCOMPARE(model["opset"].toInt(), 17);
         QCOMPARE(model["weight_parameters"].toInteger(), 11689512);
@@ -47,8 +52,9 @@ private slots:
         QCOMPARE(input["dtype"].toString(), QString("float32"));
         QCOMPARE(input["shape"].toArray(), (QJsonArray{1, 3, 224, 224}));
         const QJsonObject node = root["nodes"].toArray()[0].toObject();
-        QCOMPARE(keys(node), (QStringList{"bytes_in", "bytes_out", "flops", "inputs", "macs", "name", "op",
-                                          "output_shapes", "outputs", "weight_parameters"}));
+        QCOMPARE(keys(node),
+                 (QStringList{"bytes_in", "bytes_out", "flops", "inputs", "macs", "name", "op",
+                              "output_shapes", "outputs", "weight_parameters"}));
         QCOMPARE(node["name"].toString(), QString("/conv1/Conv"));
         QCOMPARE(node["output_shapes"].toArray()[0].toArray(), (QJsonArray{1, 64, 112, 112}));
         QCOMPARE(node["macs"].toInteger(), 118013952);
@@ -63,8 +69,8 @@ private slots:
     }
 
     void inputShapeAndAutodiceNames() {
-        const Run run = cleave({"inspect", example("resnet18"), "--json", "--input-shape", "input=1x3x160x160",
-                                "--autodice-names"});
+        const Run run = cleave({"inspect", example("resnet18"), "--json", "--input-shape",
+                                "input=1x3x160x160", "--autodice-names"});
         QCOMPARE(run.exit_code, 0);
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         const QJsonObject node = root["nodes"].toArray()[0].toObject();
@@ -79,7 +85,9 @@ private slots:
         QCOMPARE(run.exit_code, 0);
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object()["model"].toObject()["nodes"].toInt(), 69);
+        QCOMPARE(
+            QJsonDocument::fromJson(file.readAll()).object()["model"].toObject()["nodes"].toInt(),
+            69);
     }
 
     void badModelExitsTwoWithOneLine() {
@@ -93,11 +101,13 @@ private slots:
         QCOMPARE(run.exit_code, 2);
         QVERIFY(run.out.isEmpty());
         QCOMPARE(run.err.count('\n'), 1);
-        QVERIFY2(run.err.startsWith("cleave: " + path.toUtf8() + ": byte 0: "), run.err.constData());
+        QVERIFY2(run.err.startsWith("cleave: " + path.toUtf8() + ": byte 0: "),
+                 run.err.constData());
     }
 
     void badOutputPathLeavesNothing() {
-        const Run run = cleave({"inspect", example("resnet18"), "--out", "/nonexistent-folder/x.json"});
+        const Run run =
+            cleave({"inspect", example("resnet18"), "--out", "/nonexistent-folder/x.json"});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.startsWith("cleave: /nonexistent-folder/x.json: "), run.err.constData());
     }
@@ -108,7 +118,8 @@ private slots:
         QTest::newRow("unknown command") << QStringList{"frobnicate"};
         QTest::newRow("missing model") << QStringList{"inspect"};
         QTest::newRow("unknown flag") << QStringList{"inspect", "m.onnx", "--colour"};
-        QTest::newRow("bad input shape") << QStringList{"inspect", example("resnet18"), "--input-shape", "input=1x3"};
+        QTest::newRow("bad input shape")
+            << QStringList{"inspect", example("resnet18"), "--input-shape", "input=1x3"};
     }
     void usageErrorsExitTwo() {
         QFETCH(QStringList, arguments);
@@ -126,7 +137,8 @@ private slots:
     void versionNamesLibraries() {
         const Run run = cleave({"--version"});
         QCOMPARE(run.exit_code, 0);
-        QVERIFY2(run.out.startsWith("cleave 0.") && run.out.contains("libonnx 1."), run.out.constData());
+        QVERIFY2(run.out.startsWith("cleave 0.") && run.out.contains("libonnx 1."),
+                 run.out.constData());
     }
 };
 

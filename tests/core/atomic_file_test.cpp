@@ -4,7 +4,6 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <sys/stat.h>
 
 class AtomicFileTest : public QObject {
@@ -36,8 +35,8 @@ private slots:
     }
 
     void missingFolderIsAnInputError() {
-        QVERIFY_THROWS_EXCEPTION(cleave::InputError,
-                                 cleave::write_file_atomically("/nonexistent-folder/out.json", "{}"));
+        QVERIFY_THROWS_EXCEPTION(cleave::InputError, cleave::write_file_atomically(
+                                                         "/nonexistent-folder/out.json", "{}"));
     }
 };
 

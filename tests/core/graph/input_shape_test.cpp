@@ -16,9 +16,7 @@ private slots:
         QCOMPARE(dims, (cleave::graph::Shape{1, 3, 160, 160}));
     }
 
-    void nameMayContainEquals() {
-        QCOMPARE(parse_input_shape("a=b=7").first, std::string("a=b"));
-    }
+    void nameMayContainEquals() { QCOMPARE(parse_input_shape("a=b=7").first, std::string("a=b")); }
 
     void malformedSpecsAreRefused_data() {
         QTest::addColumn<QString>("spec");

@@ -1,7 +1,6 @@
 // Per-node costs on models built for each counting rule of docs/graph-features.md.
-#include "onnx_builder.hpp"
-
 #include "core/graph/onnx_import.hpp"
+#include "onnx_builder.hpp"
 
 #include <QtTest>
 
@@ -44,7 +43,8 @@ private slots:
     }
 
     void groupedAndDilatedConv() {
-        // Depthwise 3x3 with dilation 2 and no padding: 1x8x12x12 -> 1x8x8x8, one input channel each.
+        // Depthwise 3x3 with dilation 2 and no padding: 1x8x12x12 -> 1x8x8x8, one input channel
+        // each.
         OnnxBuilder b;
         b.input("x", {1, 8, 12, 12});
         b.initializer("w", {8, 1, 3, 3});
@@ -67,7 +67,7 @@ private slots:
 
     void gemmHonoursTranspose() {
         OnnxBuilder b;
-        b.input("a", {32, 10}); // transA: M = 10, K = 32
+        b.input("a", {32, 10});      // transA: M = 10, K = 32
         b.initializer("w", {7, 32}); // transB: N = 7
         auto& gemm = b.node("Gemm", {"a", "w"}, {"y"}, "gemm");
         OnnxBuilder::set_int(gemm, "transA", 1);

@@ -1,10 +1,9 @@
 // Builds small ONNX models in tests, so each importer behaviour has a model made for it.
 #pragma once
 
-#include <onnx/onnx_pb.h>
-
 #include <cstdint>
 #include <fstream>
+#include <onnx/onnx_pb.h>
 #include <string>
 #include <vector>
 
@@ -35,7 +34,8 @@ public:
     }
     // An initializer filled with zeros (raw_data of the right size).
     onnx::TensorProto& initializer(const std::string& name, const std::vector<std::int64_t>& dims,
-                                   int type = onnx::TensorProto::FLOAT, std::size_t element_bytes = 4) {
+                                   int type = onnx::TensorProto::FLOAT,
+                                   std::size_t element_bytes = 4) {
         auto* t = graph().add_initializer();
         t->set_name(name);
         t->set_data_type(type);
@@ -47,7 +47,8 @@ public:
         t->set_raw_data(std::string(count * element_bytes, '\0'));
         return *t;
     }
-    onnx::TensorProto& int64_initializer(const std::string& name, const std::vector<std::int64_t>& values) {
+    onnx::TensorProto& int64_initializer(const std::string& name,
+                                         const std::vector<std::int64_t>& values) {
         auto* t = graph().add_initializer();
         t->set_name(name);
         t->set_data_type(onnx::TensorProto::INT64);
@@ -73,12 +74,25 @@ public:
         a->set_type(onnx::AttributeProto::INT);
         a->set_i(value);
     }
-    static void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<std::int64_t>& values) {
+    static void set_ints(onnx::NodeProto& n, const std::string& name,
+                         const std::vector<std::int64_t>& values) {
         auto* a = n.add_attribute();
         a->set_name(name);
         a->set_type(onnx::AttributeProto::INTS);
         for (const auto v : values)
             a->add_ints(v);
+    }
+
+    // Moves initializer `index`'s data out to external `location`; returns the bytes it held.
+    std::string make_external(int index, const std::string& location) {
+        auto& t = *graph().mutable_initializer(index);
+        std::string payload = std::move(*t.mutable_raw_data());
+        t.clear_raw_data();
+        t.set_data_location(onnx::TensorProto::EXTERNAL);
+        auto* entry = t.add_external_data();
+        entry->set_key("location");
+        entry->set_value(location);
+        return payload;
     }
 
     std::vector<std::uint8_t> bytes() const {
@@ -93,8 +107,8 @@ public:
     onnx::ModelProto model;
 
 private:
-    static void describe(onnx::ValueInfoProto* v, const std::string& name, const std::vector<std::int64_t>& dims,
-                         int type) {
+    static void describe(onnx::ValueInfoProto* v, const std::string& name,
+                         const std::vector<std::int64_t>& dims, int type) {
         v->set_name(name);
         auto* t = v->mutable_type()->mutable_tensor_type();
         t->set_elem_type(type);

@@ -1,13 +1,11 @@
 // The ONNX importer: real models give torchvision's published figures, and every kind of bad
 // file is refused with one precise message.
-#include "onnx_builder.hpp"
-
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
+#include "onnx_builder.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -21,7 +19,9 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-std::string example(const char* name) { return std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx"; }
+std::string example(const char* name) {
+    return std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx";
+}
 
 // A two-node model: input -> Conv(w) -> Relu -> output.
 OnnxBuilder small_conv_model() {
@@ -95,7 +95,8 @@ private slots:
         QCOMPARE(model.opset, std::int64_t(17));
         QCOMPARE(model.inputs.size(), std::size_t(1));
         QCOMPARE(model.tensors[model.inputs[0]].name, std::string("input"));
-        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(cleave::graph::Shape{1, 1000}));
+        QCOMPARE(model.tensors[model.outputs[0]].shape,
+                 std::optional(cleave::graph::Shape{1, 1000}));
         QVERIFY(model.warnings.empty());
         // BatchNormalization running mean and var are initializers but not parameters.
         QCOMPARE(model.initializer_elements - model.weight_parameters, std::int64_t(2 * 4800));
@@ -124,7 +125,8 @@ private slots:
         const Model model = load_model_from_bytes(b.bytes(), "unsorted.onnx");
         QCOMPARE(model.nodes[0].name, std::string("conv"));
         QCOMPARE(model.nodes[1].name, std::string("relu"));
-        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(cleave::graph::Shape{1, 4, 8, 8}));
+        QCOMPARE(model.tensors[model.outputs[0]].shape,
+                 std::optional(cleave::graph::Shape{1, 4, 8, 8}));
     }
 
     void validFileOrderIsKept() {
@@ -143,10 +145,13 @@ private slots:
         LoadOptions options;
         options.input_shapes["input"] = {1, 3, 160, 160};
         const Model model = load_model(example("resnet18"), options);
-        QCOMPARE(model.tensors[model.inputs[0]].shape, std::optional(cleave::graph::Shape{1, 3, 160, 160}));
-        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(cleave::graph::Shape{1, 1000}));
+        QCOMPARE(model.tensors[model.inputs[0]].shape,
+                 std::optional(cleave::graph::Shape{1, 3, 160, 160}));
+        QCOMPARE(model.tensors[model.outputs[0]].shape,
+                 std::optional(cleave::graph::Shape{1, 1000}));
         const auto& first_conv = model.nodes[0];
-        QCOMPARE(model.tensors[first_conv.outputs[0]].shape, std::optional(cleave::graph::Shape{1, 64, 80, 80}));
+        QCOMPARE(model.tensors[first_conv.outputs[0]].shape,
+                 std::optional(cleave::graph::Shape{1, 64, 80, 80}));
         // Conv MACs scale with the spatial area; the classifier does not.
         const Model full = load_model(example("resnet18"));
         QCOMPARE(model.nodes[0].cost.macs * 224 * 224, full.nodes[0].cost.macs * 160 * 160);
@@ -154,20 +159,34 @@ private slots:
 
     void symbolicBatchBecomesOne() {
         OnnxBuilder b = small_conv_model();
-        b.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
+        b.graph()
+            .mutable_input(0)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->mutable_shape()
+            ->mutable_dim(0)
+            ->set_dim_param("N");
         const Model model = load_model_from_bytes(b.bytes(), "batch.onnx");
-        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(cleave::graph::Shape{1, 4, 8, 8}));
+        QCOMPARE(model.tensors[model.outputs[0]].shape,
+                 std::optional(cleave::graph::Shape{1, 4, 8, 8}));
         QCOMPARE(model.warnings.size(), std::size_t(1));
         QVERIFY(QString::fromStdString(model.warnings[0]).contains("(N) is not fixed; using 1"));
     }
 
     void symbolicBatchCanBeSet() {
         OnnxBuilder b = small_conv_model();
-        b.graph().mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
+        b.graph()
+            .mutable_input(0)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->mutable_shape()
+            ->mutable_dim(0)
+            ->set_dim_param("N");
         LoadOptions options;
         options.input_shapes["x"] = {8, 3, 8, 8};
         const Model model = load_model_from_bytes(b.bytes(), "batch.onnx", options);
-        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(cleave::graph::Shape{8, 4, 8, 8}));
+        QCOMPARE(model.tensors[model.outputs[0]].shape,
+                 std::optional(cleave::graph::Shape{8, 4, 8, 8}));
         QVERIFY(model.warnings.empty());
     }
 
@@ -212,13 +231,7 @@ private slots:
     void externalDataInsideTheFolderLoads() {
         QTemporaryDir dir;
         OnnxBuilder b = small_conv_model();
-        auto& w = *b.graph().mutable_initializer(0);
-        const std::string payload = w.raw_data();
-        w.clear_raw_data();
-        w.set_data_location(onnx::TensorProto::EXTERNAL);
-        auto* location = w.add_external_data();
-        location->set_key("location");
-        location->set_value("weights/w.bin");
+        const std::string payload = b.make_external(0, "weights/w.bin");
         QDir(dir.path()).mkpath("weights");
         std::ofstream(dir.filePath("weights/w.bin").toStdString(), std::ios::binary) << payload;
         b.save(dir.filePath("model.onnx").toStdString());
@@ -232,7 +245,8 @@ private slots:
         auto bytes = small_conv_model().bytes();
         bytes.resize(bytes.size() - 40);
         const QString message = load_error(bytes);
-        QVERIFY2(message.startsWith("model.onnx: byte ") && message.contains("truncated"), qPrintable(message));
+        QVERIFY2(message.startsWith("model.onnx: byte ") && message.contains("truncated"),
+                 qPrintable(message));
     }
 
     void randomBytesAreRefused() {
@@ -249,18 +263,22 @@ private slots:
         const auto path = dir.filePath("empty.onnx").toStdString();
         std::ofstream{path};
         const QString message = file_error(path);
-        QVERIFY2(message.endsWith("empty.onnx: the file is empty (0 bytes); expected an ONNX model"), qPrintable(message));
+        QVERIFY2(
+            message.endsWith("empty.onnx: the file is empty (0 bytes); expected an ONNX model"),
+            qPrintable(message));
     }
 
     void directoryIsRefused() {
         QTemporaryDir dir;
         const QString message = file_error(dir.path().toStdString());
-        QVERIFY2(message.endsWith("is a directory; expected an ONNX model file"), qPrintable(message));
+        QVERIFY2(message.endsWith("is a directory; expected an ONNX model file"),
+                 qPrintable(message));
     }
 
     void missingFileIsRefused() {
         const QString message = file_error("/nonexistent/model.onnx");
-        QCOMPARE(message, QString("/nonexistent/model.onnx: no such file; expected an ONNX model file"));
+        QCOMPARE(message,
+                 QString("/nonexistent/model.onnx: no such file; expected an ONNX model file"));
     }
 
     void cyclicGraphIsRefused() {
@@ -271,7 +289,8 @@ private slots:
         b.node("Relu", {"b"}, {"c"}, "third");
         b.output("c");
         const QString message = load_error(b.bytes());
-        QVERIFY2(message.contains("the graph has a cycle: first -> second -> third -> first"), qPrintable(message));
+        QVERIFY2(message.contains("the graph has a cycle: first -> second -> third -> first"),
+                 qPrintable(message));
     }
 
     void danglingInputIsRefused() {
@@ -280,8 +299,10 @@ private slots:
         b.node("Add", {"x", "ghost"}, {"y"}, "add");
         b.output("y");
         const QString message = load_error(b.bytes());
-        QCOMPARE(message, QString("model.onnx: node 'add': input 'ghost' is produced by no node and is neither a "
-                                  "graph input nor an initializer"));
+        QCOMPARE(
+            message,
+            QString("model.onnx: node 'add': input 'ghost' is produced by no node and is neither a "
+                    "graph input nor an initializer"));
     }
 
     void externalDataOutsideTheFolderIsRefused_data() {
@@ -294,12 +315,7 @@ private slots:
         QFETCH(QString, location);
         QTemporaryDir dir;
         OnnxBuilder b = small_conv_model();
-        auto& w = *b.graph().mutable_initializer(0);
-        w.clear_raw_data();
-        w.set_data_location(onnx::TensorProto::EXTERNAL);
-        auto* entry = w.add_external_data();
-        entry->set_key("location");
-        entry->set_value(location.toStdString());
+        b.make_external(0, location.toStdString());
         QDir(dir.path()).mkpath("model");
         const auto path = dir.filePath("model/model.onnx").toStdString();
         b.save(path);
@@ -312,15 +328,11 @@ private slots:
     void symlinkOutOfTheFolderIsRefused() {
         QTemporaryDir dir;
         QDir(dir.path()).mkpath("model");
-        std::ofstream(dir.filePath("secret.bin").toStdString()) << std::string(4 * 3 * 3 * 3 * 4, 'x');
+        std::ofstream(dir.filePath("secret.bin").toStdString())
+            << std::string(4 * 3 * 3 * 3 * 4, 'x');
         QFile::link(dir.filePath("secret.bin"), dir.filePath("model/w.bin"));
         OnnxBuilder b = small_conv_model();
-        auto& w = *b.graph().mutable_initializer(0);
-        w.clear_raw_data();
-        w.set_data_location(onnx::TensorProto::EXTERNAL);
-        auto* entry = w.add_external_data();
-        entry->set_key("location");
-        entry->set_value("w.bin");
+        b.make_external(0, "w.bin");
         b.save(dir.filePath("model/model.onnx").toStdString());
         const QString message = file_error(dir.filePath("model/model.onnx").toStdString());
         QVERIFY2(message.contains("resolves outside the model's folder"), qPrintable(message));
@@ -332,7 +344,8 @@ private slots:
         b.node("Relu", {"x"}, {"y"}, "relu");
         b.output("y");
         const QString message = load_error(b.bytes());
-        QVERIFY2(message.contains("input 'x'") && message.contains("does not fit in 64 bits"), qPrintable(message));
+        QVERIFY2(message.contains("input 'x'") && message.contains("does not fit in 64 bits"),
+                 qPrintable(message));
     }
 
     void initializerDimsOverflowingAreRefused() {
@@ -342,22 +355,27 @@ private slots:
         w.add_dims(1LL << 33);
         w.add_dims(1LL << 33);
         const QString message = load_error(b.bytes());
-        QVERIFY2(message.contains("initializer 'w'") && message.contains("does not fit in 64 bits"), qPrintable(message));
+        QVERIFY2(message.contains("initializer 'w'") && message.contains("does not fit in 64 bits"),
+                 qPrintable(message));
     }
 
     void initializerOfWrongSizeIsRefused() {
         OnnxBuilder b = small_conv_model();
         b.graph().mutable_initializer(0)->mutable_raw_data()->resize(100);
         const QString message = load_error(b.bytes());
-        QCOMPARE(message, QString("model.onnx: initializer 'w': holds 100 bytes of data but dims 4x3x3x3 of float32 "
-                                  "need 432"));
+        QCOMPARE(
+            message,
+            QString(
+                "model.onnx: initializer 'w': holds 100 bytes of data but dims 4x3x3x3 of float32 "
+                "need 432"));
     }
 
     void opsetNewerThanLibonnxIsRefused() {
         OnnxBuilder b = small_conv_model();
         b.model.mutable_opset_import(0)->set_version(cleave::graph::newest_known_opset() + 1);
         const QString message = load_error(b.bytes());
-        QVERIFY2(message.contains("opset_import 'ai.onnx': version") && message.contains("is not one this build's libonnx knows"),
+        QVERIFY2(message.contains("opset_import 'ai.onnx': version") &&
+                     message.contains("is not one this build's libonnx knows"),
                  qPrintable(message));
     }
 
@@ -366,7 +384,10 @@ private slots:
         proto.set_ir_version(8);
         const std::string s = proto.SerializeAsString();
         const QString message = load_error({s.begin(), s.end()});
-        QCOMPARE(message, QString("model.onnx: ModelProto.graph: the file holds no graph; expected an ONNX model"));
+        QCOMPARE(
+            message,
+            QString(
+                "model.onnx: ModelProto.graph: the file holds no graph; expected an ONNX model"));
     }
 
     void progressIsReportedAndCanCancel() {

@@ -1,8 +1,7 @@
 // Shapes computed at run time (Shape -> Gather -> Div -> Concat -> Reshape) are folded so that
 // every later shape is known, as for the exports of ShuffleNet, ViT and BERT.
-#include "onnx_builder.hpp"
-
 #include "core/graph/onnx_import.hpp"
+#include "onnx_builder.hpp"
 
 #include <QtTest>
 
@@ -30,8 +29,10 @@ private slots:
         b.node("Conv", {"left", "w"}, {"y"}, "conv");
         b.output("y");
         const Model model = load_model_from_bytes(b.bytes(), "split.onnx");
-        QCOMPARE(model.tensors[model.find_tensor("left")].shape, std::optional(Shape{1, 58, 28, 28}));
-        QCOMPARE(model.nodes[static_cast<std::size_t>(model.find_node("conv"))].cost.macs, std::int64_t(8 * 28 * 28 * 58));
+        QCOMPARE(model.tensors[model.find_tensor("left")].shape,
+                 std::optional(Shape{1, 58, 28, 28}));
+        QCOMPARE(model.nodes[static_cast<std::size_t>(model.find_node("conv"))].cost.macs,
+                 std::int64_t(8 * 28 * 28 * 58));
         QVERIFY(model.warnings.empty());
     }
 

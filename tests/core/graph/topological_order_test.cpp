@@ -12,12 +12,14 @@ class TopologicalOrderTest : public QObject {
 
 private slots:
     void validOrderIsKept() {
-        const std::vector<NodeLinks> nodes{{"a", {"x"}, {"p"}, {}}, {"b", {"x"}, {"q"}, {}}, {"c", {"p", "q"}, {"r"}, {}}};
+        const std::vector<NodeLinks> nodes{
+            {"a", {"x"}, {"p"}, {}}, {"b", {"x"}, {"q"}, {}}, {"c", {"p", "q"}, {"r"}, {}}};
         QCOMPARE(topological_order(nodes, {"x"}, "f"), (std::vector<int>{0, 1, 2}));
     }
 
     void reversedOrderIsRepairedStably() {
-        const std::vector<NodeLinks> nodes{{"c", {"p", "q"}, {"r"}, {}}, {"b", {"x"}, {"q"}, {}}, {"a", {"x"}, {"p"}, {}}};
+        const std::vector<NodeLinks> nodes{
+            {"c", {"p", "q"}, {"r"}, {}}, {"b", {"x"}, {"q"}, {}}, {"a", {"x"}, {"p"}, {}}};
         QCOMPARE(topological_order(nodes, {"x"}, "f"), (std::vector<int>{1, 2, 0}));
     }
 
@@ -37,8 +39,9 @@ private slots:
             topological_order(nodes, {"x"}, "f.onnx");
             QFAIL("no error");
         } catch (const cleave::InputError& e) {
-            QCOMPARE(QString(e.what()), QString("f.onnx: node 'b': output 'p' is already produced by node 'a'; "
-                                                "expected every tensor to have one producer"));
+            QCOMPARE(QString(e.what()),
+                     QString("f.onnx: node 'b': output 'p' is already produced by node 'a'; "
+                             "expected every tensor to have one producer"));
         }
     }
 
