@@ -102,7 +102,11 @@ private:
                                      " is not one this build's libonnx knows (1 to " +
                                      std::to_string(it->second.second) + ")");
         }
-        if (!has_default && proto.graph().node_size() > 0)
+        const auto& nodes = proto.graph().node();
+        const bool uses_default = std::any_of(nodes.begin(), nodes.end(), [](const NodeProto& n) {
+            return n.domain().empty() || n.domain() == "ai.onnx";
+        });
+        if (!has_default && uses_default)
             throw InputError(file_, "opset_import", "no version for the default ai.onnx domain");
     }
 

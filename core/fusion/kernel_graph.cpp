@@ -1,0 +1,182 @@
+#include "kernel_graph.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <unordered_set>
+
+namespace cleave::fusion {
+
+std::vector<Edge> node_edges(const graph::Model& model) {
+    std::vector<Edge> edges;
+    for (std::size_t v = 0; v < model.nodes.size(); ++v) {
+        const auto first = edges.size();
+        for (const int t : model.nodes[v].inputs) {
+            if (t < 0 || model.tensors[t].producer < 0)
+                continue;
+            const int u = model.tensors[t].producer;
+            const bool seen = std::any_of(edges.begin() + static_cast<std::ptrdiff_t>(first), edges.end(),
+                                          [u](const Edge& e) { return e.from == u; });
+            if (!seen)
+                edges.push_back({u, static_cast<int>(v), t});
+        }
+    }
+    return edges;
+}
+
+namespace {
+
+class Groups {
+public:
+    explicit Groups(const graph::Model& model) : parent_(model.nodes.size()), members_(model.nodes.size()) {
+        std::iota(parent_.begin(), parent_.end(), 0);
+        for (std::size_t i = 0; i < members_.size(); ++i)
+            members_[i] = {static_cast<int>(i)};
+        successors_.resize(model.nodes.size());
+        for (std::size_t v = 0; v < model.nodes.size(); ++v)
+            for (const int t : model.nodes[v].inputs)
+                if (t >= 0 && model.tensors[t].producer >= 0)
+                    successors_[static_cast<std::size_t>(model.tensors[t].producer)].push_back(static_cast<int>(v));
+    }
+
+    int find(int x) {
+        while (parent_[x] != x)
+            x = parent_[x] = parent_[parent_[x]];
+        return x;
+    }
+
+    // Merges the groups of u and v unless some path leaves u's group, passes a node of a third
+    // group and enters v's group: contracting then would create a cycle.
+    bool merge(int u, int v) {
+        const int a = find(u), b = find(v);
+        if (a == b)
+            return true;
+        const int limit = *std::max_element(members_[b].begin(), members_[b].end());
+        std::vector<int> stack;
+        std::unordered_set<int> seen;
+        for (const int m : members_[a])
+            for (const int s : successors_[m])
+                if (find(s) != a && find(s) != b && s < limit && seen.insert(s).second)
+                    stack.push_back(s);
+        while (!stack.empty()) {
+            const int x = stack.back();
+            stack.pop_back();
+            for (const int s : successors_[x]) {
+                const int g = find(s);
+                if (g == b)
+                    return false;
+                if (g != a && s < limit && seen.insert(s).second)
+                    stack.push_back(s);
+            }
+        }
+        const int root = members_[a].size() >= members_[b].size() ? a : b;
+        const int other = root == a ? b : a;
+        parent_[other] = root;
+        members_[root].insert(members_[root].end(), members_[other].begin(), members_[other].end());
+        members_[other].clear();
+        return true;
+    }
+
+private:
+    std::vector<int> parent_;
+    std::vector<std::vector<int>> members_;
+    std::vector<std::vector<int>> successors_;
+};
+
+} // namespace
+
+KernelGraph group_kernels(const graph::Model& model, const std::vector<Edge>& edges, const std::vector<bool>& fuse) {
+    Groups groups(model);
+    for (std::size_t e = 0; e < edges.size(); ++e)
+        if (fuse[e])
+            groups.merge(edges[e].from, edges[e].to);
+
+    KernelGraph graph;
+    graph.edges = edges;
+    graph.kernel_of_node.assign(model.nodes.size(), -1);
+    // Kernels follow a topological order of the contracted graph, ties broken by first node:
+    // ordering by first node alone can put a kernel before one it reads from.
+    std::vector<int> root_kernel(model.nodes.size(), -1);
+    std::vector<std::vector<int>> members;
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const int r = groups.find(static_cast<int>(n));
+        if (root_kernel[r] < 0) {
+            root_kernel[r] = static_cast<int>(members.size());
+            members.emplace_back();
+        }
+        members[static_cast<std::size_t>(root_kernel[r])].push_back(static_cast<int>(n));
+    }
+    // Contracted topological order (Kahn, smallest first node first).
+    const std::size_t count = members.size();
+    std::vector<int> group_of(model.nodes.size());
+    for (std::size_t g = 0; g < count; ++g)
+        for (const int n : members[g])
+            group_of[n] = static_cast<int>(g);
+    std::vector<std::vector<int>> next(count);
+    std::vector<int> pending(count, 0);
+    for (const auto& e : edges) {
+        const int a = group_of[e.from], b = group_of[e.to];
+        if (a != b && std::find(next[a].begin(), next[a].end(), b) == next[a].end()) {
+            next[a].push_back(b);
+            ++pending[b];
+        }
+    }
+    std::vector<int> ready;
+    for (std::size_t g = 0; g < count; ++g)
+        if (pending[g] == 0)
+            ready.push_back(static_cast<int>(g));
+    std::vector<int> order;
+    while (!ready.empty()) {
+        const auto it = std::min_element(ready.begin(), ready.end());
+        const int g = *it;
+        ready.erase(it);
+        order.push_back(g);
+        for (const int s : next[g])
+            if (--pending[s] == 0)
+                ready.push_back(s);
+    }
+
+    for (const int g : order) {
+        Kernel k;
+        k.nodes = members[static_cast<std::size_t>(g)];
+        k.name = model.nodes[static_cast<std::size_t>(k.nodes.front())].name;
+        const int index = static_cast<int>(graph.kernels.size());
+        for (const int n : k.nodes)
+            graph.kernel_of_node[n] = index;
+        graph.kernels.push_back(std::move(k));
+    }
+    for (auto& k : graph.kernels) {
+        std::unordered_set<int> inside(k.nodes.begin(), k.nodes.end());
+        std::unordered_set<int> read;
+        for (const int n : k.nodes) {
+            const auto& node = model.nodes[n];
+            k.macs += node.cost.macs;
+            k.flops += node.cost.flops;
+            for (const int t : node.inputs) {
+                if (t < 0 || !read.insert(t).second)
+                    continue;
+                const auto& tensor = model.tensors[t];
+                const auto bytes = std::max<std::int64_t>(tensor.bytes(), 0);
+                if (tensor.kind == graph::Tensor::Kind::Initializer)
+                    k.weight_bytes += bytes;
+                if (!inside.count(tensor.producer))
+                    k.bytes_in += bytes;
+            }
+            for (const int t : node.outputs) {
+                if (t < 0)
+                    continue;
+                const auto& tensor = model.tensors[t];
+                const bool leaves = tensor.is_graph_output ||
+                                    std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
+                                                [&](int c) { return !inside.count(c); });
+                if (leaves)
+                    k.bytes_out += std::max<std::int64_t>(tensor.bytes(), 0);
+            }
+        }
+    }
+    graph.fused.resize(edges.size());
+    for (std::size_t e = 0; e < edges.size(); ++e)
+        graph.fused[e] = graph.kernel_of_node[edges[e].from] == graph.kernel_of_node[edges[e].to];
+    return graph;
+}
+
+} // namespace cleave::fusion
