@@ -58,6 +58,7 @@ public:
         check_opsets(proto);
         check_initializers(*source);
         check_value_types(proto.graph());
+        check_nodes_against_schemas(proto.graph(), opset_versions(proto));
         prepare_inputs(*proto.mutable_graph());
         report(0.5, "sorting");
         sort_nodes(*proto.mutable_graph());
@@ -108,6 +109,41 @@ private:
         });
         if (!has_default && uses_default)
             throw InputError(file_, "opset_import", "no version for the default ai.onnx domain");
+    }
+
+    static std::unordered_map<std::string, int> opset_versions(const ModelProto& proto) {
+        std::unordered_map<std::string, int> versions;
+        for (const auto& opset : proto.opset_import())
+            versions[opset.domain() == "ai.onnx" ? "" : opset.domain()] = static_cast<int>(opset.version());
+        return versions;
+    }
+
+    // libonnx's inference functions trust that a node fits its schema (a Scan without a body
+    // crashes them), so every node, in subgraphs too, is verified against its schema first.
+    void check_nodes_against_schemas(const GraphProto& graph, const std::unordered_map<std::string, int>& versions) {
+        for (int i = 0; i < graph.node_size(); ++i) {
+            const NodeProto& n = graph.node(i);
+            const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+            const auto version = versions.find(domain);
+            if (version != versions.end()) {
+                const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
+                if (schema) {
+                    try {
+                        schema->Verify(n);
+                    } catch (const std::exception& e) {
+                        const std::string why = e.what();
+                        throw InputError(file_, n.name().empty() ? "node #" + std::to_string(i) : "node " + in_quotes(n.name()),
+                                         "does not fit the " + n.op_type() + " schema: " + why.substr(0, why.find('\n')));
+                    }
+                }
+            }
+            for (const auto& a : n.attribute()) {
+                if (a.has_g())
+                    check_nodes_against_schemas(a.g(), versions);
+                for (const auto& sub : a.graphs())
+                    check_nodes_against_schemas(sub, versions);
+            }
+        }
     }
 
     // Number of elements the dims describe, or an InputError naming the tensor.

@@ -379,6 +379,18 @@ private slots:
                  qPrintable(message));
     }
 
+    void nodeNotFittingItsSchemaIsRefused() {
+        // A Scan without its body graph: libonnx's inference would dereference the missing body.
+        OnnxBuilder b;
+        b.input("x", {2, 3});
+        auto& scan = b.node("Scan", {"x"}, {"y"}, "scan");
+        OnnxBuilder::set_int(scan, "num_scan_inputs", 1);
+        b.output("y");
+        const QString message = load_error(b.bytes());
+        QVERIFY2(message.startsWith("model.onnx: node 'scan': does not fit the Scan schema: "), qPrintable(message));
+        QVERIFY(!message.contains('\n'));
+    }
+
     void modelWithoutGraphIsRefused() {
         onnx::ModelProto proto;
         proto.set_ir_version(8);
