@@ -444,7 +444,7 @@ private:
             return std::nullopt;
         Shape shape;
         for (const auto& d : type.tensor_type().shape().dim())
-            shape.push_back(d.has_dim_value() ? d.dim_value() : -1);
+            shape.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : -1);
         return shape;
     }
 
@@ -580,6 +580,15 @@ private:
                     "is produced by no node and is neither an input nor an initializer");
             model.tensors[t].is_graph_output = true;
             model.outputs.push_back(t);
+        }
+
+        // Declared dims were checked; inferred ones (a Reshape to a huge constant) are checked here.
+        for (const auto& t : model.tensors) {
+            try {
+                element_count(t.shape);
+            } catch (const std::overflow_error& e) {
+                throw InputError(file_, "tensor " + in_quotes(t.name), std::string("inferred shape: ") + e.what());
+            }
         }
 
         int unknown = 0;

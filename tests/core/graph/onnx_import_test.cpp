@@ -359,6 +359,18 @@ private slots:
                  qPrintable(message));
     }
 
+    void inferredDimsOverflowingAreRefused() {
+        OnnxBuilder b;
+        b.input("x", {1});
+        b.int64_initializer("huge", {1LL << 40, 1LL << 40});
+        b.node("Expand", {"x", "huge"}, {"y"}, "expand");
+        b.output("y");
+        const QString message = load_error(b.bytes());
+        QVERIFY2(message.startsWith("model.onnx: tensor 'y': inferred shape: ") &&
+                     message.contains("does not fit in 64 bits"),
+                 qPrintable(message));
+    }
+
     void initializerOfWrongSizeIsRefused() {
         OnnxBuilder b = small_conv_model();
         b.graph().mutable_initializer(0)->mutable_raw_data()->resize(100);
