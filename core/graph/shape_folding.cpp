@@ -33,15 +33,22 @@ bool is_integer(int type) {
     return type == TensorProto::INT64 || type == TensorProto::INT32 || type == TensorProto::BOOL;
 }
 
+// Elements of a shape; saturates so that a huge shape is never mistaken for a small one.
+std::size_t volume(const std::vector<std::int64_t>& dims) {
+    std::size_t n = 1;
+    for (const auto d : dims)
+        if (__builtin_mul_overflow(n, static_cast<std::size_t>(std::max<std::int64_t>(d, 0)), &n))
+            return SIZE_MAX;
+    return n;
+}
+
 std::optional<Value> from_tensor(const TensorProto& t) {
     if (!is_integer(t.data_type()) || t.data_location() == TensorProto::EXTERNAL)
         return std::nullopt;
     Value v;
     v.type = t.data_type();
     v.dims.assign(t.dims().begin(), t.dims().end());
-    std::size_t count = 1;
-    for (const auto d : v.dims)
-        count *= static_cast<std::size_t>(std::max<std::int64_t>(d, 0));
+    const std::size_t count = volume(v.dims);
     if (count > kMaxFoldedElements)
         return std::nullopt;
     if (t.has_raw_data()) {
@@ -123,12 +130,6 @@ std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const on
     return shapes;
 }
 
-std::size_t volume(const std::vector<std::int64_t>& dims) {
-    std::size_t n = 1;
-    for (const auto d : dims)
-        n *= static_cast<std::size_t>(std::max<std::int64_t>(d, 0));
-    return n;
-}
 
 // Numpy broadcasting of two small tensors, elementwise.
 template <typename Op>
