@@ -5,13 +5,11 @@
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 
-#include <onnx/onnx_pb.h>
-
 #include <QtTest>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <onnx/onnx_pb.h>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -28,7 +26,7 @@ constexpr int kMinMatchedReinferred = 904;
 
 struct Case {
     fs::path folder;
-    bool tensor_outputs = true;                // every graph output is a tensor
+    bool tensor_outputs = true;                      // every graph output is a tensor
     std::vector<std::vector<std::int64_t>> recorded; // dims of output_i.pb
 };
 
@@ -61,7 +59,8 @@ std::vector<Case> discover() {
             c.tensor_outputs &= out.type().has_tensor_type();
         for (int i = 0; i < proto.graph().output_size(); ++i) {
             onnx::TensorProto recorded;
-            const auto file = c.folder / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb");
+            const auto file =
+                c.folder / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb");
             if (!c.tensor_outputs || !fs::exists(file) || !recorded.ParseFromString(read(file))) {
                 c.tensor_outputs = false;
                 break;
@@ -70,7 +69,8 @@ std::vector<Case> discover() {
         }
         cases.push_back(std::move(c));
     }
-    std::sort(cases.begin(), cases.end(), [](const Case& a, const Case& b) { return a.folder < b.folder; });
+    std::sort(cases.begin(), cases.end(),
+              [](const Case& a, const Case& b) { return a.folder < b.folder; });
     return cases;
 }
 
@@ -79,8 +79,8 @@ Outcome run(const std::vector<Case>& cases, bool keep_declared_shapes) {
     LoadOptions options;
     options.keep_declared_shapes = keep_declared_shapes;
     for (const auto& c : cases) {
-        const QString name = QString::fromStdString(c.folder.parent_path().filename().string() + "/" +
-                                                    c.folder.filename().string());
+        const QString name = QString::fromStdString(c.folder.parent_path().filename().string() +
+                                                    "/" + c.folder.filename().string());
         const auto start = std::chrono::steady_clock::now();
         try {
             const auto model = cleave::graph::load_model(c.folder / "model.onnx", options);
@@ -99,7 +99,8 @@ Outcome run(const std::vector<Case>& cases, bool keep_declared_shapes) {
             ++outcome.refused;
             outcome.refusals << name + ": " + e.what();
         }
-        const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const auto seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         if (seconds > 1.0)
             qWarning("%s took %.1f s", qPrintable(name), seconds);
     }
@@ -107,8 +108,8 @@ Outcome run(const std::vector<Case>& cases, bool keep_declared_shapes) {
 }
 
 void report(const char* mode, const Outcome& o) {
-    qInfo("%s: %d loaded, %d refused; %d of %d models with tensor outputs match", mode, o.loaded, o.refused,
-          o.matched, o.with_tensor_outputs);
+    qInfo("%s: %d loaded, %d refused; %d of %d models with tensor outputs match", mode, o.loaded,
+          o.refused, o.matched, o.with_tensor_outputs);
     for (const auto& r : o.refusals)
         qInfo("  refused %s", qPrintable(r));
     for (const auto& m : o.mismatches)
@@ -122,8 +123,9 @@ class OnnxConformanceTest : public QObject {
 
 private slots:
     void initTestCase() {
-        QVERIFY2(fs::is_directory(kTestData), "libonnx-testdata is not installed: run scripts/setup.sh "
-                                              "(it is in scripts/debian-packages.txt)");
+        QVERIFY2(fs::is_directory(kTestData),
+                 "libonnx-testdata is not installed: run scripts/setup.sh "
+                 "(it is in scripts/debian-packages.txt)");
         cases_ = discover();
     }
 

@@ -9,7 +9,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
-        cleave::graph::load_model_from_bytes(std::vector<std::uint8_t>(data, data + size), "fuzz.onnx");
+        cleave::graph::load_model_from_bytes(std::vector<std::uint8_t>(data, data + size),
+                                             "fuzz.onnx");
     } catch (const cleave::InputError&) {
         // refused with a message: the expected outcome for most inputs
     }

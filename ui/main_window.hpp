@@ -1,0 +1,73 @@
+// The studio's main window: a node table with sorting and filtering, the summary dock, file
+// opening (menu, recent files, drag and drop) with loading off the UI thread.
+#pragma once
+
+#include "model_loader.hpp"
+
+#include <QMainWindow>
+
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+
+namespace cleave::ui {
+
+class ModelSummaryDock;
+class NodeFilterProxy;
+class NodeTableModel;
+class RecentFiles;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFile(const QString& path);
+
+    const ModelPtr& model() const;
+    QString modelPath() const { return path_; }
+    QTableView* nodeView() const { return nodeView_; }
+    QLineEdit* filterEdit() const { return filterEdit_; }
+    ModelSummaryDock* summaryDock() const { return summary_; }
+    ModelLoader* loader() const { return loader_; }
+
+signals:
+    void modelShown(const QString& path);
+    void loadFailed(const QString& path, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();
+    void openDialog();
+    void rebuildRecentMenu();
+    void showModel(const QString& path, ModelPtr model);
+    void showFailure(const QString& path, const QString& message);
+    void setBusy(bool busy);
+    void updateCount();
+
+    ModelLoader* loader_;
+    NodeTableModel* nodes_;
+    NodeFilterProxy* proxy_;
+    RecentFiles* recent_;
+    QStackedWidget* pages_;
+    QTableView* nodeView_;
+    QLineEdit* filterEdit_;
+    QLabel* countLabel_;
+    ModelSummaryDock* summary_;
+    QProgressBar* progress_;
+    QPushButton* cancelButton_;
+    QMenu* recentMenu_ = nullptr;
+    QString path_;
+};
+
+} // namespace cleave::ui
