@@ -14,8 +14,8 @@ std::vector<Edge> node_edges(const graph::Model& model) {
             if (t < 0 || model.tensors[t].producer < 0)
                 continue;
             const int u = model.tensors[t].producer;
-            const bool seen = std::any_of(edges.begin() + static_cast<std::ptrdiff_t>(first), edges.end(),
-                                          [u](const Edge& e) { return e.from == u; });
+            const bool seen = std::any_of(edges.begin() + static_cast<std::ptrdiff_t>(first),
+                                          edges.end(), [u](const Edge& e) { return e.from == u; });
             if (!seen)
                 edges.push_back({u, static_cast<int>(v), t});
         }
@@ -27,7 +27,8 @@ namespace {
 
 class Groups {
 public:
-    explicit Groups(const graph::Model& model) : parent_(model.nodes.size()), members_(model.nodes.size()) {
+    explicit Groups(const graph::Model& model)
+        : parent_(model.nodes.size()), members_(model.nodes.size()) {
         std::iota(parent_.begin(), parent_.end(), 0);
         for (std::size_t i = 0; i < members_.size(); ++i)
             members_[i] = {static_cast<int>(i)};
@@ -35,7 +36,8 @@ public:
         for (std::size_t v = 0; v < model.nodes.size(); ++v)
             for (const int t : model.nodes[v].inputs)
                 if (t >= 0 && model.tensors[t].producer >= 0)
-                    successors_[static_cast<std::size_t>(model.tensors[t].producer)].push_back(static_cast<int>(v));
+                    successors_[static_cast<std::size_t>(model.tensors[t].producer)].push_back(
+                        static_cast<int>(v));
     }
 
     int find(int x) {
@@ -84,7 +86,8 @@ private:
 
 } // namespace
 
-KernelGraph group_kernels(const graph::Model& model, const std::vector<Edge>& edges, const std::vector<bool>& fuse) {
+KernelGraph group_kernels(const graph::Model& model, const std::vector<Edge>& edges,
+                          const std::vector<bool>& fuse) {
     Groups groups(model);
     for (std::size_t e = 0; e < edges.size(); ++e)
         if (fuse[e])

@@ -13,8 +13,8 @@ namespace cleave::fusion {
 
 // A node-to-node tensor edge of the original graph (one per producer/consumer pair).
 struct Edge {
-    int from = -1; // producer node index
-    int to = -1;   // consumer node index
+    int from = -1;   // producer node index
+    int to = -1;     // consumer node index
     int tensor = -1; // the first tensor that links them
 };
 
@@ -33,10 +33,10 @@ struct Kernel {
 };
 
 struct KernelGraph {
-    std::vector<Kernel> kernels;      // topological order
-    std::vector<int> kernel_of_node;  // node index -> kernel index
-    std::vector<Edge> edges;          // node_edges(model)
-    std::vector<bool> fused;          // per edge: both ends in one kernel
+    std::vector<Kernel> kernels;     // topological order
+    std::vector<int> kernel_of_node; // node index -> kernel index
+    std::vector<Edge> edges;         // node_edges(model)
+    std::vector<bool> fused;         // per edge: both ends in one kernel
 };
 
 // Groups nodes by fused edges (union-find, in edge order); a merge that would make the

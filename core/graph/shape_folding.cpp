@@ -1,11 +1,12 @@
 #include "shape_folding.hpp"
 
+#include "node_inference.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
+#include <limits>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -129,7 +130,6 @@ std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const on
         shapes[t.name()] = {t.dims().begin(), t.dims().end()};
     return shapes;
 }
-
 
 // Numpy broadcasting of two small tensors, elementwise.
 template <typename Op>
@@ -302,8 +302,10 @@ public:
             if (in.size() >= 4 && in[3] &&
                 (in[3]->data.size() != 1 || (in[3]->data[0] != 0 && in[3]->data[0] != -1)))
                 return;
-            const std::int64_t step = in.size() >= 5 && in[4] ? in[4]->data.at(0) : 1;
-            if (step == 0)
+            if (in.size() >= 5 && in[4] && in[4]->data.size() != 1)
+                return;
+            const std::int64_t step = in.size() >= 5 && in[4] ? in[4]->data[0] : 1;
+            if (step == 0 || step == std::numeric_limits<std::int64_t>::min())
                 return;
             auto clamp = [&](std::int64_t x, std::int64_t low, std::int64_t high) {
                 x = x < 0 ? x + size : x;
@@ -312,34 +314,36 @@ public:
             Value v{in[0]->type, {0}, {}};
             if (step > 0) {
                 for (auto i = clamp(in[1]->data[0], 0, size), end = clamp(in[2]->data[0], 0, size);
-                     i < end; i += step)
+                     i<end; i = end - i> step ? i + step : end)
                     v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
             } else {
                 for (auto i = clamp(in[1]->data[0], -1, size - 1),
                           end = clamp(in[2]->data[0], -1, size - 1);
-                     i > end; i += step)
+                     i > end; i = i - end > -step ? i + step : end)
                     v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
             }
             v.dims = {static_cast<std::int64_t>(v.data.size())};
             out = v;
         } else if (all(2) && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
                               op == "Mod" || op == "Max" || op == "Min")) {
-            out = broadcast(*in[0], *in[1], in[0]->type,
-                            [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
-                                if (op == "Add")
-                                    return a + b;
-                                if (op == "Sub")
-                                    return a - b;
-                                if (op == "Mul")
-                                    return a * b;
-                                if (op == "Max")
-                                    return std::max(a, b);
-                                if (op == "Min")
-                                    return std::min(a, b);
-                                if (b == 0)
-                                    return std::nullopt;
-                                return op == "Div" ? a / b : a % b;
-                            });
+            out = broadcast(
+                *in[0], *in[1], in[0]->type,
+                [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
+                    std::int64_t r = 0;
+                    if (op == "Add")
+                        return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+                    if (op == "Sub")
+                        return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+                    if (op == "Mul")
+                        return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+                    if (op == "Max")
+                        return std::max(a, b);
+                    if (op == "Min")
+                        return std::min(a, b);
+                    if (b == 0 || (b == -1 && a == std::numeric_limits<std::int64_t>::min()))
+                        return std::nullopt;
+                    return op == "Div" ? a / b : a % b;
+                });
         } else if (all(2) && (op == "Equal" || op == "Less" || op == "Greater" || op == "And" ||
                               op == "Or")) {
             out = broadcast(*in[0], *in[1], TensorProto::BOOL,
@@ -354,8 +358,11 @@ public:
                             });
         } else if ((op == "Neg" || op == "Abs" || op == "Not") && all(1)) {
             out = *in[0];
-            for (auto& x : out->data)
+            for (auto& x : out->data) {
+                if (op != "Not" && x == std::numeric_limits<std::int64_t>::min())
+                    return;
                 x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : !x;
+            }
         } else if (op == "Where" && all(3)) {
             // Where(c, x, y) = c ? x : y, built from two broadcasts so shapes follow numpy.
             auto chosen =
@@ -379,10 +386,12 @@ public:
             if (delta == 0)
                 return;
             Value v{in[0]->type, {0}, {}};
-            for (auto x = start; delta > 0 ? x < limit : x > limit; x += delta) {
+            for (auto x = start; delta > 0 ? x < limit : x > limit;) {
                 if (v.data.size() >= kMaxFoldedElements)
                     return;
                 v.data.push_back(x);
+                if (__builtin_add_overflow(x, delta, &x))
+                    break;
             }
             v.dims = {static_cast<std::int64_t>(v.data.size())};
             out = v;
@@ -408,8 +417,8 @@ public:
                     dims[i] = in[0]->dims[i];
                 if (dims[i] == -1)
                     infer = static_cast<int>(i);
-                else
-                    known *= dims[i];
+                else if (__builtin_mul_overflow(known, dims[i], &known))
+                    return;
             }
             if (infer >= 0 && known > 0)
                 dims[static_cast<std::size_t>(infer)] =
@@ -455,13 +464,7 @@ int count_known(const onnx::GraphProto& g) {
 }
 
 void infer(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
-    const onnx::ShapeInferenceOptions options(/*check_type=*/false, /*error_mode=*/0,
-                                              /*enable_data_propagation=*/true);
-    try {
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
-    } catch (const std::exception& e) {
-        warn(std::string("shape inference stopped early: ") + e.what());
-    }
+    infer_node_by_node(model, warn);
 }
 
 } // namespace
