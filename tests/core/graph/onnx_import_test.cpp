@@ -403,6 +403,22 @@ private slots:
         QVERIFY(!message.contains('\n'));
     }
 
+    void nodeAfterAnUntypedValueStaysUnknown() {
+        // libonnx's Shape inference dereferences an untyped input; such nodes are not inferred.
+        OnnxBuilder b;
+        b.input("x", {2, 3});
+        b.node("Mystery", {"x"}, {"a"}, "custom").set_domain("com.example");
+        auto& shape = b.node("Shape", {"a"}, {"y"}, "shape");
+        OnnxBuilder::set_int(shape, "start", -1);
+        b.output("y", onnx::TensorProto::INT64);
+        auto* custom = b.model.add_opset_import();
+        custom->set_domain("com.example");
+        custom->set_version(1);
+        const Model model = load_model_from_bytes(b.bytes(), "untyped.onnx");
+        QCOMPARE(model.tensors[model.outputs[0]].shape, std::nullopt);
+        QVERIFY(!model.warnings.empty());
+    }
+
     void modelWithoutGraphIsRefused() {
         onnx::ModelProto proto;
         proto.set_ir_version(8);
