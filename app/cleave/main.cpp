@@ -8,8 +8,8 @@
 #include <map>
 
 int main(int argc, char** argv) {
-    CLI::App app{"Cleave: see how a network fuses into kernels, what each costs, and split it "
-                 "across a cluster of edge devices.",
+    CLI::App app{"Cleave: a design-space explorer for running one neural network across a cluster of "
+                 "edge devices.",
                  "cleave"};
     app.set_version_flag("--version", std::string("cleave ") + cleave::kVersion + " (libonnx " +
                                           cleave::kOnnxVersion + ", protobuf " +

@@ -23,6 +23,22 @@ bool has_data(const onnx::TensorProto& t) {
            }();
 }
 
+// Ranks that libonnx 1.12's inference functions index without checking (its Gemm-6 reads
+// dim 1 of B whatever B's rank): a node whose known input ranks differ is not inferred.
+bool ranks_fit(const onnx::NodeProto& node,
+               const std::unordered_map<std::string, onnx::TypeProto*>& types) {
+    if (node.op_type() != "Gemm" || !node.domain().empty())
+        return true;
+    for (int i = 0; i < std::min(node.input_size(), 2); ++i) {
+        const auto it = types.find(node.input(i));
+        if (it != types.end() && it->second->has_tensor_type() &&
+            it->second->tensor_type().has_shape() &&
+            it->second->tensor_type().shape().dim_size() != 2)
+            return false;
+    }
+    return true;
+}
+
 } // namespace
 
 void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
@@ -77,7 +93,7 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
             const auto it = types.find(input);
             typed &= it != types.end() && has_type(it->second);
         }
-        if (!typed)
+        if (!typed || !ranks_fit(node, types))
             continue;
 
         onnx::shape_inference::InferenceContextImpl context(node, types, data, no_sparse_data,

@@ -419,6 +419,18 @@ private slots:
         QVERIFY(!model.warnings.empty());
     }
 
+    void gemmWithAVectorOperandIsNotInferred() {
+        // libonnx 1.12's Gemm-6 inference reads dim 1 of B whatever its rank.
+        OnnxBuilder b(6);
+        b.input("a", {2, 3});
+        b.input("v", {3});
+        b.input("c", {1});
+        b.node("Gemm", {"a", "v", "c"}, {"y"}, "gemm");
+        b.output("y");
+        const Model model = load_model_from_bytes(b.bytes(), "gemm.onnx");
+        QCOMPARE(model.tensors[model.outputs[0]].shape, std::nullopt);
+    }
+
     void modelWithoutGraphIsRefused() {
         onnx::ModelProto proto;
         proto.set_ir_version(8);
