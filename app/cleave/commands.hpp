@@ -10,5 +10,6 @@ namespace cleave::cli {
 using Action = std::function<int()>;
 
 Action add_inspect_command(CLI::App& app);
+Action add_fuse_command(CLI::App& app);
 
 } // namespace cleave::cli

@@ -1,7 +1,6 @@
 // cleave inspect: what a model holds, as a summary table or the JSON document of docs/cli.md.
 #include "commands.hpp"
-#include "core/graph/input_shape.hpp"
-#include "core/graph/onnx_import.hpp"
+#include "model_options.hpp"
 #include "output.hpp"
 
 #include <algorithm>
@@ -14,9 +13,7 @@ namespace cleave::cli {
 namespace {
 
 struct InspectOptions {
-    std::string model;
-    std::vector<std::string> input_shapes;
-    bool autodice_names = false;
+    ModelOptions model;
     bool json = false;
     std::string out;
 };
@@ -127,15 +124,7 @@ void print_table(const graph::Model& model) {
 }
 
 int run_inspect(const InspectOptions& options) {
-    graph::LoadOptions load;
-    for (const auto& spec : options.input_shapes) {
-        auto [name, dims] = graph::parse_input_shape(spec);
-        load.input_shapes[name] = dims;
-    }
-    load.autodice_names = options.autodice_names;
-    const auto model = graph::load_model(options.model, load);
-    for (const auto& warning : model.warnings)
-        std::cerr << "cleave: warning: " << model.file << ": " << warning << '\n';
+    const auto model = options.model.load();
     if (options.json || !options.out.empty())
         emit_json(inspect_json(model), options.json, options.out);
     if (!options.json)
@@ -149,11 +138,7 @@ Action add_inspect_command(CLI::App& app) {
     auto options = std::make_shared<InspectOptions>();
     auto* command =
         app.add_subcommand("inspect", "Summarise a model: nodes, shapes, weights, MACs and FLOPs");
-    command->add_option("model", options->model, "ONNX model file")->required();
-    command->add_option("--input-shape", options->input_shapes,
-                        "Fix an input's dims, NAME=DIMS (e.g. input=1x3x160x160); repeatable");
-    command->add_flag("--autodice-names", options->autodice_names,
-                      "Name nodes as AutoDiCE does: first output's name with '/' replaced by '_'");
+    options->model.add_to(*command);
     command->add_flag("--json", options->json, "Print the JSON document on stdout");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
     return [options] { return run_inspect(*options); };

@@ -8,9 +8,10 @@
 #include <map>
 
 int main(int argc, char** argv) {
-    CLI::App app{"Cleave: a design-space explorer for running one neural network across a cluster of "
-                 "edge devices.",
-                 "cleave"};
+    CLI::App app{
+        "Cleave: a design-space explorer for running one neural network across a cluster of "
+        "edge devices.",
+        "cleave"};
     app.set_version_flag("--version", std::string("cleave ") + cleave::kVersion + " (libonnx " +
                                           cleave::kOnnxVersion + ", protobuf " +
                                           cleave::kProtobufVersion + ")");
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
         actions[app.get_subcommands({}).back()] = std::move(action);
     };
     add(cleave::cli::add_inspect_command(app));
+    add(cleave::cli::add_fuse_command(app));
 
     try {
         app.parse(argc, argv);

@@ -23,76 +23,74 @@ std::vector<Edge> node_edges(const graph::Model& model) {
     return edges;
 }
 
-namespace {
+NodeGroups::NodeGroups(const graph::Model& model)
+    : parent_(model.nodes.size()), members_(model.nodes.size()), successors_(model.nodes.size()) {
+    std::iota(parent_.begin(), parent_.end(), 0);
+    for (std::size_t i = 0; i < members_.size(); ++i)
+        members_[i] = {static_cast<int>(i)};
+    for (std::size_t v = 0; v < model.nodes.size(); ++v)
+        for (const int t : model.nodes[v].inputs)
+            if (t >= 0 && model.tensors[t].producer >= 0)
+                successors_[static_cast<std::size_t>(model.tensors[t].producer)].push_back(
+                    static_cast<int>(v));
+}
 
-class Groups {
-public:
-    explicit Groups(const graph::Model& model)
-        : parent_(model.nodes.size()), members_(model.nodes.size()) {
-        std::iota(parent_.begin(), parent_.end(), 0);
-        for (std::size_t i = 0; i < members_.size(); ++i)
-            members_[i] = {static_cast<int>(i)};
-        successors_.resize(model.nodes.size());
-        for (std::size_t v = 0; v < model.nodes.size(); ++v)
-            for (const int t : model.nodes[v].inputs)
-                if (t >= 0 && model.tensors[t].producer >= 0)
-                    successors_[static_cast<std::size_t>(model.tensors[t].producer)].push_back(
-                        static_cast<int>(v));
-    }
+int NodeGroups::find(int x) {
+    while (parent_[x] != x)
+        x = parent_[x] = parent_[parent_[x]];
+    return x;
+}
 
-    int find(int x) {
-        while (parent_[x] != x)
-            x = parent_[x] = parent_[parent_[x]];
-        return x;
-    }
-
-    // Merges the groups of u and v unless some path leaves u's group, passes a node of a third
-    // group and enters v's group: contracting then would create a cycle.
-    bool merge(int u, int v) {
-        const int a = find(u), b = find(v);
-        if (a == b)
-            return true;
-        const int limit = *std::max_element(members_[b].begin(), members_[b].end());
+bool NodeGroups::merge(int u, int v) {
+    const int a = find(u), b = find(v);
+    if (a == b)
+        return true;
+    // Search from a's successors outside a and b; reaching b through them means a cycle. Nodes
+    // after the last of either group cannot lead back into it.
+    const int limit = std::max(*std::max_element(members_[a].begin(), members_[a].end()),
+                               *std::max_element(members_[b].begin(), members_[b].end()));
+    for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
         std::vector<int> stack;
         std::unordered_set<int> seen;
-        for (const int m : members_[a])
+        for (const int m : members_[from])
             for (const int s : successors_[m])
-                if (find(s) != a && find(s) != b && s < limit && seen.insert(s).second)
+                if (find(s) != from && find(s) != to && s < limit && seen.insert(s).second)
                     stack.push_back(s);
         while (!stack.empty()) {
             const int x = stack.back();
             stack.pop_back();
             for (const int s : successors_[x]) {
                 const int g = find(s);
-                if (g == b)
+                if (g == to)
                     return false;
-                if (g != a && s < limit && seen.insert(s).second)
+                if (g != from && s < limit && seen.insert(s).second)
                     stack.push_back(s);
             }
         }
-        const int root = members_[a].size() >= members_[b].size() ? a : b;
-        const int other = root == a ? b : a;
-        parent_[other] = root;
-        members_[root].insert(members_[root].end(), members_[other].begin(), members_[other].end());
-        members_[other].clear();
-        return true;
     }
-
-private:
-    std::vector<int> parent_;
-    std::vector<std::vector<int>> members_;
-    std::vector<std::vector<int>> successors_;
-};
-
-} // namespace
+    const int root = members_[a].size() >= members_[b].size() ? a : b;
+    const int other = root == a ? b : a;
+    parent_[other] = root;
+    members_[root].insert(members_[root].end(), members_[other].begin(), members_[other].end());
+    members_[other].clear();
+    std::sort(members_[root].begin(), members_[root].end());
+    return true;
+}
 
 KernelGraph group_kernels(const graph::Model& model, const std::vector<Edge>& edges,
                           const std::vector<bool>& fuse) {
-    Groups groups(model);
+    NodeGroups groups(model);
     for (std::size_t e = 0; e < edges.size(); ++e)
         if (fuse[e])
             groups.merge(edges[e].from, edges[e].to);
+    return make_kernel_graph(model, groups, [&](int root) {
+        return model.nodes[static_cast<std::size_t>(groups.members(root).front())].op;
+    });
+}
 
+KernelGraph make_kernel_graph(const graph::Model& model, NodeGroups& groups,
+                              const std::function<std::string(int root)>& type_of) {
+    const auto edges = node_edges(model);
     KernelGraph graph;
     graph.edges = edges;
     graph.kernel_of_node.assign(model.nodes.size(), -1);
@@ -141,6 +139,7 @@ KernelGraph group_kernels(const graph::Model& model, const std::vector<Edge>& ed
     for (const int g : order) {
         Kernel k;
         k.nodes = members[static_cast<std::size_t>(g)];
+        k.type = type_of(groups.find(k.nodes.front()));
         k.name = model.nodes[static_cast<std::size_t>(k.nodes.front())].name;
         const int index = static_cast<int>(graph.kernels.size());
         for (const int n : k.nodes)

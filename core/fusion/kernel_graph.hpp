@@ -6,6 +6,7 @@
 #include "core/graph/model.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct Kernel {
     std::int64_t bytes_in = 0;     // tensors entering the kernel from outside it, weights included
     std::int64_t bytes_out = 0;    // tensors leaving it (to other kernels or graph outputs)
     std::int64_t weight_bytes = 0; // initializers read by its nodes
+    int launches = 1;              // kernels the runtime actually runs for it (HardSwish: 2 on ORT)
 };
 
 struct KernelGraph {
@@ -39,8 +41,32 @@ struct KernelGraph {
     std::vector<bool> fused;         // per edge: both ends in one kernel
 };
 
-// Groups nodes by fused edges (union-find, in edge order); a merge that would make the
-// contracted graph cyclic is refused and that edge stays unfused. Kernel types are left empty.
+// Union-find over nodes that refuses any merge after which the contracted graph would have a
+// cycle (a path leaving one group through a third group and entering the other).
+class NodeGroups {
+public:
+    explicit NodeGroups(const graph::Model& model);
+
+    int find(int node);
+    // Merges the groups of u and v; returns false (and changes nothing) when it would make a cycle.
+    bool merge(int u, int v);
+    const std::vector<int>& members(int root) const {
+        return members_[static_cast<std::size_t>(root)];
+    }
+
+private:
+    std::vector<int> parent_;
+    std::vector<std::vector<int>> members_;
+    std::vector<std::vector<int>> successors_;
+};
+
+// Kernels from node groups, in a topological order of the contracted graph (ties by first
+// node), with costs summed; `type_of` names each kernel's type from its root node.
+KernelGraph make_kernel_graph(const graph::Model& model, NodeGroups& groups,
+                              const std::function<std::string(int root)>& type_of);
+
+// Groups nodes by fused edges (in edge order); an edge whose merge would make a cycle stays
+// unfused. Kernel types are the op of each kernel's first node.
 KernelGraph group_kernels(const graph::Model& model, const std::vector<Edge>& edges,
                           const std::vector<bool>& fuse);
 

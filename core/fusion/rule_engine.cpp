@@ -1,0 +1,157 @@
+#include "rule_engine.hpp"
+
+#include <algorithm>
+
+namespace cleave::fusion {
+
+std::vector<bool> load_time_constants(const graph::Model& model) {
+    std::vector<bool> constant(model.nodes.size(), false);
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const auto& node = model.nodes[n];
+        if (!node.domain.empty() && node.domain != "ai.onnx")
+            continue;
+        if (node.op == "Shape" || node.op == "Size") {
+            const int t = node.inputs.empty() ? -1 : node.inputs[0];
+            constant[n] = t >= 0 && model.tensors[t].elements() >= 0;
+            continue;
+        }
+        bool all = node.op == "Constant" || !node.inputs.empty();
+        for (const int t : node.inputs) {
+            if (t < 0)
+                continue;
+            const auto& tensor = model.tensors[t];
+            all &= tensor.kind == graph::Tensor::Kind::Initializer ||
+                   (tensor.producer >= 0 && constant[static_cast<std::size_t>(tensor.producer)]);
+        }
+        constant[n] = all;
+    }
+    return constant;
+}
+
+namespace {
+
+bool matches(const std::set<std::string>& ops, const std::string& op) {
+    return ops.empty() || ops.count(op);
+}
+
+// Merges every group of unfused `to` nodes that read one tensor at the same input.
+void merge_siblings(const graph::Model& model, const FusionRule& rule,
+                    const std::vector<bool>& constant, NodeGroups& groups, std::vector<int>& anchor,
+                    std::vector<std::string>& type) {
+    const auto input = static_cast<std::size_t>(std::max(rule.to_input, 0));
+    for (std::size_t t = 0; t < model.tensors.size(); ++t) {
+        int first = -1;
+        for (const int c : model.tensors[t].consumers) {
+            const auto& node = model.nodes[static_cast<std::size_t>(c)];
+            const int root = groups.find(c);
+            if (constant[static_cast<std::size_t>(c)] || !matches(rule.to, node.op) ||
+                node.inputs.size() <= input || node.inputs[input] != static_cast<int>(t) ||
+                anchor[static_cast<std::size_t>(root)] != c)
+                continue;
+            if (first < 0) {
+                first = c;
+                continue;
+            }
+            const int kept_anchor = anchor[static_cast<std::size_t>(groups.find(first))];
+            if (groups.merge(first, c)) {
+                const auto merged = static_cast<std::size_t>(groups.find(first));
+                anchor[merged] = kept_anchor;
+                if (!rule.kernel_type.empty())
+                    type[merged] = rule.kernel_type;
+            }
+        }
+    }
+}
+
+} // namespace
+
+KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules) {
+    NodeGroups groups(model);
+    const auto count = model.nodes.size();
+    // Per group root: the node that gives the kernel its identity, and the type a rule gave it.
+    std::vector<int> anchor(count);
+    std::vector<std::string> type(count);
+    for (std::size_t n = 0; n < count; ++n)
+        anchor[n] = static_cast<int>(n);
+
+    const auto constant =
+        rules.fold_constants ? load_time_constants(model) : std::vector<bool>(count, false);
+    for (std::size_t i = count; i-- > 0;) {
+        if (!constant[i])
+            continue;
+        std::vector<int> consumers;
+        for (const int t : model.nodes[i].outputs)
+            if (t >= 0)
+                consumers.insert(consumers.end(), model.tensors[t].consumers.begin(),
+                                 model.tensors[t].consumers.end());
+        if (consumers.empty())
+            continue;
+        const int consumer = *std::min_element(consumers.begin(), consumers.end());
+        const int kept_anchor = anchor[static_cast<std::size_t>(groups.find(consumer))];
+        const std::string kept_type = type[static_cast<std::size_t>(groups.find(consumer))];
+        if (groups.merge(static_cast<int>(i), consumer)) {
+            anchor[static_cast<std::size_t>(groups.find(consumer))] = kept_anchor;
+            type[static_cast<std::size_t>(groups.find(consumer))] = kept_type;
+        }
+    }
+
+    const auto edges = node_edges(model);
+    for (const auto& rule : rules.rules) {
+        if (rule.siblings) {
+            merge_siblings(model, rule, constant, groups, anchor, type);
+            continue;
+        }
+        for (const auto& e : edges) {
+            const auto& u = model.nodes[static_cast<std::size_t>(e.from)];
+            const auto& v = model.nodes[static_cast<std::size_t>(e.to)];
+            if (constant[static_cast<std::size_t>(e.from)] ||
+                constant[static_cast<std::size_t>(e.to)])
+                continue;
+            const int ru = groups.find(e.from), rv = groups.find(e.to);
+            if (ru == rv || anchor[static_cast<std::size_t>(rv)] != e.to)
+                continue; // already one kernel, or v already belongs to another kernel
+            const auto& anchor_op =
+                model.nodes[static_cast<std::size_t>(anchor[static_cast<std::size_t>(ru)])].op;
+            if (!matches(rule.from, u.op) || !matches(rule.from_kernel, anchor_op) ||
+                !matches(rule.to, v.op) ||
+                !matches(rule.from_kernel_type, type[static_cast<std::size_t>(ru)]))
+                continue;
+            const auto& tensor = model.tensors[static_cast<std::size_t>(e.tensor)];
+            if (rule.to_input >= 0 && (static_cast<std::size_t>(rule.to_input) >= v.inputs.size() ||
+                                       v.inputs[rule.to_input] != e.tensor))
+                continue;
+            if (rule.single_consumer && (tensor.consumers.size() != 1 || tensor.is_graph_output))
+                continue;
+            if (rule.single_output && std::count_if(u.outputs.begin(), u.outputs.end(),
+                                                    [](int t) { return t >= 0; }) != 1)
+                continue;
+            if (rule.other_input_is_from_input) {
+                if (v.inputs.size() != 2 || u.inputs.empty())
+                    continue;
+                const int other = v.inputs[0] == e.tensor ? v.inputs[1] : v.inputs[0];
+                if (other != u.inputs[0])
+                    continue;
+            }
+            const int kept_anchor = anchor[static_cast<std::size_t>(ru)];
+            const std::string kept_type =
+                rule.kernel_type.empty() ? type[static_cast<std::size_t>(ru)] : rule.kernel_type;
+            if (!groups.merge(e.from, e.to))
+                continue;
+            const auto root = static_cast<std::size_t>(groups.find(e.from));
+            anchor[root] = kept_anchor;
+            type[root] = kept_type;
+        }
+    }
+
+    auto graph = make_kernel_graph(model, groups, [&](int root) {
+        const auto r = static_cast<std::size_t>(root);
+        return type[r].empty() ? model.nodes[static_cast<std::size_t>(anchor[r])].op : type[r];
+    });
+    for (auto& kernel : graph.kernels) {
+        const auto it = rules.launches.find(kernel.type);
+        kernel.launches = it == rules.launches.end() ? 1 : it->second;
+    }
+    return graph;
+}
+
+} // namespace cleave::fusion

@@ -1,0 +1,16 @@
+// Applies a fusion rule set to a model: nodes computable at load time fold into their consumer,
+// then each rule merges the edges it matches, refusing merges that would make a cycle.
+#pragma once
+
+#include "kernel_graph.hpp"
+#include "rule_set.hpp"
+
+namespace cleave::fusion {
+
+// Nodes a runtime computes once at load time: Constant, nodes reading only initializers and
+// such nodes, and Shape/Size of a tensor whose shape is fully known.
+std::vector<bool> load_time_constants(const graph::Model& model);
+
+KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules);
+
+} // namespace cleave::fusion
