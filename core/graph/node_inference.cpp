@@ -23,17 +23,46 @@ bool has_data(const onnx::TensorProto& t) {
            }();
 }
 
-// Ranks that libonnx 1.12's inference functions index without checking (its Gemm-6 reads
-// dim 1 of B whatever B's rank): a node whose known input ranks differ is not inferred.
+// Ranks that libonnx 1.12's inference functions index without checking (its Gemm-6 reads dim 1
+// of B whatever B's rank; convPoolShapeInference reads the weight's dims for any input rank):
+// a node whose known input ranks differ is not inferred, so its outputs stay unknown.
+struct RankRule {
+    const char* op;
+    int input;
+    int min_rank;
+    int max_rank;
+    int same_rank_as; // another input index, or -1
+};
+constexpr RankRule kRankRules[] = {
+    {"Gemm", 0, 2, 2, -1},           {"Gemm", 1, 2, 2, -1},          {"Conv", 0, 3, 64, -1},
+    {"Conv", 1, 3, 64, 0},           {"ConvInteger", 0, 3, 64, -1},  {"ConvInteger", 1, 3, 64, 0},
+    {"ConvTranspose", 0, 3, 64, -1}, {"ConvTranspose", 1, 3, 64, 0}, {"QLinearConv", 0, 3, 64, -1},
+    {"QLinearConv", 3, 3, 64, 0},    {"MaxPool", 0, 3, 64, -1},      {"AveragePool", 0, 3, 64, -1},
+    {"LpPool", 0, 3, 64, -1},        {"MaxUnpool", 0, 3, 64, -1},
+};
+
 bool ranks_fit(const onnx::NodeProto& node,
                const std::unordered_map<std::string, onnx::TypeProto*>& types) {
-    if (node.op_type() != "Gemm" || !node.domain().empty())
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
         return true;
-    for (int i = 0; i < std::min(node.input_size(), 2); ++i) {
-        const auto it = types.find(node.input(i));
-        if (it != types.end() && it->second->has_tensor_type() &&
-            it->second->tensor_type().has_shape() &&
-            it->second->tensor_type().shape().dim_size() != 2)
+    auto rank = [&](int input) {
+        if (input >= node.input_size())
+            return -1;
+        const auto it = types.find(node.input(input));
+        if (it == types.end() || !it->second->has_tensor_type() ||
+            !it->second->tensor_type().has_shape())
+            return -1;
+        return it->second->tensor_type().shape().dim_size();
+    };
+    for (const auto& rule : kRankRules) {
+        if (node.op_type() != rule.op)
+            continue;
+        const int r = rank(rule.input);
+        if (r < 0)
+            continue;
+        if (r < rule.min_rank || r > rule.max_rank)
+            return false;
+        if (rule.same_rank_as >= 0 && rank(rule.same_rank_as) >= 0 && rank(rule.same_rank_as) != r)
             return false;
     }
     return true;
