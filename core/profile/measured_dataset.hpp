@@ -1,0 +1,45 @@
+// Measured runs in the shared dataset format (docs/dataset-format.md): per run the model, the
+// threads, the input shape, end-to-end times and per-kernel times with the runtime's fusion
+// (`covers`). Files may be plain JSON or xz-compressed (.json.xz).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cleave::profile {
+
+struct MeasuredKernel {
+    std::string name;
+    std::string op;
+    std::string domain;
+    std::vector<std::string> covers; // original node names the runtime fused into this kernel
+    std::optional<double> us;        // median kernel time; absent when not profiled
+};
+
+struct MeasuredRun {
+    std::string model;
+    int threads = 0; // 0 when the file does not say
+    std::string dtype;
+    std::vector<std::int64_t> input_shape;
+    std::vector<double> e2e_ms;
+    std::vector<MeasuredKernel> kernels;
+};
+
+struct MeasuredDataset {
+    std::string file;
+    std::string runtime; // "ONNX Runtime 1.30.0", "PyTorch 2.11 ..."
+    std::string device;  // the processor or GPU
+    std::vector<MeasuredRun> runs;
+};
+
+// Throws InputError(file, JSON pointer, expected) for a file that is not in the format.
+MeasuredDataset load_measured_dataset(const std::string& path);
+
+// The architecture without its size (../shared/data/README.md): "resnet101" -> "resnet",
+// "resnext50_32x4d" -> "resnext", "mobilenet_v3_small" -> "mobilenet".
+std::string model_family(const std::string& model);
+bool is_transformer_family(const std::string& family);
+
+} // namespace cleave::profile
