@@ -4,6 +4,7 @@
 #include "node_filter_proxy.hpp"
 #include "node_table_model.hpp"
 #include "recent_files.hpp"
+#include "start_page.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -16,40 +17,49 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cleave/version.hpp>
 
 namespace cleave::ui {
 
 namespace {
+
 bool isModelFile(const QUrl& url) {
     return url.isLocalFile() && url.toLocalFile().endsWith(".onnx", Qt::CaseInsensitive);
 }
+
+// Most loads take a fraction of a second; a progress bar that flashes for them is noise.
+constexpr int kBusyDelayMs = 300;
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), loader_(new ModelLoader(this)), nodes_(new NodeTableModel(this)),
       proxy_(new NodeFilterProxy(this)), recent_(new RecentFiles(this)),
-      pages_(new QStackedWidget(this)), nodeView_(new QTableView(this)),
-      filterEdit_(new QLineEdit(this)), countLabel_(new QLabel(this)),
-      summary_(new ModelSummaryDock(this)), progress_(new QProgressBar(this)),
-      cancelButton_(new QPushButton(tr("Cancel"), this)) {
+      pages_(new QStackedWidget(this)), startPage_(new StartPage(this)),
+      nodeView_(new QTableView(this)), filterEdit_(new QLineEdit(this)),
+      countLabel_(new QLabel(this)), summary_(new ModelSummaryDock(this)),
+      progress_(new QProgressBar(this)), cancelButton_(new QPushButton(tr("Cancel"), this)),
+      busyDelay_(new QTimer(this)) {
     setWindowTitle(tr("Cleave"));
     setAcceptDrops(true);
 
-    auto* empty = new QLabel(tr("Open an ONNX model (Ctrl+O) or drop one here"), this);
-    empty->setAlignment(Qt::AlignCenter);
-    empty->setStyleSheet("color: gray; font-size: 15px;");
-    pages_->addWidget(empty);
+    pages_->addWidget(startPage_);
+    connect(startPage_, &StartPage::openRequested, this, &MainWindow::openFile);
 
     auto* tablePage = new QWidget(this);
     auto* layout = new QVBoxLayout(tablePage);
@@ -58,6 +68,9 @@ MainWindow::MainWindow(QWidget* parent)
     filterEdit_->setPlaceholderText(
         tr("Filter by name, op or shape; every term must match (Ctrl+F)"));
     filterEdit_->setClearButtonEnabled(true);
+    filterEdit_->setAcceptDrops(false); // a dropped model opens; its URL is no filter text
+    new QShortcut(QKeySequence(Qt::Key_Escape), filterEdit_, filterEdit_, &QLineEdit::clear,
+                  Qt::WidgetShortcut);
     filterRow->addWidget(filterEdit_, 1);
     filterRow->addWidget(countLabel_);
     layout->addLayout(filterRow);
@@ -74,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
     nodeView_->verticalHeader()->hide();
     nodeView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     nodeView_->setWordWrap(false);
+    // Node names share long prefixes (/layer1/layer1.0/...); their ends tell them apart.
     nodeView_->setTextElideMode(Qt::ElideMiddle);
     auto* header = nodeView_->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
@@ -91,11 +105,17 @@ MainWindow::MainWindow(QWidget* parent)
     progress_->setRange(0, 100);
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancelButton_);
+    busyDelay_->setSingleShot(true);
+    busyDelay_->setInterval(kBusyDelayMs);
+    connect(busyDelay_, &QTimer::timeout, this, [this] {
+        progress_->show();
+        cancelButton_->show();
+    });
     setBusy(false);
     connect(cancelButton_, &QPushButton::clicked, loader_, &ModelLoader::cancel);
     connect(loader_, &ModelLoader::progress, this, [this](int percent, const QString& stage) {
         progress_->setValue(percent);
-        statusBar()->showMessage(tr("Loading: %1").arg(stage));
+        progress_->setFormat(tr("%1: %p%").arg(stage));
     });
     connect(loader_, &ModelLoader::loaded, this, &MainWindow::showModel);
     connect(loader_, &ModelLoader::failed, this, &MainWindow::showFailure);
@@ -103,13 +123,16 @@ MainWindow::MainWindow(QWidget* parent)
         setBusy(false);
         statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
     });
-    connect(recent_, &RecentFiles::changed, this, &MainWindow::rebuildRecentMenu);
+    connect(recent_, &RecentFiles::changed, this, &MainWindow::updateRecentFiles);
 
     createMenus();
+    updateRecentFiles();
+    updateCount();
     QSettings settings;
     if (!restoreGeometry(settings.value("mainWindow/geometry").toByteArray()))
-        resize(1280, 760);
-    restoreState(settings.value("mainWindow/state").toByteArray());
+        resize(screen()->availableSize().boundedTo(QSize(1440, 900)) * 0.9);
+    if (!restoreState(settings.value("mainWindow/state").toByteArray()))
+        resizeDocks({summary_}, {fontMetrics().averageCharWidth() * 44}, Qt::Horizontal);
 }
 
 MainWindow::~MainWindow() = default;
@@ -123,17 +146,19 @@ void MainWindow::createMenus() {
     auto* open = file->addAction(tr("&Open…"), this, &MainWindow::openDialog);
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
-    rebuildRecentMenu();
+    // Rebuilt on every showing, so files deleted since start-up are gone from it.
+    connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
     file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
-    auto* find = edit->addAction(tr("&Filter Nodes"), this, [this] {
-        filterEdit_->setFocus();
+    filterAction_ = edit->addAction(tr("&Filter Nodes"), this, [this] {
+        filterEdit_->setFocus(Qt::ShortcutFocusReason);
         filterEdit_->selectAll();
     });
-    find->setShortcut(QKeySequence::Find);
+    filterAction_->setShortcut(QKeySequence::Find);
+    filterAction_->setEnabled(false);
 
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(summary_->toggleViewAction());
@@ -146,22 +171,28 @@ void MainWindow::createMenus() {
                "devices.</p><p>Qt %2<br>libonnx %3<br>protobuf %4</p>")
                 .arg(kVersion, qVersion(), kOnnxVersion, kProtobufVersion));
     });
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
-void MainWindow::rebuildRecentMenu() {
-    recentMenu_->clear();
+void MainWindow::updateRecentFiles() {
     const QStringList files = recent_->files();
+    startPage_->setRecentFiles(files);
+    recentMenu_->clear();
     for (int i = 0; i < files.size(); ++i) {
-        auto* action = recentMenu_->addAction(
-            QString("&%1 %2").arg(i + 1).arg(QFileInfo(files[i]).fileName()));
+        // Only the first nine get a mnemonic digit; "&10" would make "1" ambiguous.
+        const QString name = QFileInfo(files[i]).fileName();
+        auto* action =
+            recentMenu_->addAction(i < 9 ? QString("&%1 %2").arg(i + 1).arg(name) : name);
+        action->setStatusTip(files[i]);
         action->setToolTip(files[i]);
         connect(action, &QAction::triggered, this, [this, path = files[i]] { openFile(path); });
     }
-    if (!files.isEmpty()) {
+    if (files.isEmpty()) {
+        recentMenu_->addAction(tr("No Recent Files"))->setEnabled(false);
+    } else {
         recentMenu_->addSeparator();
         recentMenu_->addAction(tr("Clear List"), recent_, &RecentFiles::clear);
     }
-    recentMenu_->setEnabled(!files.isEmpty());
 }
 
 void MainWindow::openDialog() {
@@ -184,42 +215,60 @@ void MainWindow::openFile(const QString& path) {
 void MainWindow::showModel(const QString& path, ModelPtr model) {
     setBusy(false);
     path_ = path;
-    const auto warnings = model->warnings.size();
+    const auto warnings = static_cast<int>(model->warnings.size());
     nodes_->setModel(std::move(model));
     summary_->setModel(nodes_->model());
     pages_->setCurrentIndex(1);
+    filterAction_->setEnabled(true);
     nodeView_->resizeColumnsToContents();
     nodeView_->horizontalHeader()->setSectionResizeMode(NodeTableModel::Name, QHeaderView::Stretch);
     updateCount();
-    setWindowTitle(tr("Cleave — %1").arg(QFileInfo(path).fileName()));
+    const QString name = QFileInfo(path).fileName();
+    setWindowTitle(tr("Cleave — %1").arg(name));
     recent_->add(path);
-    statusBar()->showMessage(warnings == 0 ? tr("Loaded %1").arg(QFileInfo(path).fileName())
-                                           : tr("Loaded %1 with %n warning(s): see the summary",
-                                                nullptr, static_cast<int>(warnings))
-                                                 .arg(QFileInfo(path).fileName()),
-                             8000);
+    statusBar()->showMessage(
+        warnings == 0   ? tr("Loaded %1").arg(name)
+        : warnings == 1 ? tr("Loaded %1 with a warning: see the summary").arg(name)
+                        : tr("Loaded %1 with %2 warnings: see the summary").arg(name).arg(warnings),
+        8000);
     emit modelShown(path);
 }
 
 void MainWindow::showFailure(const QString& path, const QString& message) {
     setBusy(false);
-    statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"), message,
+    const QString name = QFileInfo(path).fileName();
+    statusBar()->showMessage(tr("Could not open %1").arg(name), 8000);
+    recent_->remove(path); // a file that no longer loads is no shortcut
+    // One text, not text plus informative text: QMessageBox sizes itself by its main text, and
+    // the short headline alone would squeeze the importer's message into a narrow column.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"),
+                                tr("Could not open %1.").arg(name) + "\n\n" + message,
                                 QMessageBox::Ok, this);
+    box->setTextFormat(Qt::PlainText);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    box->open(); // window-modal without a nested event loop: the window keeps running
     emit loadFailed(path, message);
 }
 
 void MainWindow::setBusy(bool busy) {
-    progress_->setVisible(busy);
-    cancelButton_->setVisible(busy);
-    if (busy)
+    if (busy) {
         progress_->setValue(0);
+        progress_->setFormat(tr("%p%"));
+        busyDelay_->start();
+        return;
+    }
+    busyDelay_->stop();
+    progress_->hide();
+    cancelButton_->hide();
 }
 
 void MainWindow::updateCount() {
-    countLabel_->setText(tr("%1 of %2 nodes").arg(proxy_->rowCount()).arg(nodes_->rowCount()));
+    const QLocale locale;
+    const int all = nodes_->rowCount();
+    const int shown = proxy_->rowCount();
+    countLabel_->setText(
+        shown == all ? tr("%1 nodes").arg(locale.toString(all))
+                     : tr("%1 of %2 nodes").arg(locale.toString(shown), locale.toString(all)));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -229,13 +278,12 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-    for (const auto& url : event->mimeData()->urls()) {
-        if (isModelFile(url)) {
-            openFile(url.toLocalFile());
-            event->acceptProposedAction();
-            return;
-        }
-    }
+    const auto urls = event->mimeData()->urls();
+    const auto model = std::find_if(urls.begin(), urls.end(), isModelFile);
+    if (model == urls.end())
+        return;
+    event->acceptProposedAction();
+    openFile(model->toLocalFile());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

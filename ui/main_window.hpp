@@ -6,6 +6,7 @@
 
 #include <QMainWindow>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -13,6 +14,7 @@ class QProgressBar;
 class QPushButton;
 class QStackedWidget;
 class QTableView;
+class QTimer;
 
 namespace cleave::ui {
 
@@ -20,6 +22,7 @@ class ModelSummaryDock;
 class NodeFilterProxy;
 class NodeTableModel;
 class RecentFiles;
+class StartPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -28,6 +31,7 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    // Loads in the background; the current model stays on screen until the new one is ready.
     void openFile(const QString& path);
 
     const ModelPtr& model() const;
@@ -35,6 +39,8 @@ public:
     QTableView* nodeView() const { return nodeView_; }
     QLineEdit* filterEdit() const { return filterEdit_; }
     ModelSummaryDock* summaryDock() const { return summary_; }
+    StartPage* startPage() const { return startPage_; }
+    QMenu* recentMenu() const { return recentMenu_; }
     ModelLoader* loader() const { return loader_; }
 
 signals:
@@ -49,7 +55,7 @@ protected:
 private:
     void createMenus();
     void openDialog();
-    void rebuildRecentMenu();
+    void updateRecentFiles();
     void showModel(const QString& path, ModelPtr model);
     void showFailure(const QString& path, const QString& message);
     void setBusy(bool busy);
@@ -60,13 +66,16 @@ private:
     NodeFilterProxy* proxy_;
     RecentFiles* recent_;
     QStackedWidget* pages_;
+    StartPage* startPage_;
     QTableView* nodeView_;
     QLineEdit* filterEdit_;
     QLabel* countLabel_;
     ModelSummaryDock* summary_;
     QProgressBar* progress_;
     QPushButton* cancelButton_;
+    QTimer* busyDelay_;
     QMenu* recentMenu_ = nullptr;
+    QAction* filterAction_ = nullptr;
     QString path_;
 };
 

@@ -3,77 +3,82 @@
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 
+#include <QFile>
+#include <QFutureWatcher>
 #include <QMetaObject>
-#include <QPointer>
 #include <QtConcurrent>
 
 namespace cleave::ui {
 
 ModelLoader::ModelLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<ModelPtr>();
-    connect(&watcher_, &QFutureWatcher<Outcome>::finished, this, &ModelLoader::finish);
 }
 
 ModelLoader::~ModelLoader() {
     cancel();
-    watcher_.waitForFinished();
+    // Superseded jobs were cancelled when they were replaced; all stop at their next stage.
+    pool_.waitForDone();
 }
 
 void ModelLoader::load(const QString& path) {
-    if (isLoading()) {
-        cancel();
-        watcher_.waitForFinished();
-    }
-    path_ = path;
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    QPointer<ModelLoader> self(this);
-    auto flag = cancel_;
-    const std::string file = path.toStdString();
-    watcher_.setFuture(QtConcurrent::run([self, flag, file]() -> Outcome {
-        graph::LoadOptions options;
-        options.progress = [self, flag](double fraction, std::string_view stage) {
-            const auto percent = static_cast<int>(fraction * 100.0);
-            const QString text =
-                QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, percent, text] {
-                    if (self)
-                        emit self->progress(percent, text);
-                },
-                Qt::QueuedConnection);
-            return !flag->load();
-        };
-        try {
-            return {
-                std::make_shared<const graph::Model>(graph::load_model(file, options)), {}, false};
-        } catch (const Cancelled&) {
-            return {nullptr, {}, true};
-        } catch (const InputError& e) {
-            return {nullptr, QString::fromStdString(e.what()), false};
-        } catch (const std::exception& e) {
-            return {nullptr, QString("internal error: %1").arg(e.what()), false};
-        }
-    }));
+    cancel();
+    auto job = std::make_shared<Job>();
+    job->path = path;
+    current_ = job;
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        finish(job, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(&pool_, &ModelLoader::run, job, this));
 }
 
 void ModelLoader::cancel() {
-    if (cancel_)
-        cancel_->store(true);
+    if (current_)
+        current_->cancelled = true;
 }
 
-bool ModelLoader::isLoading() const {
-    return watcher_.isRunning();
+ModelLoader::Outcome ModelLoader::run(const std::shared_ptr<Job>& job, ModelLoader* loader) {
+    graph::LoadOptions options;
+    options.progress = [job, loader](double fraction, std::string_view stage) {
+        const auto percent = static_cast<int>(fraction * 100.0);
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        // The destructor waits for this worker, so loader outlives the queued call's posting;
+        // Qt drops the call if loader is gone by the time it would run.
+        QMetaObject::invokeMethod(
+            loader,
+            [job, loader, percent, text] {
+                if (job == loader->current_ && !job->cancelled)
+                    emit loader->progress(percent, text);
+            },
+            Qt::QueuedConnection);
+        return !job->cancelled;
+    };
+    try {
+        return {std::make_shared<const graph::Model>(
+                    graph::load_model(QFile::encodeName(job->path).toStdString(), options)),
+                {},
+                false};
+    } catch (const Cancelled&) {
+        return {nullptr, {}, true};
+    } catch (const InputError& e) {
+        return {nullptr, QString::fromStdString(e.what()), false};
+    } catch (const std::exception& e) {
+        return {nullptr, tr("%1: internal error: %2").arg(job->path, e.what()), false};
+    }
 }
 
-void ModelLoader::finish() {
-    const Outcome outcome = watcher_.result();
-    if (outcome.cancelled)
-        emit cancelled(path_);
+void ModelLoader::finish(const std::shared_ptr<Job>& job, const Outcome& outcome) {
+    if (job != current_)
+        return; // superseded by a newer load
+    current_.reset();
+    // A Cancel that came after the last stage still wins: the user asked not to see it.
+    if (outcome.cancelled || job->cancelled)
+        emit cancelled(job->path);
     else if (outcome.model)
-        emit loaded(path_, outcome.model);
+        emit loaded(job->path, outcome.model);
     else
-        emit failed(path_, outcome.error);
+        emit failed(job->path, outcome.error);
 }
 
 } // namespace cleave::ui

@@ -4,9 +4,9 @@
 
 #include "core/graph/model.hpp"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 #include <atomic>
 #include <memory>
 
@@ -19,12 +19,13 @@ class ModelLoader : public QObject {
 
 public:
     explicit ModelLoader(QObject* parent = nullptr);
-    ~ModelLoader() override;
+    ~ModelLoader() override; // cancels and waits for the workers still running
 
-    // Starts loading; a load already running is cancelled first.
+    // Starts loading and returns at once. A load still running is cancelled and its outcome
+    // never reported, so only the newest request ends in loaded(), failed() or cancelled().
     void load(const QString& path);
     void cancel();
-    bool isLoading() const;
+    bool isLoading() const { return current_ != nullptr; }
 
 signals:
     void progress(int percent, const QString& stage);
@@ -33,17 +34,22 @@ signals:
     void cancelled(const QString& path);
 
 private:
+    struct Job {
+        QString path;
+        std::atomic<bool> cancelled = false;
+    };
     struct Outcome {
         ModelPtr model;
         QString error;
         bool cancelled = false;
     };
 
-    void finish();
+    static Outcome run(const std::shared_ptr<Job>& job, ModelLoader* loader);
+    void finish(const std::shared_ptr<Job>& job, const Outcome& outcome);
 
-    QFutureWatcher<Outcome> watcher_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
-    QString path_;
+    // Our own pool, so that the destructor can wait for exactly our workers.
+    QThreadPool pool_;
+    std::shared_ptr<Job> current_;
 };
 
 } // namespace cleave::ui

@@ -1,5 +1,5 @@
-// The loaded model at a glance: file, producer, inputs and outputs, node and parameter counts,
-// MACs and FLOPs, nodes per op type and the importer's warnings.
+// The loaded model at a glance: file, producer, opsets, inputs and outputs, node and parameter
+// counts, GMACs and GFLOPs, nodes per op type and the importer's warnings.
 #pragma once
 
 #include "model_loader.hpp"

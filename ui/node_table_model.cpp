@@ -79,8 +79,15 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant NodeTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::TextAlignmentRole)
+        return QVariant((section == Name || section == Op || section == OutputShape
+                             ? Qt::AlignLeft
+                             : Qt::AlignRight) |
+                        Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
     switch (section) {
     case Index:
         return tr("#");

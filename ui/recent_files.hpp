@@ -15,7 +15,7 @@ public:
 
     explicit RecentFiles(QObject* parent = nullptr);
 
-    QStringList files() const; // existing files only, newest first
+    QStringList files() const; // absolute paths of files that still exist, newest first
     void add(const QString& path);
     void remove(const QString& path);
     void clear();

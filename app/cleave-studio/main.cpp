@@ -10,8 +10,8 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Cleave");
     QApplication::setApplicationName("cleave-studio");
-    QApplication::setApplicationDisplayName("Cleave");
     QApplication::setApplicationVersion(cleave::kVersion);
+    // One look on every desktop, so screenshots and docs match what users see.
     QApplication::setStyle(QStyleFactory::create("Fusion"));
 
     QCommandLineParser parser;
@@ -19,12 +19,19 @@ int main(int argc, char** argv) {
         "Cleave studio: inspect a network and split it across edge devices.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("model", "ONNX model to open");
+    parser.addPositionalArgument("models", "ONNX models to open, each in its own window",
+                                 "[models...]");
     parser.process(app);
 
-    cleave::ui::MainWindow window;
-    window.show();
-    if (!parser.positionalArguments().isEmpty())
-        window.openFile(parser.positionalArguments().constFirst());
+    QStringList models = parser.positionalArguments();
+    if (models.isEmpty())
+        models << QString(); // one empty window
+    for (const QString& model : models) {
+        auto* window = new cleave::ui::MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        if (!model.isEmpty())
+            window->openFile(model);
+    }
     return QApplication::exec();
 }
