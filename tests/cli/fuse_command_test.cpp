@@ -1,26 +1,17 @@
 // `cleave fuse` and `cleave fuse-eval` end to end, against ONNX Runtime's measured fusion of
 // five CNNs (tests/data/ort-cpu-xeon-sample.json).
+#include "cli_run.hpp"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
 
-struct Run {
-    int exit_code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cleave(const QStringList& arguments) {
-    QProcess process;
-    process.start(CLEAVE_CLI_PATH, arguments);
-    process.waitForFinished(120000);
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
+using Run = cleave::test::CliRun;
+using cleave::test::run_cleave;
 
 const QString kSample = QString(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
 
@@ -32,7 +23,7 @@ class FuseCommandTest : public QObject {
 private slots:
     void fuseListsKernelsInOrder() {
         const Run run =
-            cleave({"fuse", QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx", "--json"});
+            run_cleave({"fuse", QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx", "--json"});
         QCOMPARE(run.exit_code, 0);
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         const QJsonArray kernels = root["kernels"].toArray();
@@ -47,7 +38,7 @@ private slots:
     }
 
     void fuseEvalMatchesTheRuntimeOnCnns() {
-        const Run run = cleave(
+        const Run run = run_cleave(
             {"fuse-eval", "--data", kSample, "--models", CLEAVE_EXAMPLE_MODELS_DIR, "--json"});
         QCOMPARE(run.exit_code, 0);
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
@@ -59,8 +50,8 @@ private slots:
     }
 
     void tfliteRulesDisagreeWithTheCpuRuntime() {
-        const Run run = cleave({"fuse-eval", "--data", kSample, "--models",
-                                CLEAVE_EXAMPLE_MODELS_DIR, "--rules", "tflite-gpu", "--json"});
+        const Run run = run_cleave({"fuse-eval", "--data", kSample, "--models",
+                                    CLEAVE_EXAMPLE_MODELS_DIR, "--rules", "tflite-gpu", "--json"});
         QCOMPARE(run.exit_code, 0);
         const double accuracy = QJsonDocument::fromJson(run.out)
                                     .object()["cnn_families"]
@@ -70,7 +61,7 @@ private slots:
     }
 
     void unknownRuleSetExitsTwo() {
-        const Run run = cleave(
+        const Run run = run_cleave(
             {"fuse", QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx", "--rules", "nope"});
         QCOMPARE(run.exit_code, 2);
         QVERIFY(run.err.contains("no such rule set"));
@@ -83,8 +74,8 @@ private slots:
         file.write(
             R"({"runs": [{"model": "resnet18", "input_shape": [1, 3, "224", 224], "e2e_ms": []}]})");
         file.close();
-        const Run run =
-            cleave({"fuse-eval", "--data", file.fileName(), "--models", CLEAVE_EXAMPLE_MODELS_DIR});
+        const Run run = run_cleave(
+            {"fuse-eval", "--data", file.fileName(), "--models", CLEAVE_EXAMPLE_MODELS_DIR});
         QCOMPARE(run.exit_code, 2);
         QCOMPARE(QString(run.err).trimmed(),
                  "cleave: " + file.fileName() + ": /runs/0/input_shape/2: expected a whole number");

@@ -1,25 +1,16 @@
 // `cleave inspect` end to end: the JSON document's exact form, exit codes and messages.
+#include "cli_run.hpp"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
 
-struct Run {
-    int exit_code = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cleave(const QStringList& arguments) {
-    QProcess process;
-    process.start(CLEAVE_CLI_PATH, arguments);
-    process.waitForFinished(120000);
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
+using Run = cleave::test::CliRun;
+using cleave::test::run_cleave;
 
 QString example(const char* name) {
     return QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx";
@@ -36,7 +27,7 @@ class InspectCommandTest : public QObject {
 
 private slots:
     void jsonHasExactlyTheDocumentedFields() {
-        const Run run = cleave({"inspect", example("resnet18"), "--json"});
+        const Run run = run_cleave({"inspect", example("resnet18"), "--json"});
         QCOMPARE(run.exit_code, 0);
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(keys(root), (QStringList{"model", "nodes"}));
@@ -61,7 +52,7 @@ private slots:
     }
 
     void tableSummarisesTheModel() {
-        const Run run = cleave({"inspect", example("resnet18")});
+        const Run run = run_cleave({"inspect", example("resnet18")});
         QCOMPARE(run.exit_code, 0);
         QVERIFY(run.out.contains("11,689,512 parameters"));
         QVERIFY(run.out.contains("MACs       1.81 G"));
@@ -69,8 +60,8 @@ private slots:
     }
 
     void inputShapeAndAutodiceNames() {
-        const Run run = cleave({"inspect", example("resnet18"), "--json", "--input-shape",
-                                "input=1x3x160x160", "--autodice-names"});
+        const Run run = run_cleave({"inspect", example("resnet18"), "--json", "--input-shape",
+                                    "input=1x3x160x160", "--autodice-names"});
         QCOMPARE(run.exit_code, 0);
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         const QJsonObject node = root["nodes"].toArray()[0].toObject();
@@ -81,7 +72,7 @@ private slots:
     void outWritesTheDocument() {
         QTemporaryDir dir;
         const QString out = dir.filePath("resnet18.json");
-        const Run run = cleave({"inspect", example("resnet18"), "--out", out});
+        const Run run = run_cleave({"inspect", example("resnet18"), "--out", out});
         QCOMPARE(run.exit_code, 0);
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -97,7 +88,7 @@ private slots:
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("this is not a model at all");
         file.close();
-        const Run run = cleave({"inspect", path});
+        const Run run = run_cleave({"inspect", path});
         QCOMPARE(run.exit_code, 2);
         QVERIFY(run.out.isEmpty());
         QCOMPARE(run.err.count('\n'), 1);
@@ -107,7 +98,7 @@ private slots:
 
     void badOutputPathLeavesNothing() {
         const Run run =
-            cleave({"inspect", example("resnet18"), "--out", "/nonexistent-folder/x.json"});
+            run_cleave({"inspect", example("resnet18"), "--out", "/nonexistent-folder/x.json"});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.startsWith("cleave: /nonexistent-folder/x.json: "), run.err.constData());
     }
@@ -123,19 +114,19 @@ private slots:
     }
     void usageErrorsExitTwo() {
         QFETCH(QStringList, arguments);
-        const Run run = cleave(arguments);
+        const Run run = run_cleave(arguments);
         QCOMPARE(run.exit_code, 2);
         QVERIFY(!run.err.isEmpty());
     }
 
     void helpListsCommands() {
-        const Run run = cleave({"--help"});
+        const Run run = run_cleave({"--help"});
         QCOMPARE(run.exit_code, 0);
         QVERIFY(run.out.contains("inspect"));
     }
 
     void versionNamesLibraries() {
-        const Run run = cleave({"--version"});
+        const Run run = run_cleave({"--version"});
         QCOMPARE(run.exit_code, 0);
         QVERIFY2(run.out.startsWith("cleave 0.") && run.out.contains("libonnx 1."),
                  run.out.constData());

@@ -60,6 +60,15 @@ std::string conv_bn(OnnxBuilder& b, const std::string& in, const std::string& pr
     return prefix + "a";
 }
 
+// x -> Conv(1x1) -> c: the producer of the tflite-gpu cases.
+OnnxBuilder conv_model() {
+    OnnxBuilder b;
+    b.input("x", {1, 4, 8, 8});
+    b.initializer("w", {4, 4, 1, 1});
+    b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    return b;
+}
+
 } // namespace
 
 class RuleEngineTest : public QObject {
@@ -155,30 +164,21 @@ private slots:
     // TFLite GPU delegate, Li et al. Alg. 3.1: merge v into u only when u has one output, that
     // output has one consumer v, v takes it as its first input, and v's op is linkable.
     void tfliteMergesALinkableFirstInputConsumer() {
-        OnnxBuilder b;
-        b.input("x", {1, 4, 8, 8});
-        b.initializer("w", {4, 4, 1, 1});
-        b.node("Conv", {"x", "w"}, {"c"}, "conv");
+        OnnxBuilder b = conv_model();
         b.node("Add", {"c", "x"}, {"out"}, "add");
         b.output("out");
         QCOMPARE(fuse(b, "tflite-gpu").groups(), QStringList{"Conv+Add"});
     }
 
     void tfliteKeepsASecondInputApart() {
-        OnnxBuilder b;
-        b.input("x", {1, 4, 8, 8});
-        b.initializer("w", {4, 4, 1, 1});
-        b.node("Conv", {"x", "w"}, {"c"}, "conv");
+        OnnxBuilder b = conv_model();
         b.node("Add", {"x", "c"}, {"out"}, "add");
         b.output("out");
         QCOMPARE(fuse(b, "tflite-gpu").groups(), (QStringList{"Conv", "Add"}));
     }
 
     void tfliteKeepsAnOutputWithTwoConsumersApart() {
-        OnnxBuilder b;
-        b.input("x", {1, 4, 8, 8});
-        b.initializer("w", {4, 4, 1, 1});
-        b.node("Conv", {"x", "w"}, {"c"}, "conv");
+        OnnxBuilder b = conv_model();
         b.node("Relu", {"c"}, {"r"}, "relu");
         b.node("Add", {"c", "r"}, {"out"}, "add");
         b.output("out");
@@ -186,10 +186,7 @@ private slots:
     }
 
     void tfliteKeepsANonLinkableConsumerApart() {
-        OnnxBuilder b;
-        b.input("x", {1, 4, 8, 8});
-        b.initializer("w", {4, 4, 1, 1});
-        b.node("Conv", {"x", "w"}, {"c"}, "conv1");
+        OnnxBuilder b = conv_model();
         b.node("Conv", {"c", "w"}, {"out"}, "conv2");
         b.output("out");
         QCOMPARE(fuse(b, "tflite-gpu").groups(), (QStringList{"Conv", "Conv"}));
