@@ -1,10 +1,11 @@
 #include "main_window.hpp"
 
+#include "kernel_dock.hpp"
 #include "model_summary_dock.hpp"
-#include "node_filter_proxy.hpp"
 #include "node_table_model.hpp"
 #include "recent_files.hpp"
 #include "start_page.hpp"
+#include "term_filter_proxy.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -49,12 +50,12 @@ constexpr int kBusyDelayMs = 300;
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), loader_(new ModelLoader(this)), nodes_(new NodeTableModel(this)),
-      proxy_(new NodeFilterProxy(this)), recent_(new RecentFiles(this)),
+      proxy_(new TermFilterProxy(this)), recent_(new RecentFiles(this)),
       pages_(new QStackedWidget(this)), startPage_(new StartPage(this)),
       nodeView_(new QTableView(this)), filterEdit_(new QLineEdit(this)),
       countLabel_(new QLabel(this)), summary_(new ModelSummaryDock(this)),
-      progress_(new QProgressBar(this)), cancelButton_(new QPushButton(tr("Cancel"), this)),
-      busyDelay_(new QTimer(this)) {
+      kernelDock_(new KernelDock(this)), progress_(new QProgressBar(this)),
+      cancelButton_(new QPushButton(tr("Cancel"), this)), busyDelay_(new QTimer(this)) {
     setWindowTitle(tr("Cleave"));
     setAcceptDrops(true);
 
@@ -100,6 +101,14 @@ MainWindow::MainWindow(QWidget* parent)
     });
 
     addDockWidget(Qt::RightDockWidgetArea, summary_);
+    addDockWidget(Qt::BottomDockWidgetArea, kernelDock_);
+    connect(kernelDock_, &KernelDock::kernelSelected, this, &MainWindow::selectNodes);
+    connect(kernelDock_, &KernelDock::ruleSetFailed, this, [this](const QString& message) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not use these fusion rules"),
+                                    message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
 
     progress_->setMaximumWidth(220);
     progress_->setRange(0, 100);
@@ -162,6 +171,7 @@ void MainWindow::createMenus() {
 
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(summary_->toggleViewAction());
+    view->addAction(kernelDock_->toggleViewAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Cleave"), this, [this] {
@@ -218,6 +228,7 @@ void MainWindow::showModel(const QString& path, ModelPtr model) {
     const auto warnings = static_cast<int>(model->warnings.size());
     nodes_->setModel(std::move(model));
     summary_->setModel(nodes_->model());
+    kernelDock_->setModel(nodes_->model());
     pages_->setCurrentIndex(1);
     filterAction_->setEnabled(true);
     nodeView_->resizeColumnsToContents();
@@ -292,6 +303,23 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     settings.setValue("mainWindow/geometry", saveGeometry());
     settings.setValue("mainWindow/state", saveState());
     QMainWindow::closeEvent(event);
+}
+
+} // namespace cleave::ui
+
+namespace cleave::ui {
+
+void MainWindow::selectNodes(const QList<int>& nodes) {
+    auto* selection = nodeView_->selectionModel();
+    QItemSelection rows;
+    for (const int node : nodes) {
+        const auto index = proxy_->mapFromSource(nodes_->index(node, 0));
+        if (index.isValid())
+            rows.select(index, index.siblingAtColumn(NodeTableModel::ColumnCount - 1));
+    }
+    selection->select(rows, QItemSelectionModel::ClearAndSelect);
+    if (!rows.isEmpty())
+        nodeView_->scrollTo(rows.first().topLeft(), QAbstractItemView::PositionAtCenter);
 }
 
 } // namespace cleave::ui

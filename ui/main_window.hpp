@@ -1,5 +1,5 @@
-// The studio's main window: a node table with sorting and filtering, the summary dock, file
-// opening (menu, recent files, drag and drop) with loading off the UI thread.
+// The studio's main window: a node table with sorting and filtering, the summary and kernel
+// docks, file opening (menu, recent files, drag and drop) with loading off the UI thread.
 #pragma once
 
 #include "model_loader.hpp"
@@ -18,8 +18,9 @@ class QTimer;
 
 namespace cleave::ui {
 
+class KernelDock;
 class ModelSummaryDock;
-class NodeFilterProxy;
+class TermFilterProxy;
 class NodeTableModel;
 class RecentFiles;
 class StartPage;
@@ -39,6 +40,9 @@ public:
     QTableView* nodeView() const { return nodeView_; }
     QLineEdit* filterEdit() const { return filterEdit_; }
     ModelSummaryDock* summaryDock() const { return summary_; }
+    KernelDock* kernelDock() const { return kernelDock_; }
+    // Selects these nodes (indices into the model) in the node table, as a kernel's members.
+    void selectNodes(const QList<int>& nodes);
     StartPage* startPage() const { return startPage_; }
     QMenu* recentMenu() const { return recentMenu_; }
     ModelLoader* loader() const { return loader_; }
@@ -63,7 +67,7 @@ private:
 
     ModelLoader* loader_;
     NodeTableModel* nodes_;
-    NodeFilterProxy* proxy_;
+    TermFilterProxy* proxy_;
     RecentFiles* recent_;
     QStackedWidget* pages_;
     StartPage* startPage_;
@@ -71,6 +75,7 @@ private:
     QLineEdit* filterEdit_;
     QLabel* countLabel_;
     ModelSummaryDock* summary_;
+    KernelDock* kernelDock_;
     QProgressBar* progress_;
     QPushButton* cancelButton_;
     QTimer* busyDelay_;

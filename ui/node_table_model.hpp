@@ -3,6 +3,7 @@
 #pragma once
 
 #include "model_loader.hpp"
+#include "term_filter_proxy.hpp"
 
 #include <QAbstractTableModel>
 
@@ -13,9 +14,9 @@ class NodeTableModel : public QAbstractTableModel {
 
 public:
     enum Column { Index, Name, Op, OutputShape, Parameters, Macs, Flops, ColumnCount };
-    static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr int SortRole = TermFilterProxy::SortRole;
     // Text a filter term may match: name, op (with domain) and output shapes.
-    static constexpr int SearchRole = Qt::UserRole + 2;
+    static constexpr int SearchRole = TermFilterProxy::SearchRole;
 
     explicit NodeTableModel(QObject* parent = nullptr);
 

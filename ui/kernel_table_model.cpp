@@ -1,0 +1,112 @@
+#include "kernel_table_model.hpp"
+
+#include <QLocale>
+
+namespace cleave::ui {
+
+KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void KernelTableModel::setKernels(ModelPtr model, fusion::KernelGraph kernels) {
+    beginResetModel();
+    model_ = std::move(model);
+    kernels_ = std::move(kernels);
+    endResetModel();
+}
+
+int KernelTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(kernels_.kernels.size());
+}
+
+int KernelTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString KernelTableModel::ops(const fusion::Kernel& kernel) const {
+    QStringList list;
+    for (const int n : kernel.nodes)
+        list << QString::fromStdString(model_->nodes[static_cast<std::size_t>(n)].op);
+    return list.join(" + ");
+}
+
+QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
+    if (!model_ || !index.isValid())
+        return {};
+    const auto& kernel = kernels_.kernels[static_cast<std::size_t>(index.row())];
+    const auto number = [&](std::int64_t value) -> QVariant {
+        if (role == SortRole)
+            return QVariant::fromValue<qlonglong>(value);
+        if (role == Qt::TextAlignmentRole)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        if (role == Qt::DisplayRole)
+            return value == 0 ? QString("–") : QLocale().toString(static_cast<qlonglong>(value));
+        return {};
+    };
+    if (role == SearchRole)
+        return QString::fromStdString(kernel.type + '\n' + kernel.name) + '\n' + ops(kernel);
+    switch (index.column()) {
+    case Index:
+        if (role == Qt::DisplayRole || role == SortRole)
+            return index.row();
+        if (role == Qt::TextAlignmentRole)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        break;
+    case Type:
+        if (role == Qt::DisplayRole || role == SortRole)
+            return QString::fromStdString(kernel.type) +
+                   (kernel.launches > 1 ? QString(" ×%1").arg(kernel.launches) : QString());
+        break;
+    case Name:
+        if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
+            return QString::fromStdString(kernel.name);
+        break;
+    case Ops:
+        if (role == Qt::DisplayRole || role == Qt::ToolTipRole)
+            return ops(kernel);
+        if (role == SortRole)
+            return static_cast<int>(kernel.nodes.size());
+        break;
+    case Macs:
+        return number(kernel.macs);
+    case BytesIn:
+        return number(kernel.bytes_in);
+    case BytesOut:
+        return number(kernel.bytes_out);
+    case WeightBytes:
+        return number(kernel.weight_bytes);
+    default:
+        break;
+    }
+    return {};
+}
+
+QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::TextAlignmentRole)
+        return section >= Macs ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                               : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Index:
+        return tr("#");
+    case Type:
+        return tr("Type");
+    case Name:
+        return tr("Kernel");
+    case Ops:
+        return tr("Nodes");
+    case Macs:
+        return tr("MACs");
+    case BytesIn:
+        return tr("Bytes in");
+    case BytesOut:
+        return tr("Bytes out");
+    case WeightBytes:
+        return tr("Weights");
+    default:
+        return {};
+    }
+}
+
+} // namespace cleave::ui

@@ -1,0 +1,39 @@
+// The kernels a runtime will run (core/fusion) as a table: type, member ops, MACs, bytes in and
+// out, weight bytes; numbers sort as numbers through SortRole.
+#pragma once
+
+#include "core/fusion/kernel_graph.hpp"
+#include "model_loader.hpp"
+#include "term_filter_proxy.hpp"
+
+#include <QAbstractTableModel>
+
+namespace cleave::ui {
+
+class KernelTableModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    enum Column { Index, Type, Name, Ops, Macs, BytesIn, BytesOut, WeightBytes, ColumnCount };
+    static constexpr int SortRole = TermFilterProxy::SortRole;
+    static constexpr int SearchRole = TermFilterProxy::SearchRole; // type, name and member ops
+
+    explicit KernelTableModel(QObject* parent = nullptr);
+
+    void setKernels(ModelPtr model, fusion::KernelGraph kernels);
+    const fusion::KernelGraph& kernels() const { return kernels_; }
+    const ModelPtr& model() const { return model_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    QString ops(const fusion::Kernel& kernel) const;
+
+    ModelPtr model_;
+    fusion::KernelGraph kernels_;
+};
+
+} // namespace cleave::ui
