@@ -1,6 +1,7 @@
 #include "node_inference.hpp"
 
 #include <deque>
+#include <map>
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 #include <unordered_map>
@@ -24,8 +25,9 @@ bool has_data(const onnx::TensorProto& t) {
 }
 
 // Ranks that libonnx 1.12's inference functions index without checking (its Gemm-6 reads dim 1
-// of B whatever B's rank; convPoolShapeInference reads the weight's dims for any input rank):
-// a node whose known input ranks differ is not inferred, so its outputs stay unknown.
+// of B whatever B's rank; convPoolShapeInference reads the weight's dims for any input rank; STFT
+// reads three dims of the signal): a node whose known input ranks differ is not inferred, so its
+// outputs stay unknown.
 struct RankRule {
     const char* op;
     int input;
@@ -38,24 +40,26 @@ constexpr RankRule kRankRules[] = {
     {"Conv", 1, 3, 64, 0},           {"ConvInteger", 0, 3, 64, -1},  {"ConvInteger", 1, 3, 64, 0},
     {"ConvTranspose", 0, 3, 64, -1}, {"ConvTranspose", 1, 3, 64, 0}, {"QLinearConv", 0, 3, 64, -1},
     {"QLinearConv", 3, 3, 64, 0},    {"MaxPool", 0, 3, 64, -1},      {"AveragePool", 0, 3, 64, -1},
-    {"LpPool", 0, 3, 64, -1},        {"MaxUnpool", 0, 3, 64, -1},
+    {"LpPool", 0, 3, 64, -1},        {"MaxUnpool", 0, 3, 64, -1},    {"STFT", 0, 3, 3, -1},
 };
 
-bool ranks_fit(const onnx::NodeProto& node,
-               const std::unordered_map<std::string, onnx::TypeProto*>& types) {
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
-        return true;
+bool has_rank_rule(const std::string& op) {
+    for (const auto& rule : kRankRules)
+        if (op == rule.op)
+            return true;
+    return false;
+}
+
+bool ranks_fit(const std::string& op, const onnx::InferenceContext& ctx) {
     auto rank = [&](int input) {
-        if (input >= node.input_size())
+        const auto i = static_cast<std::size_t>(input);
+        const auto* type = i < ctx.getNumInputs() ? ctx.getInputType(i) : nullptr;
+        if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape())
             return -1;
-        const auto it = types.find(node.input(input));
-        if (it == types.end() || !it->second->has_tensor_type() ||
-            !it->second->tensor_type().has_shape())
-            return -1;
-        return it->second->tensor_type().shape().dim_size();
+        return type->tensor_type().shape().dim_size();
     };
     for (const auto& rule : kRankRules) {
-        if (node.op_type() != rule.op)
+        if (op != rule.op)
             continue;
         const int r = rank(rule.input);
         if (r < 0)
@@ -68,6 +72,55 @@ bool ranks_fit(const onnx::NodeProto& node,
     return true;
 }
 
+// A scalar 'split' that holds one value other than 0. libonnx 1.12's SplitToSequence inference
+// takes the axis length modulo that value without checking it (a 0 crashes it) and reads the
+// first value even when there is none.
+bool is_nonzero_scalar(const onnx::TensorProto& t) {
+    if (t.has_raw_data()) {
+        const std::size_t width = t.data_type() == onnx::TensorProto::INT32 ? 4 : 8;
+        return t.raw_data().size() == width &&
+               t.raw_data().find_first_not_of('\0') != std::string::npos;
+    }
+    if (t.data_type() == onnx::TensorProto::INT32)
+        return t.int32_data_size() == 1 && t.int32_data(0) != 0;
+    return t.int64_data_size() == 1 && t.int64_data(0) != 0;
+}
+
+// libonnx's schemas, with the inference functions that crash on bad ranks or values wrapped in a
+// check that fails inference instead. Handed to libonnx's inference code as its registry, so the
+// checks also hold in subgraphs and function bodies, which libonnx's own driver infers (a bad
+// ConvTranspose inside an If branch crashed it while the checks ran on top-level nodes only).
+class GuardedSchemas : public onnx::ISchemaRegistry {
+public:
+    const onnx::OpSchema* GetSchema(const std::string& key, const int max_inclusive_version,
+                                    const std::string& domain) const override {
+        const auto* schema =
+            onnx::OpSchemaRegistry::Instance()->GetSchema(key, max_inclusive_version, domain);
+        if (!schema || (!domain.empty() && domain != "ai.onnx") ||
+            !schema->has_type_and_shape_inference_function() ||
+            (key != "SplitToSequence" && !has_rank_rule(key)))
+            return schema;
+        const auto [it, added] = guarded_.try_emplace(schema, *schema);
+        if (added)
+            it->second.TypeAndShapeInferenceFunction(
+                [op = key,
+                 infer = schema->GetTypeAndShapeInferenceFunction()](onnx::InferenceContext& ctx) {
+                    if (!ranks_fit(op, ctx))
+                        fail_shape_inference(op, ": an input rank that libonnx cannot handle");
+                    const auto* split = op == "SplitToSequence" && ctx.getNumInputs() > 1
+                                            ? ctx.getInputData(1)
+                                            : nullptr;
+                    if (split && split->dims_size() == 0 && !is_nonzero_scalar(*split))
+                        fail_shape_inference("SplitToSequence: a scalar split must not be 0");
+                    infer(ctx);
+                });
+        return &it->second;
+    }
+
+private:
+    mutable std::map<const onnx::OpSchema*, onnx::OpSchema> guarded_;
+};
+
 } // namespace
 
 void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
@@ -76,7 +129,8 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
     for (const auto& opset : model.opset_import())
         opsets[opset.domain() == "ai.onnx" ? "" : opset.domain()] =
             static_cast<int>(opset.version());
-    const auto* registry = onnx::OpSchemaRegistry::Instance();
+    const GuardedSchemas guarded_schemas;
+    const onnx::ISchemaRegistry* registry = &guarded_schemas;
 
     std::unordered_map<std::string, onnx::TypeProto*> types;
     std::unordered_map<std::string, const onnx::TensorProto*> data;
@@ -122,7 +176,7 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
             const auto it = types.find(input);
             typed &= it != types.end() && has_type(it->second);
         }
-        if (!typed || !ranks_fit(node, types))
+        if (!typed)
             continue;
 
         onnx::shape_inference::InferenceContextImpl context(node, types, data, no_sparse_data,

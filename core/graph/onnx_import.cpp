@@ -57,6 +57,7 @@ public:
         report(0.4, "checking");
         check_opsets(proto);
         check_initializers(*source);
+        check_embedded_tensors(proto.graph(), false);
         check_value_types(proto.graph());
         check_nodes_against_schemas(proto.graph(), opset_versions(proto));
         prepare_inputs(*proto.mutable_graph());
@@ -135,6 +136,7 @@ private:
                         throw InputError(file_, n.name().empty() ? "node #" + std::to_string(i) : "node " + in_quotes(n.name()),
                                          "does not fit the " + n.op_type() + " schema: " + why.substr(0, why.find('\n')));
                     }
+                    check_strides(n, i);
                 }
             }
             for (const auto& a : n.attribute()) {
@@ -146,18 +148,74 @@ private:
         }
     }
 
+    static std::string node_place(const NodeProto& n, int index) {
+        return n.name().empty() ? "node #" + std::to_string(index) : "node " + in_quotes(n.name());
+    }
+
+    // libonnx's conv and pool inference divides by every stride: a stride of 0 crashed it (found
+    // by the fuzzer). ONNX wants strides >= 1 wherever they occur.
+    void check_strides(const NodeProto& n, int index) const {
+        for (const auto& a : n.attribute())
+            if (a.name() == "strides")
+                for (const auto stride : a.ints())
+                    if (stride < 1)
+                        throw InputError(file_, node_place(n, index),
+                                         "attribute 'strides' holds " + std::to_string(stride) +
+                                             "; expected strides >= 1");
+    }
+
     // Number of elements the dims describe, or an InputError naming the tensor.
-    std::int64_t checked_elements(const TensorProto& t, const std::string& what) const {
+    std::int64_t checked_elements(const TensorProto& t, const std::string& place) const {
         Shape dims(t.dims().begin(), t.dims().end());
         for (const auto d : dims)
             if (d < 0)
-                throw InputError(file_, what + " " + in_quotes(t.name()),
+                throw InputError(file_, place,
                                  "negative dim " + std::to_string(d) + "; expected dims >= 0");
         try {
             return element_count(dims);
         } catch (const std::overflow_error& e) {
-            throw InputError(file_, what + " " + in_quotes(t.name()), e.what());
+            throw InputError(file_, place, e.what());
         }
+    }
+
+    // Throws unless the tensor's data is what its type and dims need: raw_bytes (the size of its
+    // raw_data wherever that lives; nullopt when it has none) or the count of its typed values.
+    // External data is left to the caller. Returns the bytes the dims need.
+    std::int64_t check_tensor_data(const TensorProto& t, const std::string& place,
+                                   std::optional<std::int64_t> raw_bytes) const {
+        const DataType type = data_type_from_onnx(t.data_type());
+        if (type == DataType::Undefined)
+            throw InputError(file_, place, "undefined data type " + std::to_string(t.data_type()));
+        const std::int64_t elements = checked_elements(t, place);
+        std::int64_t need = 0;
+        if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(element_bytes(type)), &need))
+            throw InputError(file_, place, "its size in bytes does not fit in 64 bits");
+        if (t.data_location() == TensorProto::EXTERNAL)
+            return need;
+        if (raw_bytes) {
+            if (type != DataType::String && *raw_bytes != need)
+                throw InputError(
+                    file_, place,
+                    "holds " + std::to_string(*raw_bytes) + " bytes of data but dims " +
+                        shape_to_string(Shape(t.dims().begin(), t.dims().end())) + " of " +
+                        std::string(to_string(type)) + " need " + std::to_string(need));
+            return need;
+        }
+        const std::int64_t values = typed_value_count(t, type);
+        const std::int64_t per_element =
+            type == DataType::Complex64 || type == DataType::Complex128 ? 2 : 1;
+        if (values != elements * per_element)
+            throw InputError(file_, place,
+                             "holds " + std::to_string(values) + " values but dims " +
+                                 shape_to_string(Shape(t.dims().begin(), t.dims().end())) +
+                                 " need " + std::to_string(elements * per_element));
+        return need;
+    }
+
+    static std::optional<std::int64_t> raw_size(const TensorProto& t) {
+        if (!t.has_raw_data())
+            return std::nullopt;
+        return static_cast<std::int64_t>(t.raw_data().size());
     }
 
     void check_initializers(const OnnxSource& source) {
@@ -167,38 +225,36 @@ private:
             const std::string place = "initializer " + in_quotes(t.name());
             if (t.name().empty())
                 throw InputError(file_, "initializer #" + std::to_string(i), "has no name");
-            const DataType type = data_type_from_onnx(t.data_type());
-            if (type == DataType::Undefined)
-                throw InputError(file_, place,
-                                 "undefined data type " + std::to_string(t.data_type()));
-            const std::int64_t elements = checked_elements(t, "initializer");
-            std::int64_t need = 0;
-            if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(element_bytes(type)),
-                                       &need))
-                throw InputError(file_, place, "its size in bytes does not fit in 64 bits");
-            if (t.data_location() == TensorProto::EXTERNAL) {
-                check_external_data(source, t, place, need);
-                continue;
-            }
             const bool raw = t.has_raw_data() || source.initializer_payloads[i].has_value();
-            if (raw) {
-                const auto have = static_cast<std::int64_t>(source.raw_initializer(i).size());
-                if (type != DataType::String && have != need)
-                    throw InputError(file_, place,
-                                     "holds " + std::to_string(have) + " bytes of data but dims " +
-                                         shape_to_string(Shape(t.dims().begin(), t.dims().end())) +
-                                         " of " + std::string(to_string(type)) + " need " +
-                                         std::to_string(need));
-                continue;
+            const std::int64_t need = check_tensor_data(
+                t, place,
+                raw ? std::optional(static_cast<std::int64_t>(source.raw_initializer(i).size()))
+                    : std::nullopt);
+            if (t.data_location() == TensorProto::EXTERNAL)
+                check_external_data(source, t, place, need);
+        }
+    }
+
+    // Tensors in node attributes (Constant's value) and in subgraph initializers reach libonnx's
+    // ParseData, which copies all of raw_data into a vector of whole elements: a byte count that
+    // is no whole number of elements overflows it (found by the fuzzer). Checked as initializers.
+    void check_embedded_tensors(const GraphProto& graph, bool subgraph) const {
+        if (subgraph)
+            for (const auto& t : graph.initializer())
+                check_tensor_data(t, "subgraph initializer " + in_quotes(t.name()), raw_size(t));
+        for (int i = 0; i < graph.node_size(); ++i) {
+            const NodeProto& n = graph.node(i);
+            for (const auto& a : n.attribute()) {
+                const std::string place = node_place(n, i) + " attribute " + in_quotes(a.name());
+                if (a.has_t())
+                    check_tensor_data(a.t(), place, raw_size(a.t()));
+                for (const auto& t : a.tensors())
+                    check_tensor_data(t, place, raw_size(t));
+                if (a.has_g())
+                    check_embedded_tensors(a.g(), true);
+                for (const auto& sub : a.graphs())
+                    check_embedded_tensors(sub, true);
             }
-            const std::int64_t values = typed_value_count(t, type);
-            const std::int64_t per_element =
-                type == DataType::Complex64 || type == DataType::Complex128 ? 2 : 1;
-            if (values != elements * per_element)
-                throw InputError(file_, place,
-                                 "holds " + std::to_string(values) + " values but dims " +
-                                     shape_to_string(Shape(t.dims().begin(), t.dims().end())) +
-                                     " need " + std::to_string(elements * per_element));
         }
     }
 

@@ -102,8 +102,8 @@ ConformanceCase describe_case(const fs::path& folder, const fs::path& root) {
 class HangGuard {
 public:
     explicit HangGuard(double limit_s)
-        : limit_(std::chrono::duration_cast<Clock::duration>(
-              std::chrono::duration<double>(limit_s))),
+        : limit_(
+              std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s))),
           thread_([this](std::stop_token stop) { watch(stop); }) {}
 
     void start(const std::string& name) {
@@ -123,7 +123,7 @@ private:
         std::unique_lock lock(mutex_);
         while (!stop.stop_requested()) {
             if (active_ && Clock::now() - started_ > limit_) {
-                std::fprintf(stderr, "%s: still loading after %.0f s; taken for a hang\n",
+                std::fprintf(stderr, "%s: still loading after %g s; taken for a hang\n",
                              name_.c_str(), std::chrono::duration<double>(limit_).count());
                 std::abort();
             }
@@ -156,8 +156,7 @@ std::string compare_outputs(const graph::Model& model, const ConformanceCase& c)
             continue;
         differences += (differences.empty() ? "" : "; ") + std::string("output ") +
                        std::to_string(i) + " '" + tensor.name + "': inferred " +
-                       describe_shape(tensor.shape) + ", recorded " +
-                       describe_shape(c.recorded[i]);
+                       describe_shape(tensor.shape) + ", recorded " + describe_shape(c.recorded[i]);
     }
     if (!differences.empty() && c.unfixed_input_dims)
         differences += " (a graph input has unfixed dims, taken as 1)";

@@ -36,8 +36,8 @@ struct SuiteResult {
     bool keep_declared_shapes = true;
     int models = 0;
     int loaded = 0;
-    int refused = 0; // an InputError: a clear message, the accepted way to fail
-    int crashed = 0; // any other exception: always a bug
+    int refused = 0;  // an InputError: a clear message, the accepted way to fail
+    int crashed = 0;  // any other exception: always a bug
     int compared = 0; // loaded and not excluded
     int matched = 0;
     std::vector<CaseNote> refusals;
