@@ -431,6 +431,34 @@ private slots:
         QCOMPARE(model.tensors[model.outputs[0]].shape, std::nullopt);
     }
 
+    void constantOfWrongSizeIsRefused() {
+        OnnxBuilder b;
+        b.input("x", {6});
+        auto& constant = b.node("Constant", {}, {"c"}, "constant");
+        auto* value = constant.add_attribute();
+        value->set_name("value");
+        value->set_type(onnx::AttributeProto::TENSOR);
+        value->mutable_t()->set_data_type(onnx::TensorProto::INT64);
+        value->mutable_t()->add_dims(6);
+        value->mutable_t()->set_raw_data(std::string(46, '\0'));
+        b.node("Add", {"x", "c"}, {"y"}, "add");
+        b.output("y");
+        const QString message = load_error(b.bytes());
+        QCOMPARE(message, QString("model.onnx: node 'constant' attribute 'value': holds 46 bytes of data but dims 6 "
+                                  "of int64 need 48"));
+    }
+
+    void zeroStrideIsRefused() {
+        OnnxBuilder b;
+        b.input("x", {1, 2, 8, 8});
+        auto& pool = b.node("MaxPool", {"x"}, {"y"}, "pool");
+        OnnxBuilder::set_ints(pool, "kernel_shape", {2, 2});
+        OnnxBuilder::set_ints(pool, "strides", {0, 1});
+        b.output("y");
+        QCOMPARE(load_error(b.bytes()),
+                 QString("model.onnx: node 'pool': attribute 'strides' holds 0; expected strides >= 1"));
+    }
+
     void modelWithoutGraphIsRefused() {
         onnx::ModelProto proto;
         proto.set_ir_version(8);
