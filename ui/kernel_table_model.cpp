@@ -1,6 +1,6 @@
 #include "kernel_table_model.hpp"
 
-#include <QLocale>
+#include "count_cell.hpp"
 
 namespace cleave::ui {
 
@@ -32,23 +32,12 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (!model_ || !index.isValid())
         return {};
     const auto& kernel = kernels_.kernels[static_cast<std::size_t>(index.row())];
-    const auto number = [&](std::int64_t value) -> QVariant {
-        if (role == SortRole)
-            return QVariant::fromValue<qlonglong>(value);
-        if (role == Qt::TextAlignmentRole)
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        if (role == Qt::DisplayRole)
-            return value == 0 ? QString("–") : QLocale().toString(static_cast<qlonglong>(value));
-        return {};
-    };
     if (role == SearchRole)
         return QString::fromStdString(kernel.type + '\n' + kernel.name) + '\n' + ops(kernel);
     switch (index.column()) {
     case Index:
-        if (role == Qt::DisplayRole || role == SortRole)
-            return index.row();
-        if (role == Qt::TextAlignmentRole)
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        if (role != SearchRole)
+            return rowNumberCell(index.row(), role);
         break;
     case Type:
         if (role == Qt::DisplayRole || role == SortRole)
@@ -66,13 +55,13 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
             return static_cast<int>(kernel.nodes.size());
         break;
     case Macs:
-        return number(kernel.macs);
+        return countCell(kernel.macs, role);
     case BytesIn:
-        return number(kernel.bytes_in);
+        return countCell(kernel.bytes_in, role);
     case BytesOut:
-        return number(kernel.bytes_out);
+        return countCell(kernel.bytes_out, role);
     case WeightBytes:
-        return number(kernel.weight_bytes);
+        return countCell(kernel.weight_bytes, role);
     default:
         break;
     }

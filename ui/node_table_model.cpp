@@ -1,6 +1,6 @@
 #include "node_table_model.hpp"
 
-#include <QLocale>
+#include "count_cell.hpp"
 
 namespace cleave::ui {
 
@@ -34,21 +34,10 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const {
     const auto& node = model_->nodes[static_cast<std::size_t>(index.row())];
     const QString op =
         QString::fromStdString(node.domain.empty() ? node.op : node.domain + "." + node.op);
-    const auto number = [&](std::int64_t value) -> QVariant {
-        if (role == SortRole)
-            return QVariant::fromValue<qlonglong>(value);
-        if (role == Qt::TextAlignmentRole)
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        if (role == Qt::DisplayRole)
-            return value == 0 ? QString("–") : QLocale().toString(static_cast<qlonglong>(value));
-        return {};
-    };
     switch (index.column()) {
     case Index:
-        if (role == Qt::DisplayRole || role == SortRole)
-            return index.row();
-        if (role == Qt::TextAlignmentRole)
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        if (role != SearchRole)
+            return rowNumberCell(index.row(), role);
         break;
     case Name:
         if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole)
@@ -63,11 +52,11 @@ QVariant NodeTableModel::data(const QModelIndex& index, int role) const {
             return outputShapes(node);
         break;
     case Parameters:
-        return number(node.cost.weight_parameters);
+        return countCell(node.cost.weight_parameters, role);
     case Macs:
-        return number(node.cost.macs);
+        return countCell(node.cost.macs, role);
     case Flops:
-        return number(node.cost.flops);
+        return countCell(node.cost.flops, role);
     default:
         break;
     }
