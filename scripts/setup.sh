@@ -20,5 +20,7 @@ fi
 build="${CLEAVE_BUILD_DIR:-$root/build}"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-cmake -S "$root" -B "$build" -G Ninja "${launcher[@]}" "$@"
+generator=(-G Ninja)
+[ -f "$build/CMakeCache.txt" ] && generator=() # an existing build keeps the generator it was made with
+cmake -S "$root" -B "$build" "${generator[@]}" "${launcher[@]}" "$@"
 cmake --build "$build" --parallel "$(nproc)"
