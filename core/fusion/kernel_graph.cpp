@@ -83,16 +83,16 @@ KernelGraph group_kernels(const graph::Model& model, const std::vector<Edge>& ed
     for (std::size_t e = 0; e < edges.size(); ++e)
         if (fuse[e])
             groups.merge(edges[e].from, edges[e].to);
-    return make_kernel_graph(model, groups, [&](int root) {
+    return make_kernel_graph(model, edges, groups, [&](int root) {
         return model.nodes[static_cast<std::size_t>(groups.members(root).front())].op;
     });
 }
 
-KernelGraph make_kernel_graph(const graph::Model& model, NodeGroups& groups,
+KernelGraph make_kernel_graph(const graph::Model& model, std::vector<Edge> edges,
+                              NodeGroups& groups,
                               const std::function<std::string(int root)>& type_of) {
-    const auto edges = node_edges(model);
     KernelGraph graph;
-    graph.edges = edges;
+    graph.edges = std::move(edges);
     graph.kernel_of_node.assign(model.nodes.size(), -1);
     // Kernels follow a topological order of the contracted graph, ties broken by first node:
     // ordering by first node alone can put a kernel before one it reads from.
@@ -114,7 +114,7 @@ KernelGraph make_kernel_graph(const graph::Model& model, NodeGroups& groups,
             group_of[n] = static_cast<int>(g);
     std::vector<std::vector<int>> next(count);
     std::vector<int> pending(count, 0);
-    for (const auto& e : edges) {
+    for (const auto& e : graph.edges) {
         const int a = group_of[e.from], b = group_of[e.to];
         if (a != b && std::find(next[a].begin(), next[a].end(), b) == next[a].end()) {
             next[a].push_back(b);
@@ -175,9 +175,10 @@ KernelGraph make_kernel_graph(const graph::Model& model, NodeGroups& groups,
             }
         }
     }
-    graph.fused.resize(edges.size());
-    for (std::size_t e = 0; e < edges.size(); ++e)
-        graph.fused[e] = graph.kernel_of_node[edges[e].from] == graph.kernel_of_node[edges[e].to];
+    graph.fused.resize(graph.edges.size());
+    for (std::size_t e = 0; e < graph.edges.size(); ++e)
+        graph.fused[e] =
+            graph.kernel_of_node[graph.edges[e].from] == graph.kernel_of_node[graph.edges[e].to];
     return graph;
 }
 

@@ -62,7 +62,8 @@ private:
 
 // Kernels from node groups, in a topological order of the contracted graph (ties by first
 // node), with costs summed; `type_of` names each kernel's type from its root node.
-KernelGraph make_kernel_graph(const graph::Model& model, NodeGroups& groups,
+KernelGraph make_kernel_graph(const graph::Model& model, std::vector<Edge> edges,
+                              NodeGroups& groups,
                               const std::function<std::string(int root)>& type_of);
 
 // Groups nodes by fused edges (in edge order); an edge whose merge would make a cycle stays

@@ -143,7 +143,7 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules) {
         }
     }
 
-    auto graph = make_kernel_graph(model, groups, [&](int root) {
+    auto graph = make_kernel_graph(model, edges, groups, [&](int root) {
         const auto r = static_cast<std::size_t>(root);
         return type[r].empty() ? model.nodes[static_cast<std::size_t>(anchor[r])].op : type[r];
     });

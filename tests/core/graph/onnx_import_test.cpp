@@ -35,6 +35,19 @@ OnnxBuilder small_conv_model() {
     return b;
 }
 
+// The same model whose input batch dim is the symbol "N".
+OnnxBuilder symbolic_batch_model() {
+    OnnxBuilder b = small_conv_model();
+    b.graph()
+        .mutable_input(0)
+        ->mutable_type()
+        ->mutable_tensor_type()
+        ->mutable_shape()
+        ->mutable_dim(0)
+        ->set_dim_param("N");
+    return b;
+}
+
 // Loads bytes and returns the InputError message, or fails the test when loading succeeds.
 QString load_error(const std::vector<std::uint8_t>& bytes, const LoadOptions& options = {}) {
     try {
@@ -158,14 +171,7 @@ private slots:
     }
 
     void symbolicBatchBecomesOne() {
-        OnnxBuilder b = small_conv_model();
-        b.graph()
-            .mutable_input(0)
-            ->mutable_type()
-            ->mutable_tensor_type()
-            ->mutable_shape()
-            ->mutable_dim(0)
-            ->set_dim_param("N");
+        const OnnxBuilder b = symbolic_batch_model();
         const Model model = load_model_from_bytes(b.bytes(), "batch.onnx");
         QCOMPARE(model.tensors[model.outputs[0]].shape,
                  std::optional(cleave::graph::Shape{1, 4, 8, 8}));
@@ -174,14 +180,7 @@ private slots:
     }
 
     void symbolicBatchCanBeSet() {
-        OnnxBuilder b = small_conv_model();
-        b.graph()
-            .mutable_input(0)
-            ->mutable_type()
-            ->mutable_tensor_type()
-            ->mutable_shape()
-            ->mutable_dim(0)
-            ->set_dim_param("N");
+        const OnnxBuilder b = symbolic_batch_model();
         LoadOptions options;
         options.input_shapes["x"] = {8, 3, 8, 8};
         const Model model = load_model_from_bytes(b.bytes(), "batch.onnx", options);
@@ -399,7 +398,8 @@ private slots:
         OnnxBuilder::set_int(scan, "num_scan_inputs", 1);
         b.output("y");
         const QString message = load_error(b.bytes());
-        QVERIFY2(message.startsWith("model.onnx: node 'scan': does not fit the Scan schema: "), qPrintable(message));
+        QVERIFY2(message.startsWith("model.onnx: node 'scan': does not fit the Scan schema: "),
+                 qPrintable(message));
         QVERIFY(!message.contains('\n'));
     }
 
@@ -444,8 +444,11 @@ private slots:
         b.node("Add", {"x", "c"}, {"y"}, "add");
         b.output("y");
         const QString message = load_error(b.bytes());
-        QCOMPARE(message, QString("model.onnx: node 'constant' attribute 'value': holds 46 bytes of data but dims 6 "
-                                  "of int64 need 48"));
+        QCOMPARE(
+            message,
+            QString(
+                "model.onnx: node 'constant' attribute 'value': holds 46 bytes of data but dims 6 "
+                "of int64 need 48"));
     }
 
     void zeroStrideIsRefused() {
@@ -455,8 +458,9 @@ private slots:
         OnnxBuilder::set_ints(pool, "kernel_shape", {2, 2});
         OnnxBuilder::set_ints(pool, "strides", {0, 1});
         b.output("y");
-        QCOMPARE(load_error(b.bytes()),
-                 QString("model.onnx: node 'pool': attribute 'strides' holds 0; expected strides >= 1"));
+        QCOMPARE(
+            load_error(b.bytes()),
+            QString("model.onnx: node 'pool': attribute 'strides' holds 0; expected strides >= 1"));
     }
 
     void modelWithoutGraphIsRefused() {
