@@ -12,5 +12,6 @@ using Action = std::function<int()>;
 Action add_inspect_command(CLI::App& app);
 Action add_fuse_command(CLI::App& app);
 Action add_fuse_eval_command(CLI::App& app);
+Action add_fuse_train_command(CLI::App& app);
 
 } // namespace cleave::cli

@@ -1,6 +1,8 @@
 // cleave fuse: the kernels a runtime will run for a model, by a fusion rule set.
 #include "commands.hpp"
-#include "core/fusion/rule_engine.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/fusion/kernel_type_selection.hpp"
+#include "core/input_error.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 
@@ -14,11 +16,18 @@ namespace {
 struct FuseOptions {
     ModelOptions model;
     std::string rules = "ort-cpu";
+    std::string gpu_family; // empty: the rule set's default
     bool json = false;
     std::string out;
 };
 
-nlohmann::ordered_json fuse_json(const graph::Model& model, const fusion::RuleSet& rules,
+// The GPU family conv kernels were typed for; empty when the method types none by family.
+std::string gpu_family_of(const fusion::FusionMethod& method) {
+    const auto* rules = std::get_if<fusion::RuleSet>(&method.how);
+    return rules && rules->conv_kernel_types ? rules->gpu_family : std::string();
+}
+
+nlohmann::ordered_json fuse_json(const graph::Model& model, const fusion::FusionMethod& method,
                                  const fusion::KernelGraph& kernels) {
     auto list = nlohmann::ordered_json::array();
     for (const auto& k : kernels.kernels) {
@@ -43,20 +52,24 @@ nlohmann::ordered_json fuse_json(const graph::Model& model, const fusion::RuleSe
                          {"tensor", model.tensors[static_cast<std::size_t>(edge.tensor)].name},
                          {"fused", static_cast<bool>(kernels.fused[e])}});
     }
-    return {{"model", model.file},
-            {"rules", rules.name},
-            {"nodes", model.nodes.size()},
-            {"kernels", list},
-            {"edges", edges}};
+    nlohmann::ordered_json root{{"model", model.file}, {"rules", method.name}};
+    if (const auto family = gpu_family_of(method); !family.empty())
+        root["gpu_family"] = family;
+    root["nodes"] = model.nodes.size();
+    root["kernels"] = std::move(list);
+    root["edges"] = std::move(edges);
+    return root;
 }
 
-void print_table(const graph::Model& model, const fusion::RuleSet& rules,
+void print_table(const graph::Model& model, const fusion::FusionMethod& method,
                  const fusion::KernelGraph& kernels) {
     std::size_t fused = 0;
     for (const bool f : kernels.fused)
         fused += f;
-    std::printf("model      %s\nrules      %s (%s)\n", model.file.c_str(), rules.name.c_str(),
-                rules.runtime.c_str());
+    std::printf("model      %s\nrules      %s (%s)\n", model.file.c_str(), method.name.c_str(),
+                method.description.c_str());
+    if (const auto family = gpu_family_of(method); !family.empty())
+        std::printf("gpu family %s\n", family.c_str());
     std::printf("nodes      %zu -> %zu kernels (%zu of %zu edges fused)\n\n", model.nodes.size(),
                 kernels.kernels.size(), fused, kernels.edges.size());
     std::map<std::string, std::pair<int, std::int64_t>> types;
@@ -78,13 +91,21 @@ void print_table(const graph::Model& model, const fusion::RuleSet& rules,
 }
 
 int run_fuse(const FuseOptions& options) {
-    const auto rules = fusion::find_rule_set(options.rules);
+    auto method = fusion::find_fusion_method(options.rules);
+    if (!options.gpu_family.empty()) {
+        auto* rules = std::get_if<fusion::RuleSet>(&method.how);
+        if (!rules)
+            throw InputError("--gpu-family", options.gpu_family,
+                             "learned fusion types no kernels by GPU family; use it with "
+                             "--rules tflite-gpu");
+        fusion::choose_gpu_family(*rules, options.gpu_family);
+    }
     const auto model = options.model.load();
-    const auto kernels = fusion::fuse_with_rules(model, rules);
+    const auto kernels = fusion::detect_kernels(model, method);
     if (options.json || !options.out.empty())
-        emit_json(fuse_json(model, rules, kernels), options.json, options.out);
+        emit_json(fuse_json(model, method, kernels), options.json, options.out);
     if (!options.json)
-        print_table(model, rules, kernels);
+        print_table(model, method, kernels);
     return 0;
 }
 
@@ -97,8 +118,17 @@ Action add_fuse_command(CLI::App& app) {
     options->model.add_to(*command);
     command
         ->add_option("--rules", options->rules,
-                     "Fusion rule set: ort-cpu, tflite-gpu, tensorrt-like, or a rule file (.json)")
+                     "Fusion: ort-cpu, tflite-gpu, tensorrt-like, a rule file (.json), or "
+                     "learned:MODEL_FILE (written by fuse-train)")
         ->capture_default_str();
+    // The families and default come from the shipped set, so the help cannot drift from it.
+    const auto tflite = fusion::find_rule_set("tflite-gpu");
+    std::string families;
+    for (const auto& family : fusion::gpu_families(tflite))
+        families += (families.empty() ? "" : ", ") + family;
+    command->add_option("--gpu-family", options->gpu_family,
+                        "GPU family whose Winograd thresholds type conv kernels (tflite-gpu): " +
+                            families + "; default " + tflite.gpu_family);
     command->add_flag("--json", options->json,
                       "Print kernels in topological order and edge labels as JSON");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");

@@ -2,16 +2,20 @@
 // per model and pooled per model family (transformers apart: their measured covers are less
 // reliable where the runtime inserted reshapes).
 #include "commands.hpp"
+#include "core/fusion/fusion_method.hpp"
 #include "core/fusion/fusion_score.hpp"
-#include "core/fusion/rule_engine.hpp"
-#include "core/graph/onnx_import.hpp"
+#include "core/fusion/fusion_training.hpp"
 #include "core/input_error.hpp"
+#include "core/profile/run_models.hpp"
 #include "output.hpp"
+#include "training_options.hpp"
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace cleave::cli {
 
@@ -24,6 +28,8 @@ struct FuseEvalOptions {
     int threads = 1;
     bool all_sizes = false;
     bool by_family = false;
+    bool leave_family_out = false;
+    fusion::FusionTrainingOptions training;
     bool json = false;
     std::string out;
 };
@@ -46,36 +52,49 @@ void print_row(const std::string& name, const std::string& family, const fusion:
 }
 
 int run_fuse_eval(const FuseEvalOptions& options) {
-    const auto rules = fusion::find_rule_set(options.rules);
-    if (!std::filesystem::is_directory(options.models))
-        throw InputError(options.models, "--models",
-                         "not a folder; expected the folder holding the data's models");
+    std::optional<fusion::FusionMethod> method;
+    if (!options.leave_family_out)
+        method = fusion::find_fusion_method(options.rules);
+    profile::RunModels run_models(options.models, options.all_sizes);
 
-    std::map<std::string, graph::Model> loaded;
-    std::vector<std::string> missing;
-    // The run's model at the run's input size: the export size only, unless --all-sizes.
-    auto model_for = [&](const profile::MeasuredRun& run) -> const graph::Model* {
-        const std::string key = run.model + " " + graph::shape_to_string(run.input_shape);
-        if (const auto it = loaded.find(key); it != loaded.end())
-            return &it->second;
-        const auto path = std::filesystem::path(options.models) / (run.model + ".onnx");
-        if (!std::filesystem::exists(path)) {
-            if (std::find(missing.begin(), missing.end(), run.model) == missing.end())
-                missing.push_back(run.model);
-            return nullptr;
+    // The runs to score, with their models, in file order.
+    std::vector<profile::MeasuredDataset> datasets;
+    std::vector<fusion::FusionExample> runs;
+    for (const auto& file : options.data)
+        datasets.push_back(profile::load_measured_dataset(file));
+    for (const auto& dataset : datasets)
+        for (const auto& run : dataset.runs) {
+            if (run.kernels.empty() || (run.threads != 0 && run.threads != options.threads))
+                continue;
+            if (const auto* model = run_models.find(run))
+                runs.push_back({run.model, model, &run});
         }
-        graph::Model model = graph::load_model(path);
-        const bool export_size =
-            !model.inputs.empty() && model.tensors[model.inputs[0]].shape == run.input_shape;
-        if (!export_size && !options.all_sizes)
-            return nullptr;
-        if (!export_size) {
-            graph::LoadOptions load;
-            load.input_shapes[model.tensors[model.inputs[0]].name] = run.input_shape;
-            model = graph::load_model(path, load);
+    for (const auto& m : run_models.missing())
+        std::cerr << "cleave: warning: " << options.models << ": no " << m
+                  << ".onnx; its runs were skipped\n";
+    if (runs.empty())
+        throw InputError(options.data.empty() ? "--data" : options.data.front(), "",
+                         "no run matched: expected runs with per-kernel 'covers' at --threads " +
+                             std::to_string(options.threads) + " whose models are in " +
+                             options.models);
+
+    // With --leave-family-out, each family is scored by a classifier trained on the others.
+    std::map<std::string, fusion::LearnedFusion> held_out;
+    if (options.leave_family_out) {
+        std::set<std::string> families;
+        for (const auto& r : runs)
+            families.insert(profile::model_family(r.name));
+        for (const auto& family : families) {
+            std::vector<fusion::FusionExample> training;
+            for (const auto& r : runs)
+                if (profile::model_family(r.name) != family)
+                    training.push_back(r);
+            if (!options.json)
+                std::fprintf(stderr, "training without %s (%zu runs)...\n", family.c_str(),
+                             training.size());
+            held_out.emplace(family, fusion::train_learned_fusion(training, options.training));
         }
-        return &loaded.emplace(key, std::move(model)).first->second;
-    };
+    }
 
     nlohmann::ordered_json models = nlohmann::ordered_json::array();
     std::map<std::string, fusion::FusionScore> families;
@@ -83,42 +102,28 @@ int run_fuse_eval(const FuseEvalOptions& options) {
     if (!options.json && !options.by_family)
         std::printf("%-24s %-13s %6s %9s %9s %9s %6s %6s %8s\n", "model", "family", "edges",
                     "accuracy", "precision", "recall", "pred", "meas", "kernels");
-    for (const auto& file : options.data) {
-        const auto dataset = profile::load_measured_dataset(file);
-        for (const auto& run : dataset.runs) {
-            if (run.kernels.empty() || (run.threads != 0 && run.threads != options.threads))
-                continue;
-            const graph::Model* model = model_for(run);
-            if (!model)
-                continue;
-            const auto kernels = fusion::fuse_with_rules(*model, rules);
-            const auto score = fusion::score_fusion(*model, kernels, run);
-            const auto family = profile::model_family(run.model);
-            families[family] += score;
-            if (!profile::is_transformer_family(family))
-                cnn_total += score;
-            auto row = score_json(score);
-            row["uncovered_nodes"] = score.uncovered_nodes;
-            models.push_back({{"model", run.model},
-                              {"family", family},
-                              {"input_shape", run.input_shape},
-                              {"threads", run.threads},
-                              {"score", row}});
-            if (!options.json && !options.by_family)
-                print_row(run.model + (options.all_sizes
-                                           ? " " + graph::shape_to_string(run.input_shape)
-                                           : ""),
-                          family, score);
-        }
+    for (const auto& r : runs) {
+        const auto& run = *r.run;
+        const auto family = profile::model_family(run.model);
+        const auto kernels = options.leave_family_out
+                                 ? fusion::fuse_learned(*r.model, held_out.at(family))
+                                 : fusion::detect_kernels(*r.model, *method);
+        const auto score = fusion::score_fusion(*r.model, kernels, run);
+        families[family] += score;
+        if (!profile::is_transformer_family(family))
+            cnn_total += score;
+        auto row = score_json(score);
+        row["uncovered_nodes"] = score.uncovered_nodes;
+        models.push_back({{"model", run.model},
+                          {"family", family},
+                          {"input_shape", run.input_shape},
+                          {"threads", run.threads},
+                          {"score", row}});
+        if (!options.json && !options.by_family)
+            print_row(run.model +
+                          (options.all_sizes ? " " + graph::shape_to_string(run.input_shape) : ""),
+                      family, score);
     }
-    for (const auto& m : missing)
-        std::cerr << "cleave: warning: " << options.models << ": no " << m
-                  << ".onnx; its runs were skipped\n";
-    if (models.empty())
-        throw InputError(options.data.empty() ? "--data" : options.data.front(), "",
-                         "no run matched: expected runs with per-kernel 'covers' at --threads " +
-                             std::to_string(options.threads) + " whose models are in " +
-                             options.models);
 
     nlohmann::ordered_json family_rows = nlohmann::ordered_json::array();
     if (!options.json)
@@ -137,8 +142,12 @@ int run_fuse_eval(const FuseEvalOptions& options) {
     if (!options.json)
         print_row("all CNN families", "", cnn_total);
     const nlohmann::ordered_json document{
-        {"rules", rules.name}, {"data", options.data},    {"threads", options.threads},
-        {"models", models},    {"families", family_rows}, {"cnn_families", score_json(cnn_total)}};
+        {"rules", options.leave_family_out ? "learned, leave-family-out" : method->name},
+        {"data", options.data},
+        {"threads", options.threads},
+        {"models", models},
+        {"families", family_rows},
+        {"cnn_families", score_json(cnn_total)}};
     if (options.json || !options.out.empty())
         emit_json(document, options.json, options.out);
     return 0;
@@ -157,10 +166,17 @@ Action add_fuse_eval_command(CLI::App& app) {
         ->required();
     command->add_option("--models", options->models, "Folder holding the ONNX files the data names")
         ->required();
+    auto* rules =
+        command
+            ->add_option("--rules", options->rules,
+                         "Fusion: a shipped rule set, a rule file (.json) or learned:MODEL_FILE")
+            ->capture_default_str();
     command
-        ->add_option("--rules", options->rules,
-                     "Fusion rule set: a shipped name or a rule file (.json)")
-        ->capture_default_str();
+        ->add_flag("--leave-family-out", options->leave_family_out,
+                   "Score a learned classifier on each family, trained on the other "
+                   "families' runs (instead of --rules)")
+        ->excludes(rules);
+    add_training_options(*command, options->training);
     command->add_option("--threads", options->threads, "Use the runs at this thread count")
         ->capture_default_str();
     command->add_flag("--all-sizes", options->all_sizes,

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_inspect_command(app));
     add(cleave::cli::add_fuse_command(app));
     add(cleave::cli::add_fuse_eval_command(app));
+    add(cleave::cli::add_fuse_train_command(app));
 
     try {
         app.parse(argc, argv);

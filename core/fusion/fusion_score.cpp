@@ -1,5 +1,6 @@
 #include "fusion_score.hpp"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace cleave::fusion {
@@ -35,30 +36,41 @@ FusionScore& FusionScore::operator+=(const FusionScore& o) {
     return *this;
 }
 
-FusionScore score_fusion(const graph::Model& model, const KernelGraph& predicted,
-                         const profile::MeasuredRun& run) {
+std::vector<int> measured_kernel_of_node(const graph::Model& model,
+                                         const profile::MeasuredRun& run) {
     std::unordered_map<std::string, int> measured_kernel;
     for (std::size_t k = 0; k < run.kernels.size(); ++k)
         for (const auto& node : run.kernels[k].covers)
             measured_kernel.emplace(node, static_cast<int>(k));
-    FusionScore score;
-    std::vector<int> truth(model.nodes.size(), -1);
-    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
-        const auto it = measured_kernel.find(model.nodes[n].name);
-        if (it == measured_kernel.end())
-            ++score.uncovered_nodes;
-        else
-            truth[n] = it->second;
+    std::vector<int> kernel(model.nodes.size(), -1);
+    for (std::size_t n = 0; n < model.nodes.size(); ++n)
+        if (const auto it = measured_kernel.find(model.nodes[n].name); it != measured_kernel.end())
+            kernel[n] = it->second;
+    return kernel;
+}
+
+std::vector<bool> measured_fused_edges(const std::vector<Edge>& edges,
+                                       const std::vector<int>& kernel_of_node) {
+    std::vector<bool> fused(edges.size());
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+        const int k = kernel_of_node[static_cast<std::size_t>(edges[e].from)];
+        fused[e] = k >= 0 && k == kernel_of_node[static_cast<std::size_t>(edges[e].to)];
     }
+    return fused;
+}
+
+FusionScore score_fusion(const graph::Model& model, const KernelGraph& predicted,
+                         const profile::MeasuredRun& run) {
+    const auto kernel_of_node = measured_kernel_of_node(model, run);
+    const auto truth = measured_fused_edges(predicted.edges, kernel_of_node);
+    FusionScore score;
+    score.uncovered_nodes =
+        static_cast<int>(std::count(kernel_of_node.begin(), kernel_of_node.end(), -1));
     for (std::size_t e = 0; e < predicted.edges.size(); ++e) {
-        const auto& edge = predicted.edges[e];
-        const bool fused_in_truth =
-            truth[static_cast<std::size_t>(edge.from)] >= 0 &&
-            truth[static_cast<std::size_t>(edge.from)] == truth[static_cast<std::size_t>(edge.to)];
         if (predicted.fused[e])
-            ++(fused_in_truth ? score.true_fused : score.false_fused);
+            ++(truth[e] ? score.true_fused : score.false_fused);
         else
-            ++(fused_in_truth ? score.missed : score.true_apart);
+            ++(truth[e] ? score.missed : score.true_apart);
     }
     for (const auto& k : predicted.kernels)
         score.kernels_predicted += k.launches;

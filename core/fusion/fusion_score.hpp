@@ -24,6 +24,13 @@ struct FusionScore {
     FusionScore& operator+=(const FusionScore& other);
 };
 
+// Per node: the first measured kernel whose covers name it; -1 when none does.
+std::vector<int> measured_kernel_of_node(const graph::Model& model,
+                                         const profile::MeasuredRun& run);
+// Per edge: both ends are covered by one measured kernel.
+std::vector<bool> measured_fused_edges(const std::vector<Edge>& edges,
+                                       const std::vector<int>& measured_kernel_of_node);
+
 FusionScore score_fusion(const graph::Model& model, const KernelGraph& predicted,
                          const profile::MeasuredRun& run);
 

@@ -1,5 +1,7 @@
 #include "rule_engine.hpp"
 
+#include "kernel_type_selection.hpp"
+
 #include <algorithm>
 
 namespace cleave::fusion {
@@ -32,6 +34,54 @@ namespace {
 
 bool matches(const std::set<std::string>& ops, const std::string& op) {
     return ops.empty() || ops.count(op);
+}
+
+// True when an input is stretched along a dim of size 1 to the output (or a shape is unknown).
+bool broadcasts(const graph::Model& model, int output, const std::vector<int>& inputs) {
+    const auto& out = model.tensors[static_cast<std::size_t>(output)];
+    if (!out.shape)
+        return true;
+    for (const int t : inputs) {
+        const auto& in = model.tensors[static_cast<std::size_t>(t)].shape;
+        if (!in || in->size() > out.shape->size())
+            return true;
+        const auto offset = out.shape->size() - in->size();
+        for (std::size_t d = 0; d < out.shape->size(); ++d) {
+            const std::int64_t o = (*out.shape)[d];
+            const std::int64_t i = d < offset ? 1 : (*in)[d - offset];
+            if (o < 0 || i < 0 || (i == 1 && o != 1))
+                return true;
+        }
+    }
+    return false;
+}
+
+// v's inputs as the runtime sees them: constants become attributes, not inputs, and for ops in
+// `latest_first` the input computed last (by the highest node) moves to the front, as the TFLite
+// GPU delegate does for Add and Mul so that the newest tensor can link.
+std::vector<int> runtime_inputs(const graph::Model& model, const graph::Node& v,
+                                const std::vector<bool>& constant,
+                                const std::set<std::string>& latest_first) {
+    std::vector<int> inputs;
+    for (const int t : v.inputs) {
+        if (t < 0)
+            continue;
+        const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
+        if (tensor.kind == graph::Tensor::Kind::Initializer ||
+            (tensor.producer >= 0 && constant[static_cast<std::size_t>(tensor.producer)]))
+            continue;
+        inputs.push_back(t);
+    }
+    if (inputs.size() < 2 || !latest_first.count(v.op) || v.outputs.empty() || v.outputs[0] < 0 ||
+        broadcasts(model, v.outputs[0], inputs))
+        return inputs;
+    std::size_t latest = 0;
+    for (std::size_t i = 1; i < inputs.size(); ++i)
+        if (model.tensors[static_cast<std::size_t>(inputs[i])].producer >
+            model.tensors[static_cast<std::size_t>(inputs[latest])].producer)
+            latest = i;
+    std::swap(inputs[0], inputs[latest]);
+    return inputs;
 }
 
 // Merges every group of unfused `to` nodes that read one tensor at the same input.
@@ -125,6 +175,27 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules) {
             if (rule.single_output && std::count_if(u.outputs.begin(), u.outputs.end(),
                                                     [](int t) { return t >= 0; }) != 1)
                 continue;
+            if (rule.to_runtime_input >= 0) {
+                const auto inputs = runtime_inputs(model, v, constant, rule.latest_input_first);
+                const auto at = static_cast<std::size_t>(rule.to_runtime_input);
+                if (std::count(v.inputs.begin(), v.inputs.end(), e.tensor) != 1 ||
+                    at >= inputs.size() || inputs[at] != e.tensor)
+                    continue;
+            }
+            if (rule.other_inputs_ready) {
+                // Ready: a constant, a graph input, or made by a kernel that starts no later
+                // than u's (kernels run in the order of their first node).
+                const int start = anchor[static_cast<std::size_t>(ru)];
+                const bool ready = std::all_of(v.inputs.begin(), v.inputs.end(), [&](int t) {
+                    if (t < 0 || t == e.tensor)
+                        return true;
+                    const int p = model.tensors[static_cast<std::size_t>(t)].producer;
+                    return p < 0 || constant[static_cast<std::size_t>(p)] ||
+                           anchor[static_cast<std::size_t>(groups.find(p))] <= start;
+                });
+                if (!ready)
+                    continue;
+            }
             if (rule.other_input_is_from_input) {
                 if (v.inputs.size() != 2 || u.inputs.empty())
                     continue;
@@ -145,7 +216,7 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules) {
 
     auto graph = make_kernel_graph(model, edges, groups, [&](int root) {
         const auto r = static_cast<std::size_t>(root);
-        return type[r].empty() ? model.nodes[static_cast<std::size_t>(anchor[r])].op : type[r];
+        return type[r].empty() ? anchor_kernel_type(model, anchor[r], rules, constant) : type[r];
     });
     for (auto& kernel : graph.kernels) {
         const auto it = rules.launches.find(kernel.type);

@@ -2,6 +2,7 @@
 
 #include "../input_error.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -67,9 +68,88 @@ public:
         return out;
     }
 
+    int whole_number(const json& object, const std::string& pointer, const char* key, int fallback,
+                     bool required) const {
+        const auto* v = member(object, pointer, key, json::value_t::number_integer,
+                               "a whole number >= 1", required);
+        if (!v)
+            return fallback;
+        if (v->get<std::int64_t>() < 1 || v->get<std::int64_t>() > 1'000'000)
+            fail(pointer + "/" + key, "expected a whole number >= 1, found " + v->dump());
+        return v->get<int>();
+    }
+
+    void only_known(const json& object, const std::string& pointer,
+                    const std::vector<std::string>& known) const {
+        for (const auto& [key, _] : object.items())
+            if (std::find(known.begin(), known.end(), key) == known.end()) {
+                std::string list;
+                for (const auto& k : known)
+                    list += (list.empty() ? "" : ", ") + k;
+                fail(pointer + "/" + key, "unknown field; expected one of " + list);
+            }
+    }
+
 private:
     std::string file_;
 };
+
+std::string joined(const std::map<std::string, WinogradThresholds>& families) {
+    std::string out;
+    for (const auto& [name, _] : families)
+        out += (out.empty() ? "" : ", ") + name;
+    return out;
+}
+
+// The "conv_kernel_types" section: kernel type names, and per GPU family the Winograd thresholds.
+ConvKernelTypes parse_conv_kernel_types(const Reader& reader, const json& section) {
+    const std::string pointer = "/conv_kernel_types";
+    reader.only_known(section, pointer,
+                      {"ops", "depthwise", "grouped", "grouped_multiple", "winograd", "direct",
+                       "unsupported", "default_gpu_family", "winograd_thresholds", "note"});
+    ConvKernelTypes types;
+    types.ops = reader.ops(section, pointer, "ops");
+    if (types.ops.empty())
+        reader.fail(pointer, "expected \"ops\": a non-empty list of op types such as [\"Conv\"]");
+    for (auto [key, name] :
+         {std::pair{"depthwise", &types.depthwise}, std::pair{"grouped", &types.grouped},
+          std::pair{"winograd", &types.winograd}, std::pair{"direct", &types.direct},
+          std::pair{"unsupported", &types.unsupported}}) {
+        *name = reader.string(section, pointer, key, true);
+        if (name->empty())
+            reader.fail(pointer + "/" + key, "expected a kernel type name such as \"Conv2D\"");
+    }
+    types.grouped_multiple = reader.whole_number(section, pointer, "grouped_multiple", 1, false);
+    const auto* families =
+        reader.member(section, pointer, "winograd_thresholds", json::value_t::object,
+                      "an object GPU family -> thresholds", true);
+    for (const auto& [family, entry] : families->items()) {
+        const std::string at = pointer + "/winograd_thresholds/" + family;
+        const bool plain = !family.empty() && std::all_of(family.begin(), family.end(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+        });
+        if (!plain)
+            reader.fail(at, "expected a GPU family name of lower-case letters, digits and '-'");
+        if (!entry.is_object())
+            reader.fail(at, std::string("expected an object with min_src_slices, min_dst_slices "
+                                        "and min_tiles, found ") +
+                                entry.type_name());
+        reader.only_known(entry, at, {"min_src_slices", "min_dst_slices", "min_tiles"});
+        types.winograd_thresholds[family] = {
+            reader.whole_number(entry, at, "min_src_slices", 1, true),
+            reader.whole_number(entry, at, "min_dst_slices", 1, true),
+            reader.whole_number(entry, at, "min_tiles", 1, true)};
+    }
+    if (types.winograd_thresholds.empty())
+        reader.fail(pointer + "/winograd_thresholds", "expected at least one GPU family");
+    types.default_gpu_family = reader.string(section, pointer, "default_gpu_family", true);
+    if (!types.winograd_thresholds.count(types.default_gpu_family))
+        reader.fail(pointer + "/default_gpu_family",
+                    "no family \"" + types.default_gpu_family +
+                        "\" in winograd_thresholds; expected one of " +
+                        joined(types.winograd_thresholds));
+    return types;
+}
 
 } // namespace
 
@@ -112,6 +192,9 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
                                                  "single_consumer",
                                                  "single_output",
                                                  "other_input_is_from_input",
+                                                 "to_runtime_input",
+                                                 "latest_input_first",
+                                                 "other_inputs_ready",
                                                  "siblings",
                                                  "kernel_type",
                                                  "note"};
@@ -121,7 +204,8 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
                     pointer + "/" + key,
                     "unknown field; expected one of name, from, from_kernel, from_kernel_type, to, "
                     "to_input, single_consumer, single_output, "
-                    "other_input_is_from_input, siblings, kernel_type, note");
+                    "other_input_is_from_input, to_runtime_input, latest_input_first, "
+                    "other_inputs_ready, siblings, kernel_type, note");
         FusionRule rule;
         rule.name = reader.string(r, pointer, "name", true);
         rule.from = reader.ops(r, pointer, "from");
@@ -137,9 +221,23 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
         rule.single_consumer = reader.boolean(r, pointer, "single_consumer");
         rule.single_output = reader.boolean(r, pointer, "single_output");
         rule.other_input_is_from_input = reader.boolean(r, pointer, "other_input_is_from_input");
+        if (const auto* index =
+                reader.member(r, pointer, "to_runtime_input", json::value_t::number_integer,
+                              "an input index", false)) {
+            rule.to_runtime_input = index->get<int>();
+            if (rule.to_runtime_input < 0)
+                reader.fail(pointer + "/to_runtime_input", "expected an input index >= 0");
+        }
+        rule.latest_input_first = reader.ops(r, pointer, "latest_input_first");
+        rule.other_inputs_ready = reader.boolean(r, pointer, "other_inputs_ready");
         rule.siblings = reader.boolean(r, pointer, "siblings");
         rule.kernel_type = reader.string(r, pointer, "kernel_type", false);
         set.rules.push_back(std::move(rule));
+    }
+    if (const auto* section = reader.member(root, "", "conv_kernel_types", json::value_t::object,
+                                            "an object describing conv kernel types", false)) {
+        set.conv_kernel_types = parse_conv_kernel_types(reader, *section);
+        set.gpu_family = set.conv_kernel_types->default_gpu_family;
     }
     if (const auto* launches = reader.member(root, "", "launches", json::value_t::object,
                                              "an object op -> count", false)) {

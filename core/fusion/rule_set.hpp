@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -21,10 +22,39 @@ struct FusionRule {
     bool single_consumer = false;           // u's output feeds only v and is not a graph output
     bool single_output = false;             // u has one output
     bool other_input_is_from_input = false; // v's other input is u's first input: x * f(x)
+    // v reads u's output exactly once, at this index of its run-time inputs (-1: any). Constants
+    // do not count: the TFLite GPU delegate turns them into attributes of the op.
+    int to_runtime_input = -1;
+    // Ops of v whose run-time inputs the runtime reorders so the one computed last comes first
+    // (the delegate does this for Add and Mul when no input is broadcast).
+    std::set<std::string> latest_input_first;
+    // v's other inputs are computed no later than u's kernel starts, in node order: the
+    // delegate links only into an op whose inputs are all ready.
+    bool other_inputs_ready = false;
     // Instead of u -> v: two nodes of a `to` op reading the same tensor (at to_input) become one
     // kernel, as when a runtime turns sibling Slices into one Split.
     bool siblings = false;
     std::string kernel_type; // the fused kernel's type ("" keeps it)
+};
+
+// Which kernel the runtime runs for a convolution (Li et al. Alg. 3.2 for the TFLite GPU
+// delegate): depthwise, grouped, Winograd where the GPU family's test passes, else direct.
+struct WinogradThresholds {
+    int min_src_slices = 1; // input channels / 4, rounded up
+    int min_dst_slices = 1; // output channels / 4, rounded up
+    int min_tiles = 1;      // 4x4 output tiles
+};
+
+struct ConvKernelTypes {
+    std::set<std::string> ops; // anchor ops typed ("Conv")
+    std::string depthwise;     // group == input channels == output channels
+    std::string grouped;       // 1 < group, channels per group a multiple of grouped_multiple
+    std::string winograd;      // 3x3, stride 1, dilation 1, group 1, past the family's thresholds
+    std::string direct;        // every other group-1 convolution
+    std::string unsupported;   // what the runtime refuses (depthwise with a channel multiplier)
+    int grouped_multiple = 1;
+    std::string default_gpu_family;
+    std::map<std::string, WinogradThresholds> winograd_thresholds; // by GPU family
 };
 
 struct RuleSet {
@@ -34,6 +64,8 @@ struct RuleSet {
     bool fold_constants = false; // nodes computable at load time join their consumer's kernel
     std::vector<FusionRule> rules;
     std::map<std::string, int> launches; // op -> kernels the runtime runs for one such node
+    std::optional<ConvKernelTypes> conv_kernel_types;
+    std::string gpu_family; // the family conv kernels are typed for; the file's default at load
 };
 
 // Parses a rule file; throws InputError(file, JSON pointer, expected) on any mistake.

@@ -60,15 +60,6 @@ std::string conv_bn(OnnxBuilder& b, const std::string& in, const std::string& pr
     return prefix + "a";
 }
 
-// x -> Conv(1x1) -> c: the producer of the tflite-gpu cases.
-OnnxBuilder conv_model() {
-    OnnxBuilder b;
-    b.input("x", {1, 4, 8, 8});
-    b.initializer("w", {4, 4, 1, 1});
-    b.node("Conv", {"x", "w"}, {"c"}, "conv");
-    return b;
-}
-
 } // namespace
 
 class RuleEngineTest : public QObject {
@@ -159,48 +150,6 @@ private slots:
         QVERIFY(groups.merge(0, 1));
         QVERIFY(groups.merge(1, 2));
         QCOMPARE(groups.members(groups.find(0)), (std::vector<int>{0, 1, 2}));
-    }
-
-    // TFLite GPU delegate, Li et al. Alg. 3.1: merge v into u only when u has one output, that
-    // output has one consumer v, v takes it as its first input, and v's op is linkable.
-    void tfliteMergesALinkableFirstInputConsumer() {
-        OnnxBuilder b = conv_model();
-        b.node("Add", {"c", "x"}, {"out"}, "add");
-        b.output("out");
-        QCOMPARE(fuse(b, "tflite-gpu").groups(), QStringList{"Conv+Add"});
-    }
-
-    void tfliteKeepsASecondInputApart() {
-        OnnxBuilder b = conv_model();
-        b.node("Add", {"x", "c"}, {"out"}, "add");
-        b.output("out");
-        QCOMPARE(fuse(b, "tflite-gpu").groups(), (QStringList{"Conv", "Add"}));
-    }
-
-    void tfliteKeepsAnOutputWithTwoConsumersApart() {
-        OnnxBuilder b = conv_model();
-        b.node("Relu", {"c"}, {"r"}, "relu");
-        b.node("Add", {"c", "r"}, {"out"}, "add");
-        b.output("out");
-        QCOMPARE(fuse(b, "tflite-gpu").groups().size(), 3);
-    }
-
-    void tfliteKeepsANonLinkableConsumerApart() {
-        OnnxBuilder b = conv_model();
-        b.node("Conv", {"c", "w"}, {"out"}, "conv2");
-        b.output("out");
-        QCOMPARE(fuse(b, "tflite-gpu").groups(), (QStringList{"Conv", "Conv"}));
-    }
-
-    void tfliteKeepsAMultiOutputProducerApart() {
-        OnnxBuilder b;
-        b.input("x", {1, 8, 4, 4});
-        auto& split = b.node("Split", {"x"}, {"a", "b2"}, "split");
-        OnnxBuilder::set_int(split, "axis", 1);
-        b.node("Relu", {"a"}, {"r"}, "relu");
-        b.node("Add", {"r", "b2"}, {"out"}, "add");
-        b.output("out");
-        QCOMPARE(fuse(b, "tflite-gpu").groups(), (QStringList{"Split", "Relu+Add"}));
     }
 
     void resnet18MatchesTheRuntimesFortyKernels() {

@@ -79,6 +79,49 @@ private slots:
             QString("my-rules.json: /version: version 2 is not known; expected 1"));
     }
 
+    void newRuleFieldsParse() {
+        const auto set = parse_rule_set(
+            kHead + R"("rules": [{"name": "r", "to_runtime_input": 0, "other_inputs_ready": true,
+                                  "latest_input_first": ["Add"]}]})",
+            "my-rules.json");
+        QCOMPARE(set.rules[0].to_runtime_input, 0);
+        QVERIFY(set.rules[0].other_inputs_ready);
+        QCOMPARE(set.rules[0].latest_input_first, std::set<std::string>{"Add"});
+    }
+
+    void shippedTfliteSetTypesConvKernels() {
+        const auto set = find_rule_set("tflite-gpu");
+        QVERIFY(set.conv_kernel_types.has_value());
+        QCOMPARE(set.gpu_family, std::string("adreno6xx"));
+        QCOMPARE(set.conv_kernel_types->winograd_thresholds.size(), std::size_t(9));
+        QCOMPARE(set.launches.at("Winograd"), 3);
+        QVERIFY(!find_rule_set("ort-cpu").conv_kernel_types.has_value());
+    }
+
+    void convKernelTypeMistakesNameThePointer() {
+        const std::string section =
+            R"("rules": [], "conv_kernel_types": {"ops": ["Conv"], "depthwise": "D", "grouped": "G",
+               "winograd": "W", "direct": "C", "unsupported": "U", "default_gpu_family": "mali", )";
+        QCOMPARE(error_of(kHead + section +
+                          R"("winograd_thresholds": {"mali": {"min_src_slices": 16,
+                              "min_dst_slices": 16, "min_tiles": "32"}}}})"),
+                 QString("my-rules.json: /conv_kernel_types/winograd_thresholds/mali/min_tiles: "
+                         "expected a whole number >= 1, found string"));
+        QCOMPARE(error_of(kHead + section +
+                          R"("winograd_thresholds": {"mali": {"min_src_slices": 0,
+                              "min_dst_slices": 16, "min_tiles": 32}}}})"),
+                 QString("my-rules.json: /conv_kernel_types/winograd_thresholds/mali/"
+                         "min_src_slices: expected a whole number >= 1, found 0"));
+        QCOMPARE(error_of(kHead + section +
+                          R"("winograd_thresholds": {"amd": {"min_src_slices": 16,
+                              "min_dst_slices": 8, "min_tiles": 32}}}})"),
+                 QString("my-rules.json: /conv_kernel_types/default_gpu_family: no family "
+                         "\"mali\" in winograd_thresholds; expected one of amd"));
+        QVERIFY(error_of(kHead + section + R"("winograd_thresholds": {}, "tiles": 4}})")
+                    .startsWith("my-rules.json: /conv_kernel_types/tiles: unknown field; "
+                                "expected one of ops, depthwise,"));
+    }
+
     void missingFileIsAnInputError() {
         QVERIFY_THROWS_EXCEPTION(cleave::InputError, find_rule_set("/nonexistent/rules.json"));
     }

@@ -1,0 +1,25 @@
+// How kernels are decided, as every command and the studio choose it: a rule set (a shipped
+// name or a rule file) or a learned classifier ("learned:FILE", written by cleave fuse-train).
+#pragma once
+
+#include "learned_fusion.hpp"
+#include "rule_set.hpp"
+
+#include <variant>
+
+namespace cleave::fusion {
+
+struct FusionMethod {
+    std::string name;        // "ort-cpu", "my-rules", "learned:ort.fusion.json"
+    std::string description; // what it describes, for people
+    std::variant<RuleSet, LearnedFusion> how;
+};
+
+inline constexpr const char* kLearnedPrefix = "learned:";
+
+// Throws InputError naming the file, or listing the shipped names, when it cannot be found.
+FusionMethod find_fusion_method(const std::string& spec);
+
+KernelGraph detect_kernels(const graph::Model& model, const FusionMethod& method);
+
+} // namespace cleave::fusion

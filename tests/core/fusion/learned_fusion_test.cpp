@@ -1,0 +1,228 @@
+// The learned fusion classifier: its gradients against finite differences, training on four
+// CNNs of the measured sample (tests/data/ort-cpu-xeon-sample.json) and scoring the fifth, the
+// model file's round trip and its errors, and launches read from the data.
+#include "../graph/onnx_builder.hpp"
+#include "core/atomic_file.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/fusion/fusion_score.hpp"
+#include "core/fusion/fusion_training.hpp"
+#include "core/graph/onnx_import.hpp"
+#include "core/input_error.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace cleave;
+using namespace cleave::fusion;
+using cleave::test::OnnxBuilder;
+
+namespace {
+
+const std::string kSample = std::string(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
+
+// The sample's runs with their example models, kept alive for the examples' pointers.
+struct Sample {
+    profile::MeasuredDataset data = profile::load_measured_dataset(kSample);
+    std::vector<graph::Model> models;
+
+    Sample() {
+        for (const auto& run : data.runs)
+            models.push_back(graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/" +
+                                               run.model + ".onnx"));
+    }
+    std::vector<FusionExample> examples(const std::string& except = "") const {
+        std::vector<FusionExample> out;
+        for (std::size_t i = 0; i < data.runs.size(); ++i)
+            if (data.runs[i].model != except)
+                out.push_back({data.runs[i].model, &models[i], &data.runs[i]});
+        return out;
+    }
+    std::size_t index(const std::string& model) const {
+        for (std::size_t i = 0; i < data.runs.size(); ++i)
+            if (data.runs[i].model == model)
+                return i;
+        return data.runs.size();
+    }
+};
+
+// x -> Conv -> Relu -> Add(x) -> HardSwish: a small graph with fan-out and a second input.
+graph::Model small_model() {
+    OnnxBuilder b;
+    b.input("x", {1, 4, 8, 8});
+    b.initializer("w", {4, 4, 3, 3});
+    auto& conv = b.node("Conv", {"x", "w"}, {"c"}, "conv");
+    OnnxBuilder::set_ints(conv, "pads", {1, 1, 1, 1});
+    b.node("Relu", {"c"}, {"r"}, "relu");
+    b.node("Add", {"r", "c"}, {"a"}, "add");
+    b.node("HardSwish", {"a"}, {"y"}, "hs");
+    b.output("y");
+    return graph::load_model_from_bytes(b.bytes(), "small.onnx");
+}
+
+void write(const QString& path, const std::string& text) {
+    std::ofstream(path.toStdString()) << text;
+}
+
+} // namespace
+
+class LearnedFusionTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gradientsMatchFiniteDifferences() {
+        const auto model = small_model();
+        const auto edges = node_edges(model);
+        QCOMPARE(edges.size(), std::size_t{4});
+        auto learned = initial_learned_fusion({"Conv", "Relu", "Add"}, 5, 6, 7);
+        learned.b_edge.setConstant(0.3); // keep every relu unit active at the start
+        const auto features = fusion_features(model, edges, learned.ops);
+        Eigen::VectorXd fused(4);
+        fused << 1, 0, 1, 0;
+        std::vector<Matrix> gradients;
+        fusion_loss(learned, features, fused, &gradients);
+        const auto parameters = learned.parameters();
+        double worst = 0.0;
+        int checked = 0;
+        for (std::size_t p = 0; p < parameters.size(); ++p) {
+            Matrix& m = *parameters[p];
+            for (Eigen::Index i = 0; i < m.size(); i += 7) {
+                const double kept = m.data()[i];
+                m.data()[i] = kept + 1e-6;
+                const double up = fusion_loss(learned, features, fused, nullptr);
+                m.data()[i] = kept - 1e-6;
+                const double down = fusion_loss(learned, features, fused, nullptr);
+                m.data()[i] = kept;
+                const double numeric = (up - down) / 2e-6;
+                worst = std::max(worst, std::abs(numeric - gradients[p].data()[i]));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 50);
+        QVERIFY2(worst < 1e-7, qPrintable(QString("largest gradient error %1").arg(worst)));
+    }
+
+    void trainingLowersTheLoss() {
+        const Sample sample;
+        FusionTrainingOptions options;
+        std::vector<double> losses;
+        options.epochs = 40;
+        options.progress = [&](int, double loss) { losses.push_back(loss); };
+        train_learned_fusion(sample.examples(), options);
+        QCOMPARE(losses.size(), std::size_t{40});
+        QVERIFY(losses.back() < 0.25 * losses.front());
+    }
+
+    void heldOutSqueezeNetIsPredictedFromFourOtherFamilies() {
+        // Trained on resnet18, densenet121, mobilenet_v2 and efficientnet_b0 only.
+        const Sample sample;
+        FusionTrainingOptions options;
+        options.epochs = 200;
+        const auto learned = train_learned_fusion(sample.examples("squeezenet1_1"), options);
+        const auto i = sample.index("squeezenet1_1");
+        const auto kernels = fuse_learned(sample.models[i], learned);
+        const auto score = score_fusion(sample.models[i], kernels, sample.data.runs[i]);
+        QCOMPARE(score.edges(), 72);
+        QVERIFY2(score.accuracy() >= 0.99, qPrintable(QString::number(score.accuracy())));
+        QCOMPARE(score.kernels_measured, 39);
+        QVERIFY(std::abs(score.kernels_predicted - 39) <= 1);
+    }
+
+    void messagePassingLayerTrainsToo() {
+        const Sample sample;
+        FusionTrainingOptions options;
+        options.epochs = 100;
+        options.node_hidden = 8;
+        const auto learned = train_learned_fusion(sample.examples(), options);
+        QCOMPARE(learned.node_hidden(), 8);
+        FusionScore fit;
+        for (std::size_t i = 0; i < sample.models.size(); ++i)
+            fit += score_fusion(sample.models[i], fuse_learned(sample.models[i], learned),
+                                sample.data.runs[i]);
+        QVERIFY2(fit.accuracy() >= 0.99, qPrintable(QString::number(fit.accuracy())));
+    }
+
+    void savedModelPredictsExactlyTheSame() {
+        const Sample sample;
+        FusionTrainingOptions options;
+        options.epochs = 20;
+        const auto learned = train_learned_fusion(sample.examples(), options);
+        QTemporaryDir dir;
+        const auto path = dir.filePath("ort.fusion.json").toStdString();
+        save_learned_fusion(learned, path);
+        const auto method = find_fusion_method("learned:" + path);
+        QCOMPARE(method.name, "learned:" + path);
+        const auto& loaded = std::get<LearnedFusion>(method.how);
+        QCOMPARE(loaded.ops, learned.ops);
+        QCOMPARE(loaded.trained_on.size(), std::size_t{5});
+        const auto& model = sample.models[sample.index("mobilenet_v2")];
+        const auto edges = node_edges(model);
+        QVERIFY(fused_probabilities(model, edges, loaded) ==
+                fused_probabilities(model, edges, learned));
+    }
+
+    void launchesAreReadFromKernelsThatCoverNoNode() {
+        // ONNX Runtime runs HardSwish as HardSigmoid (covering nothing) then Mul (covering it).
+        const auto model = small_model();
+        profile::MeasuredRun run;
+        run.model = "small";
+        for (const auto& [op, covers] :
+             std::vector<std::pair<std::string, std::vector<std::string>>>{
+                 {"FusedConv", {"conv", "relu"}},
+                 {"Add", {"add"}},
+                 {"HardSigmoid", {}},
+                 {"Mul", {"hs"}}})
+            run.kernels.push_back({op, op, "", covers, std::nullopt});
+        const auto launches = measured_launches({{"small", &model, &run}});
+        QCOMPARE(launches.size(), std::size_t{1});
+        QCOMPARE(launches.at("HardSwish"), 2);
+    }
+
+    void modelFileErrorsNameThePlace() {
+        const Sample sample;
+        FusionTrainingOptions options;
+        options.epochs = 1;
+        const auto learned = train_learned_fusion(sample.examples("densenet121"), options);
+        QTemporaryDir dir;
+        const auto good = dir.filePath("good.json");
+        save_learned_fusion(learned, good.toStdString());
+        std::ifstream in(good.toStdString());
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+
+        const auto expect = [&](const std::string& content, const std::string& place) {
+            const auto path = dir.filePath("bad.json");
+            write(path, content);
+            try {
+                load_learned_fusion(path.toStdString());
+                QFAIL("accepted a bad model file");
+            } catch (const InputError& e) {
+                QCOMPARE(e.file(), path.toStdString());
+                QCOMPARE(e.place(), place);
+            }
+        };
+        expect("{\"format\": \"cleave-fusion-rules\"}", "/format");
+        expect(text.substr(0, text.size() / 2), "byte " + std::to_string(text.size() / 2 + 1));
+        auto doc = nlohmann::json::parse(text);
+        doc["weights"]["w_out"]["values"][0] = "x";
+        expect(doc.dump(), "/weights/w_out/values/0");
+        doc = nlohmann::json::parse(text);
+        doc["ops"].push_back("NewOp"); // the weights no longer fit the vocabulary
+        expect(doc.dump(), "/weights/w_self");
+        QVERIFY_THROWS_EXCEPTION(InputError, find_fusion_method("learned:"));
+        QVERIFY_THROWS_EXCEPTION(
+            InputError, find_fusion_method("learned:" + dir.filePath("none").toStdString()));
+    }
+
+    void unknownOpsFallInTheOtherSlot() {
+        const auto model = small_model();
+        const auto features = fusion_features(model, node_edges(model), {"Conv", "Relu"});
+        QCOMPARE(features.nodes.cols(), 2 + 1 + kOpCategories + kNodeNumericFeatures);
+        QCOMPARE(features.nodes(2, 2), 1.0); // Add
+        QCOMPARE(features.nodes(3, 2), 1.0); // HardSwish
+        QCOMPARE(features.nodes(0, 0), 1.0); // Conv
+    }
+};
+
+QTEST_GUILESS_MAIN(LearnedFusionTest)
+#include "learned_fusion_test.moc"
