@@ -72,6 +72,7 @@ KernelDock::KernelDock(QWidget* parent)
                 const auto& nodes =
                     kernels_->kernels().kernels[static_cast<std::size_t>(row)].nodes;
                 emit kernelSelected(QList<int>(nodes.begin(), nodes.end()));
+                emit currentKernelChanged(row);
             });
     refresh();
 }
@@ -98,6 +99,18 @@ bool KernelDock::setRuleSet(const QString& name_or_path) {
     return true;
 }
 
+void KernelDock::selectKernel(int kernel) {
+    const QModelIndex source = kernels_->index(kernel, 0);
+    if (!source.isValid())
+        return;
+    if (!proxy_->mapFromSource(source).isValid())
+        filterEdit_->clear();
+    const QModelIndex row = proxy_->mapFromSource(source);
+    view_->selectionModel()->setCurrentIndex(row, QItemSelectionModel::ClearAndSelect |
+                                                      QItemSelectionModel::Rows);
+    view_->scrollTo(row);
+}
+
 void KernelDock::chooseRuleFile() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Fusion Rules"), {},
                                                       tr("Fusion rules (*.json);;All files (*)"));
@@ -111,6 +124,7 @@ void KernelDock::refresh() {
     if (!model_) {
         kernels_->setKernels(nullptr, {});
         summary_->setText(tr("No model"));
+        emit kernelsChanged();
         return;
     }
     auto graph = fusion::fuse_with_rules(*model_, fusion::find_rule_set(ruleSet_.toStdString()));
@@ -128,6 +142,7 @@ void KernelDock::refresh() {
     kernels_->setKernels(model_, std::move(graph));
     view_->resizeColumnsToContents();
     view_->horizontalHeader()->setSectionResizeMode(KernelTableModel::Ops, QHeaderView::Stretch);
+    emit kernelsChanged();
 }
 
 } // namespace cleave::ui

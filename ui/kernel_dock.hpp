@@ -27,12 +27,18 @@ public:
     bool setRuleSet(const QString& name_or_path);
     QString ruleSet() const { return ruleSet_; }
 
+    // Makes this kernel the table's current row (clearing a filter that hides it).
+    void selectKernel(int kernel);
+
     QTableView* view() const { return view_; }
     QLineEdit* filterEdit() const { return filterEdit_; }
     const KernelTableModel* kernels() const { return kernels_; }
 
 signals:
     void kernelSelected(const QList<int>& nodes);
+    void currentKernelChanged(int kernel); // index into kernels()->kernels().kernels
+    // A new model or rule set regrouped the kernels.
+    void kernelsChanged();
     void ruleSetFailed(const QString& message);
 
 private:

@@ -1,8 +1,12 @@
 #include "main_window.hpp"
 
+#include "graph_page.hpp"
+#include "graph_view.hpp"
 #include "kernel_dock.hpp"
+#include "kernel_table_model.hpp"
 #include "model_summary_dock.hpp"
 #include "node_table_model.hpp"
+#include "properties_dock.hpp"
 #include "recent_files.hpp"
 #include "start_page.hpp"
 #include "term_filter_proxy.hpp"
@@ -29,6 +33,7 @@
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -76,7 +81,12 @@ MainWindow::MainWindow(QWidget* parent)
     filterRow->addWidget(countLabel_);
     layout->addLayout(filterRow);
     layout->addWidget(nodeView_, 1);
-    pages_->addWidget(tablePage);
+    tabs_ = new QTabWidget(this);
+    tabs_->setDocumentMode(true);
+    graphPage_ = new GraphPage(tabs_);
+    tabs_->addTab(graphPage_, tr("Graph"));
+    tabs_->addTab(tablePage, tr("Nodes"));
+    pages_->addWidget(tabs_);
     setCentralWidget(pages_);
 
     proxy_->setSourceModel(nodes_);
@@ -102,6 +112,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     addDockWidget(Qt::RightDockWidgetArea, summary_);
     addDockWidget(Qt::BottomDockWidgetArea, kernelDock_);
+    properties_ = new PropertiesDock(this);
+    addDockWidget(Qt::RightDockWidgetArea, properties_);
+    connectGraph();
     connect(kernelDock_, &KernelDock::kernelSelected, this, &MainWindow::selectNodes);
     connect(kernelDock_, &KernelDock::ruleSetFailed, this, [this](const QString& message) {
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not use these fusion rules"),
@@ -140,8 +153,13 @@ MainWindow::MainWindow(QWidget* parent)
     QSettings settings;
     if (!restoreGeometry(settings.value("mainWindow/geometry").toByteArray()))
         resize(screen()->availableSize().boundedTo(QSize(1440, 900)) * 0.9);
-    if (!restoreState(settings.value("mainWindow/state").toByteArray()))
-        resizeDocks({summary_}, {fontMetrics().averageCharWidth() * 44}, Qt::Horizontal);
+    if (!restoreState(settings.value("mainWindow/state").toByteArray())) {
+        resizeDocks({summary_, properties_},
+                    {fontMetrics().averageCharWidth() * 44, fontMetrics().averageCharWidth() * 44},
+                    Qt::Horizontal);
+        // Most of the height to the graph; the kernel table shows a screenful of rows.
+        resizeDocks({kernelDock_}, {fontMetrics().height() * 14}, Qt::Vertical);
+    }
 }
 
 MainWindow::~MainWindow() = default;
@@ -162,7 +180,10 @@ void MainWindow::createMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
-    filterAction_ = edit->addAction(tr("&Filter Nodes"), this, [this] {
+    // Finds in the graph or filters the table, whichever tab is showing.
+    filterAction_ = edit->addAction(tr("&Find Nodes"), this, [this] {
+        if (tabs_->currentWidget() == graphPage_)
+            return graphPage_->focusSearch();
         filterEdit_->setFocus(Qt::ShortcutFocusReason);
         filterEdit_->selectAll();
     });
@@ -172,6 +193,7 @@ void MainWindow::createMenus() {
     auto* view = menuBar()->addMenu(tr("&View"));
     view->addAction(summary_->toggleViewAction());
     view->addAction(kernelDock_->toggleViewAction());
+    view->addAction(properties_->toggleViewAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Cleave"), this, [this] {
@@ -308,6 +330,55 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 } // namespace cleave::ui
 
 namespace cleave::ui {
+
+GraphView* MainWindow::graphView() const {
+    return graphPage_->view();
+}
+
+// The graph, the tables and the properties dock show one choice: a pick in any of them is
+// shown by the others. Programmatic selection emits nothing back, so no pick loops.
+void MainWindow::connectGraph() {
+    auto* graph = graphPage_->view();
+    connect(kernelDock_, &KernelDock::kernelsChanged, this, [this, graph] {
+        const ModelPtr& model = kernelDock_->kernels()->model();
+        KernelGraphPtr kernels;
+        if (model)
+            kernels =
+                std::make_shared<const fusion::KernelGraph>(kernelDock_->kernels()->kernels());
+        properties_->setGraph(model, kernels);
+        graph->setGraph(model, std::move(kernels));
+    });
+    connect(graph, &GraphView::nodeActivated, this, [this](int node) {
+        properties_->showNode(node);
+        selectNodes({node});
+    });
+    connect(graph, &GraphView::kernelActivated, this, [this](int kernel) {
+        kernelDock_->selectKernel(kernel);
+        properties_->showKernel(kernel);
+    });
+    connect(kernelDock_, &KernelDock::currentKernelChanged, this, [this, graph](int kernel) {
+        graph->selectKernel(kernel);
+        properties_->showKernel(kernel);
+    });
+    connect(nodeView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this, graph](const QModelIndex& current) {
+                if (!current.isValid())
+                    return;
+                const int node = proxy_->mapToSource(current).row();
+                graph->selectNode(node);
+                properties_->showNode(node);
+            });
+    connect(properties_, &PropertiesDock::nodeRequested, this, [this, graph](int node) {
+        graph->selectNode(node);
+        properties_->showNode(node);
+        selectNodes({node});
+    });
+    connect(properties_, &PropertiesDock::kernelRequested, this, [this, graph](int kernel) {
+        kernelDock_->selectKernel(kernel);
+        graph->selectKernel(kernel);
+        properties_->showKernel(kernel);
+    });
+}
 
 void MainWindow::selectNodes(const QList<int>& nodes) {
     auto* selection = nodeView_->selectionModel();

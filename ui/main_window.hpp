@@ -1,5 +1,6 @@
-// The studio's main window: a node table with sorting and filtering, the summary and kernel
-// docks, file opening (menu, recent files, drag and drop) with loading off the UI thread.
+// The studio's main window: the graph and the node table as tabs, the summary, kernel and
+// properties docks kept in step with each other, file opening (menu, recent files, drag and drop)
+// with loading off the UI thread.
 #pragma once
 
 #include "model_loader.hpp"
@@ -13,12 +14,16 @@ class QMenu;
 class QProgressBar;
 class QPushButton;
 class QStackedWidget;
+class QTabWidget;
 class QTableView;
 class QTimer;
 
 namespace cleave::ui {
 
+class GraphPage;
+class GraphView;
 class KernelDock;
+class PropertiesDock;
 class ModelSummaryDock;
 class TermFilterProxy;
 class NodeTableModel;
@@ -41,6 +46,10 @@ public:
     QLineEdit* filterEdit() const { return filterEdit_; }
     ModelSummaryDock* summaryDock() const { return summary_; }
     KernelDock* kernelDock() const { return kernelDock_; }
+    QTabWidget* centralTabs() const { return tabs_; } // the graph, then the node table
+    GraphPage* graphPage() const { return graphPage_; }
+    GraphView* graphView() const;
+    PropertiesDock* propertiesDock() const { return properties_; }
     // Selects these nodes (indices into the model) in the node table, as a kernel's members.
     void selectNodes(const QList<int>& nodes);
     StartPage* startPage() const { return startPage_; }
@@ -64,6 +73,7 @@ private:
     void showFailure(const QString& path, const QString& message);
     void setBusy(bool busy);
     void updateCount();
+    void connectGraph();
 
     ModelLoader* loader_;
     NodeTableModel* nodes_;
@@ -79,6 +89,9 @@ private:
     QProgressBar* progress_;
     QPushButton* cancelButton_;
     QTimer* busyDelay_;
+    QTabWidget* tabs_ = nullptr;
+    GraphPage* graphPage_ = nullptr;
+    PropertiesDock* properties_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* filterAction_ = nullptr;
     QString path_;

@@ -8,19 +8,27 @@ TermFilterProxy::TermFilterProxy(QObject* parent) : QSortFilterProxyModel(parent
     setSortRole(SortRole);
 }
 
+QStringList TermFilterProxy::terms(const QString& text) {
+    static const QRegularExpression whitespace("\\s+");
+    return text.split(whitespace, Qt::SkipEmptyParts);
+}
+
+bool TermFilterProxy::matchesAll(const QString& text, const QStringList& terms) {
+    for (const auto& term : terms)
+        if (!text.contains(term, Qt::CaseInsensitive))
+            return false;
+    return true;
+}
+
 void TermFilterProxy::setFilterText(const QString& text) {
-    terms_ = text.split(QRegularExpression("\\s+"), Qt::SkipEmptyParts);
+    terms_ = terms(text);
     invalidateRowsFilter();
 }
 
 bool TermFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const {
     if (terms_.isEmpty())
         return true;
-    const QString text = sourceModel()->index(row, 0, parent).data(SearchRole).toString();
-    for (const auto& term : terms_)
-        if (!text.contains(term, Qt::CaseInsensitive))
-            return false;
-    return true;
+    return matchesAll(sourceModel()->index(row, 0, parent).data(SearchRole).toString(), terms_);
 }
 
 } // namespace cleave::ui

@@ -19,6 +19,11 @@ public:
 
     void setFilterText(const QString& text);
 
+    // The matching rule, for searches outside a table (the graph view's): text split at
+    // whitespace into terms, and whether every term occurs in a text.
+    static QStringList terms(const QString& text);
+    static bool matchesAll(const QString& text, const QStringList& terms);
+
 protected:
     bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
 

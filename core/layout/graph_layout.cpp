@@ -1,0 +1,416 @@
+#include "graph_layout.hpp"
+
+#include "core/fusion/rule_engine.hpp"
+#include "core/input_error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <gvc.h>
+#include <locale.h>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+namespace cleave::layout {
+
+namespace {
+
+constexpr double kPointsPerInch = 72.0;
+// Room around a group's members when dot does not draw the group: a dot cluster's own margin.
+constexpr double kGroupPadding = 8.0;
+constexpr double kNodeHeight = 26.0;
+// Edges drawn beside the graph: how far right of what they pass, and the arrowhead's length.
+constexpr double kBesideGap = 10.0;
+constexpr double kArrowLength = 6.0;
+// Above this many nodes the reachability sets that find implied edges would take too much
+// memory (nodes² bits); such a graph is laid out with all its edges.
+constexpr std::size_t kMaxNodesForImpliedEdges = 20000;
+
+// Graphviz keeps its error handler, plugin registry and parts of dot's state in globals.
+std::mutex graphviz_mutex;
+std::string graphviz_messages; // written by collect_message, under graphviz_mutex
+
+int collect_message(char* text) {
+    graphviz_messages += text;
+    return 0;
+}
+
+// cgraph's API takes char* for strings it only reads.
+char* c(const char* text) {
+    return const_cast<char*>(text);
+}
+
+std::string inches(double points) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.4f", points / kPointsPerInch);
+    return buffer;
+}
+
+void check_cancel(const LayoutOptions& options) {
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
+}
+
+std::runtime_error graphviz_error(const std::string& what) {
+    std::string message = "Graphviz: " + what;
+    if (!graphviz_messages.empty()) {
+        std::string text = graphviz_messages;
+        while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+            text.pop_back();
+        message += ": " + text;
+    }
+    return std::runtime_error(message);
+}
+
+Size default_size(const graph::Node& node) {
+    // About what an 8-9 pt sans-serif op name needs; the studio passes measured sizes.
+    return {std::max(54.0, 7.0 * static_cast<double>(node.op.size()) + 20.0), kNodeHeight};
+}
+
+Rect padded(Rect r, double padding) {
+    return {r.x - padding, r.y - padding, r.width + 2 * padding, r.height + 2 * padding};
+}
+
+Rect united(const Rect& a, const Rect& b) {
+    const double x = std::min(a.x, b.x);
+    const double y = std::min(a.y, b.y);
+    return {x, y, std::max(a.right(), b.right()) - x, std::max(a.bottom(), b.bottom()) - y};
+}
+
+struct ContextDeleter {
+    void operator()(GVC_t* gvc) const { gvFreeContext(gvc); }
+};
+struct GraphDeleter {
+    void operator()(Agraph_t* g) const { agclose(g); }
+};
+
+// Frees dot's per-graph data before the graph itself is closed.
+class LayoutGuard {
+public:
+    LayoutGuard(GVC_t* gvc, Agraph_t* g) : gvc_(gvc), g_(g) {}
+    ~LayoutGuard() { gvFreeLayout(gvc_, g_); }
+    LayoutGuard(const LayoutGuard&) = delete;
+    LayoutGuard& operator=(const LayoutGuard&) = delete;
+
+private:
+    GVC_t* gvc_;
+    Agraph_t* g_;
+};
+
+// Graphviz reads the numbers we give it with strtod, which follows LC_NUMERIC, and the studio
+// runs in the user's locale, where 0.25 may read as 0. This thread uses the C locale while it
+// lays out; other threads keep theirs.
+class CLocaleInThisThread {
+public:
+    CLocaleInThisThread()
+        : c_(newlocale(LC_ALL_MASK, "C", static_cast<locale_t>(nullptr))),
+          previous_(c_ ? uselocale(c_) : static_cast<locale_t>(nullptr)) {}
+    ~CLocaleInThisThread() {
+        if (c_) {
+            uselocale(previous_);
+            freelocale(c_);
+        }
+    }
+    CLocaleInThisThread(const CLocaleInThisThread&) = delete;
+    CLocaleInThisThread& operator=(const CLocaleInThisThread&) = delete;
+
+private:
+    locale_t c_;
+    locale_t previous_;
+};
+
+// Routes Graphviz's messages into graphviz_messages for the time of one layout.
+class MessageCapture {
+public:
+    MessageCapture() : previous_(agseterrf(collect_message)) {
+        graphviz_messages.clear();
+        agreseterrors();
+    }
+    ~MessageCapture() { agseterrf(previous_); }
+    MessageCapture(const MessageCapture&) = delete;
+    MessageCapture& operator=(const MessageCapture&) = delete;
+
+private:
+    agusererrf previous_;
+};
+
+// Roughly the ranks dot will give: longest path from the inputs, then, from the outputs back, a
+// node with no more producers than consumers moved down to just above its first consumer, as
+// dot's network simplex does with a Constant read by one node far below the inputs. Nodes are
+// in topological order, so one pass each way settles every rank.
+std::vector<int> estimated_ranks(std::size_t node_count, const std::vector<fusion::Edge>& edges) {
+    std::vector<std::vector<int>> producers(node_count);
+    std::vector<std::vector<int>> consumers(node_count);
+    for (const auto& e : edges) {
+        producers[static_cast<std::size_t>(e.to)].push_back(e.from);
+        consumers[static_cast<std::size_t>(e.from)].push_back(e.to);
+    }
+    std::vector<int> rank(node_count, 0);
+    for (std::size_t v = 0; v < node_count; ++v)
+        for (const int u : producers[v])
+            rank[v] = std::max(rank[v], rank[static_cast<std::size_t>(u)] + 1);
+    for (std::size_t v = node_count; v-- > 0;) {
+        if (consumers[v].empty() || producers[v].size() > consumers[v].size())
+            continue;
+        int first = rank[static_cast<std::size_t>(consumers[v].front())];
+        for (const int w : consumers[v])
+            first = std::min(first, rank[static_cast<std::size_t>(w)]);
+        rank[v] = std::max(rank[v], first - 1);
+    }
+    return rank;
+}
+
+int span(const fusion::Edge& e, const std::vector<int>& rank) {
+    return rank[static_cast<std::size_t>(e.to)] - rank[static_cast<std::size_t>(e.from)];
+}
+
+// The edges to leave out of dot's layout. DenseNet's concatenations (every layer of a block
+// reads the outputs of all layers before it) give dot 27,000 virtual nodes and 26 s of work;
+// an edge that another path already implies adds no ordering, so the longest such edges go until
+// the virtual nodes fit the budget. Removing implied edges of a DAG keeps every path, so the
+// remaining graph still orders every producer above its consumers.
+std::vector<bool> edges_beside(std::size_t node_count, const std::vector<fusion::Edge>& edges,
+                               const std::vector<int>& rank, std::size_t budget) {
+    std::vector<bool> beside(edges.size(), false);
+    std::size_t virtual_nodes = 0;
+    for (const auto& e : edges)
+        virtual_nodes += static_cast<std::size_t>(std::max(0, span(e, rank) - 1));
+    if (virtual_nodes <= budget || node_count > kMaxNodesForImpliedEdges)
+        return beside;
+
+    std::vector<std::vector<int>> consumers(node_count);
+    for (const auto& e : edges)
+        consumers[static_cast<std::size_t>(e.from)].push_back(e.to);
+    // reach[v]: the nodes reachable from v, one bit each.
+    const std::size_t words = (node_count + 63) / 64;
+    std::vector<std::uint64_t> reach(node_count * words, 0);
+    const auto reaches = [&](int from, int to) {
+        const auto t = static_cast<std::size_t>(to);
+        return (reach[static_cast<std::size_t>(from) * words + t / 64] >> (t % 64)) & 1U;
+    };
+    for (std::size_t v = node_count; v-- > 0;)
+        for (const int w : consumers[v]) {
+            const auto ws = static_cast<std::size_t>(w);
+            reach[v * words + ws / 64] |= std::uint64_t{1} << (ws % 64);
+            for (std::size_t i = 0; i < words; ++i)
+                reach[v * words + i] |= reach[ws * words + i];
+        }
+
+    std::vector<std::size_t> implied;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        const auto& e = edges[i];
+        if (span(e, rank) < 2)
+            continue;
+        const auto& others = consumers[static_cast<std::size_t>(e.from)];
+        if (std::any_of(others.begin(), others.end(),
+                        [&](int w) { return w != e.to && reaches(w, e.to); }))
+            implied.push_back(i);
+    }
+    std::stable_sort(implied.begin(), implied.end(), [&](std::size_t a, std::size_t b) {
+        return span(edges[a], rank) > span(edges[b], rank);
+    });
+    for (const std::size_t i : implied) {
+        if (virtual_nodes <= budget)
+            break;
+        beside[i] = true;
+        virtual_nodes -= static_cast<std::size_t>(span(edges[i], rank) - 1);
+    }
+    return beside;
+}
+
+// An arc from the producer's right side down to the consumer's, right of everything between.
+EdgePath arc_beside(const fusion::Edge& e, int rank_span, const std::vector<Rect>& nodes,
+                    const std::vector<Rect>& groups) {
+    const Rect& from = nodes[static_cast<std::size_t>(e.from)];
+    const Rect& to = nodes[static_cast<std::size_t>(e.to)];
+    const double top = from.y + from.height / 2;
+    const double bottom = to.y + to.height / 2;
+    double x = std::max(from.right(), to.right());
+    for (const auto* boxes : {&nodes, &groups})
+        for (const auto& box : *boxes)
+            if (box.bottom() > top && box.y < bottom)
+                x = std::max(x, box.right());
+    // Longer arcs further out, so that arcs over one stretch do not all lie on one line.
+    x += kBesideGap + 4.0 * std::log2(static_cast<double>(std::max(rank_span, 1)));
+    const double r = std::min(16.0, (bottom - top) / 3);
+    const double a = top + r;
+    const double b = bottom - r;
+    EdgePath path{e.from, e.to, {}, {to.right(), bottom}, true};
+    path.points = {{from.right(), top},
+                   {x, top},
+                   {x, top},
+                   {x, a},
+                   {x, a + (b - a) / 3},
+                   {x, a + 2 * (b - a) / 3},
+                   {x, b},
+                   {x, bottom},
+                   {x, bottom},
+                   {to.right() + kArrowLength, bottom}};
+    return path;
+}
+
+} // namespace
+
+bool Rect::contains(const Rect& other) const {
+    return other.x >= x && other.y >= y && other.right() <= right() && other.bottom() <= bottom();
+}
+
+GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options) {
+    const auto node_count = model.nodes.size();
+    if (!options.node_sizes.empty() && options.node_sizes.size() != node_count)
+        throw std::invalid_argument("layout_graph: node_sizes has " +
+                                    std::to_string(options.node_sizes.size()) + " entries for " +
+                                    std::to_string(node_count) + " nodes");
+    const fusion::KernelGraph* kernels = options.kernels;
+    if (kernels && kernels->kernel_of_node.size() != node_count)
+        throw std::invalid_argument("layout_graph: the kernels belong to another model");
+    check_cancel(options);
+    const auto edges = kernels ? kernels->edges : fusion::node_edges(model);
+    const auto rank = estimated_ranks(node_count, edges);
+    const std::size_t budget = options.virtual_node_budget > 0
+                                   ? options.virtual_node_budget
+                                   : std::max<std::size_t>(300, 3 * node_count);
+    const auto beside = edges_beside(node_count, edges, rank, budget);
+    check_cancel(options);
+
+    const std::lock_guard lock(graphviz_mutex);
+    const CLocaleInThisThread c_locale;
+    const MessageCapture capture;
+    const std::unique_ptr<GVC_t, ContextDeleter> gvc(gvContext());
+    if (!gvc)
+        throw graphviz_error("could not create a context");
+    const std::unique_ptr<Agraph_t, GraphDeleter> g(agopen(c("model"), Agdirected, nullptr));
+    agattr(g.get(), AGRAPH, c("nodesep"), c("0.25"));
+    agattr(g.get(), AGRAPH, c("ranksep"), c("0.3"));
+    // Network simplex iterations for x positions, per node. Unlimited, BERT's graph (a few
+    // hundred Constant and shape nodes beside the main path) takes 3-4 s; at 2 it takes under one,
+    // and the drawing is as straight for the CNNs measured.
+    agattr(g.get(), AGRAPH, c("nslimit"), c("2"));
+    // No labels: the studio draws the text, dot only needs each box's size.
+    agattr(g.get(), AGNODE, c("label"), c(""));
+    agattr(g.get(), AGNODE, c("shape"), c("box"));
+    agattr(g.get(), AGNODE, c("fixedsize"), c("true"));
+    Agsym_t* width = agattr(g.get(), AGNODE, c("width"), c("0.75"));
+    Agsym_t* height = agattr(g.get(), AGNODE, c("height"), c("0.5"));
+    agattr(g.get(), AGEDGE, c("arrowsize"), c("0.6"));
+    // dot keeps heavy edges short and straight. The data path outweighs the edges from nodes a
+    // runtime computes at load time (MobileNet's Clip bounds, BERT's shape arithmetic), which
+    // otherwise push the main path sideways at every use: MobileNet-v2 drew 2,621 points wide
+    // with equal weights and 385 with these.
+    Agsym_t* weight = agattr(g.get(), AGEDGE, c("weight"), c("4"));
+    const auto constant = fusion::load_time_constants(model);
+
+    std::vector<Agnode_t*> nodes(node_count);
+    for (std::size_t i = 0; i < node_count; ++i) {
+        const std::string name = "n" + std::to_string(i);
+        nodes[i] = agnode(g.get(), c(name.c_str()), 1);
+        const Size size =
+            options.node_sizes.empty() ? default_size(model.nodes[i]) : options.node_sizes[i];
+        agxset(nodes[i], width, c(inches(size.width).c_str()));
+        agxset(nodes[i], height, c(inches(size.height).c_str()));
+    }
+    std::vector<Agedge_t*> graph_edges(edges.size(), nullptr);
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        if (beside[i])
+            continue;
+        const auto from = static_cast<std::size_t>(edges[i].from);
+        graph_edges[i] =
+            agedge(g.get(), nodes[from], nodes[static_cast<std::size_t>(edges[i].to)], nullptr, 1);
+        if (constant[from])
+            agxset(graph_edges[i], weight, c("1"));
+    }
+
+    const bool clustered = kernels && options.kernel_clusters;
+    std::vector<Agraph_t*> clusters;
+    if (clustered) {
+        clusters.resize(kernels->kernels.size(), nullptr);
+        for (std::size_t k = 0; k < kernels->kernels.size(); ++k) {
+            const auto& members = kernels->kernels[k].nodes;
+            if (members.size() < 2)
+                continue; // a lone node needs no cluster; its group is its own box
+            const std::string name = "cluster_" + std::to_string(k);
+            clusters[k] = agsubg(g.get(), c(name.c_str()), 1);
+            for (const int n : members)
+                agsubnode(clusters[k], nodes[static_cast<std::size_t>(n)], 1);
+        }
+    }
+    check_cancel(options);
+
+    if (gvLayout(gvc.get(), g.get(), "dot") != 0)
+        throw graphviz_error("dot could not lay out " + model.file);
+    const LayoutGuard layout_guard(gvc.get(), g.get());
+    check_cancel(options);
+
+    // dot's y grows upwards from the bottom of its bounding box; ours grows downwards.
+    const boxf bb = GD_bb(g.get());
+    const auto flip = [&bb](pointf p) { return Point{p.x - bb.LL.x, bb.UR.y - p.y}; };
+    GraphLayout result;
+    result.bounds = {0, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y};
+    result.nodes.reserve(node_count);
+    for (Agnode_t* n : nodes) {
+        const Point centre = flip(ND_coord(n));
+        const double w = ND_width(n) * kPointsPerInch;
+        const double h = ND_height(n) * kPointsPerInch;
+        result.nodes.push_back({centre.x - w / 2, centre.y - h / 2, w, h});
+    }
+    if (kernels) {
+        result.kernels.reserve(kernels->kernels.size());
+        for (std::size_t k = 0; k < kernels->kernels.size(); ++k) {
+            if (clustered && clusters[k]) {
+                const boxf box = GD_bb(clusters[k]);
+                const Point top_left = flip({box.LL.x, box.UR.y});
+                result.kernels.push_back(
+                    {top_left.x, top_left.y, box.UR.x - box.LL.x, box.UR.y - box.LL.y});
+                continue;
+            }
+            const auto& members = kernels->kernels[k].nodes;
+            Rect box = result.nodes[static_cast<std::size_t>(members.front())];
+            for (const int n : members)
+                box = united(box, result.nodes[static_cast<std::size_t>(n)]);
+            result.kernels.push_back(padded(box, kGroupPadding));
+        }
+        for (const auto& box : result.kernels)
+            result.bounds = united(result.bounds, box);
+    }
+    result.edges.reserve(edges.size());
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        if (beside[i]) {
+            result.edges.push_back(
+                arc_beside(edges[i], span(edges[i], rank), result.nodes, result.kernels));
+            continue;
+        }
+        EdgePath path{edges[i].from, edges[i].to, {}, {}, false};
+        bool has_tip = false;
+        if (const splines* spline = ED_spl(graph_edges[i])) {
+            for (int b = 0; b < spline->size; ++b) {
+                const bezier& curve = spline->list[b];
+                for (int p = 0; p < curve.size; ++p)
+                    path.points.push_back(flip(curve.list[p]));
+                if (curve.eflag) {
+                    path.arrow_tip = flip(curve.ep);
+                    has_tip = true;
+                }
+            }
+        }
+        if (path.points.empty()) { // dot gave no route: a straight line between the centres
+            const Point a = flip(ND_coord(agtail(graph_edges[i])));
+            const Point b = flip(ND_coord(aghead(graph_edges[i])));
+            path.points = {a,
+                           {a.x + (b.x - a.x) / 3, a.y + (b.y - a.y) / 3},
+                           {a.x + 2 * (b.x - a.x) / 3, a.y + 2 * (b.y - a.y) / 3},
+                           b};
+        }
+        if (!has_tip)
+            path.arrow_tip = path.points.back();
+        result.edges.push_back(std::move(path));
+    }
+    for (const auto& edge : result.edges)
+        for (const auto& p : edge.points)
+            result.bounds = united(result.bounds, {p.x, p.y, 0, 0});
+    return result;
+}
+
+} // namespace cleave::layout

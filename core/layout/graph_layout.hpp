@@ -1,0 +1,77 @@
+// A layered, top-to-bottom drawing of a model for the studio's graph view, computed by
+// Graphviz's dot: where each node sits, the spline of each edge and, given kernels, the rectangle
+// of each fused group. Plain data in points (y grows downwards); nothing here draws.
+#pragma once
+
+#include "core/fusion/kernel_graph.hpp"
+#include "core/graph/model.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <vector>
+
+namespace cleave::layout {
+
+struct Point {
+    double x = 0;
+    double y = 0;
+};
+
+struct Rect {
+    double x = 0; // left
+    double y = 0; // top
+    double width = 0;
+    double height = 0;
+
+    double right() const { return x + width; }
+    double bottom() const { return y + height; }
+    bool contains(const Rect& other) const;
+};
+
+struct Size {
+    double width = 0;
+    double height = 0;
+};
+
+struct EdgePath {
+    int from = -1; // producer node index
+    int to = -1;   // consumer node index
+    // A cubic Bézier spline: the start point, then three points (two controls, an end) per
+    // segment. It ends where the arrowhead begins.
+    std::vector<Point> points;
+    Point arrow_tip; // where the arrowhead touches the consumer
+    // Left out of dot's layout (a long edge that other paths already imply) and drawn as an arc
+    // beside the nodes it passes, from the producer's right side to the consumer's.
+    bool beside = false;
+};
+
+struct GraphLayout {
+    Rect bounds;                 // everything below lies inside
+    std::vector<Rect> nodes;     // per model node
+    std::vector<EdgePath> edges; // per fusion::node_edges(model) edge, in that order
+    std::vector<Rect> kernels;   // per kernel when kernels were given, else empty
+};
+
+struct LayoutOptions {
+    // Kernels to draw as groups; their rectangles come out in GraphLayout::kernels.
+    const fusion::KernelGraph* kernels = nullptr;
+    // Lays multi-node kernels out as dot clusters, so that nothing else sits inside a group's
+    // rectangle; without it a group is the bounding box of its members (faster, may overlap).
+    bool kernel_clusters = true;
+    // Per node, the box its label needs; empty: sized from the op type's length.
+    std::vector<Size> node_sizes;
+    // dot adds a virtual node for every rank an edge crosses, and its time grows with them.
+    // Past this many (0: three per node, at least 300), the longest edges that other paths
+    // already imply are drawn beside the graph instead (EdgePath::beside).
+    std::size_t virtual_node_budget = 0;
+    // Checked between steps; once true, layout_graph throws cleave::Cancelled. dot itself runs
+    // to the end of the step it is in.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// Throws std::runtime_error when Graphviz fails (with its message), cleave::Cancelled on cancel,
+// std::invalid_argument when node_sizes or kernels do not fit the model. Calls are serialized:
+// Graphviz keeps global state.
+GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options = {});
+
+} // namespace cleave::layout

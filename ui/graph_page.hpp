@@ -1,0 +1,37 @@
+// The graph tab: a search row (every term must match a node's name or op; Enter and Shift+Enter
+// step through the matches), zoom and fit buttons, and the graph view below.
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QToolButton;
+
+namespace cleave::ui {
+
+class GraphView;
+
+class GraphPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit GraphPage(QWidget* parent = nullptr);
+
+    GraphView* view() const { return view_; }
+    QLineEdit* searchEdit() const { return searchEdit_; }
+    QString matchText() const; // "2 of 5", "no match", or empty
+
+    void focusSearch();
+
+private:
+    void showMatches(int current, int count);
+
+    GraphView* view_;
+    QLineEdit* searchEdit_;
+    QLabel* matchLabel_;
+    QToolButton* previous_;
+    QToolButton* next_;
+};
+
+} // namespace cleave::ui

@@ -1,0 +1,140 @@
+#include "graph_scene.hpp"
+
+#include "graph_items.hpp"
+
+#include <QFontMetricsF>
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+
+namespace cleave::ui {
+
+namespace {
+
+constexpr qreal kFontPixels = 11;
+constexpr qreal kPaddingX = 10;
+constexpr qreal kPaddingY = 6;
+constexpr qreal kMinimumWidth = 48;
+// Room around the drawing, so that its edge nodes can be panned away from the window's border.
+constexpr qreal kMargin = 60;
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString opName(const graph::Node& node) {
+    return qs(node.domain.empty() ? node.op : node.domain + "." + node.op);
+}
+
+QRectF rect(const layout::Rect& r) {
+    return {r.x, r.y, r.width, r.height};
+}
+
+QPointF point(const layout::Point& p) {
+    return {p.x, p.y};
+}
+
+QString shapes(const graph::Model& model, const std::vector<int>& tensors) {
+    QStringList list;
+    for (const int t : tensors)
+        if (t >= 0)
+            list << qs(graph::shape_to_string(model.tensors[static_cast<std::size_t>(t)].shape));
+    return list.join(", ");
+}
+
+QString nodeToolTip(const graph::Model& model, const graph::Node& node) {
+    QString tip = QString("<b>%1</b><br>%2").arg(qs(node.name).toHtmlEscaped(), opName(node));
+    const QString out = shapes(model, node.outputs);
+    if (!out.isEmpty())
+        tip += QString(" → %1").arg(out);
+    if (node.cost.macs > 0)
+        tip += QObject::tr("<br>%1 MACs").arg(QLocale().toString(qlonglong(node.cost.macs)));
+    return tip;
+}
+
+QString kernelToolTip(const fusion::Kernel& kernel, int index) {
+    return QObject::tr("Kernel %1: <b>%2</b>%3<br>%4, %5 nodes")
+        .arg(index)
+        .arg(qs(kernel.type).toHtmlEscaped())
+        .arg(kernel.launches > 1 ? QString(" ×%1").arg(kernel.launches) : QString())
+        .arg(qs(kernel.name).toHtmlEscaped())
+        .arg(kernel.nodes.size());
+}
+
+QPainterPath spline(const layout::EdgePath& edge) {
+    QPainterPath path(point(edge.points.front()));
+    std::size_t i = 1;
+    for (; i + 2 < edge.points.size(); i += 3)
+        path.cubicTo(point(edge.points[i]), point(edge.points[i + 1]), point(edge.points[i + 2]));
+    for (; i < edge.points.size(); ++i) // a polyline tail, should a route not be a whole spline
+        path.lineTo(point(edge.points[i]));
+    return path;
+}
+
+} // namespace
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+    font_.setPixelSize(static_cast<int>(kFontPixels));
+}
+
+std::vector<layout::Size> GraphScene::nodeSizes(const graph::Model& model) const {
+    const QFontMetricsF metrics(font_);
+    const qreal height = std::ceil(metrics.height() + 2 * kPaddingY);
+    std::vector<layout::Size> sizes;
+    sizes.reserve(model.nodes.size());
+    for (const auto& node : model.nodes) {
+        const qreal width = metrics.horizontalAdvance(opName(node)) + 2 * kPaddingX;
+        sizes.push_back({std::ceil(std::max(kMinimumWidth, width)), height});
+    }
+    return sizes;
+}
+
+void GraphScene::setGraph(LaidOutGraphPtr graph) {
+    clear();
+    nodes_.clear();
+    edges_.clear();
+    kernels_.clear();
+    graph_ = std::move(graph);
+    bounds_ = {};
+    if (!graph_) {
+        setSceneRect({});
+        return;
+    }
+    const auto& model = *graph_->model;
+    const auto& layout = graph_->layout;
+    bounds_ = rect(layout.bounds);
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const auto& node = model.nodes[n];
+        auto* item = new NodeItem(static_cast<int>(n), rect(layout.nodes[n]), opName(node), font_);
+        item->setToolTip(nodeToolTip(model, node));
+        addItem(item);
+        nodes_ << item;
+    }
+    for (const auto& edge : layout.edges) {
+        auto* item = new EdgeItem(edge.from, edge.to, spline(edge), point(edge.arrow_tip));
+        addItem(item);
+        edges_ << item;
+    }
+    if (graph_->kernels) {
+        const auto& kernels = graph_->kernels->kernels;
+        for (std::size_t k = 0; k < kernels.size(); ++k) {
+            auto* item = new KernelItem(static_cast<int>(k), rect(layout.kernels[k]),
+                                        kernels[k].nodes.size() > 1);
+            if (item->isFused()) // a lone node's group is drawn only when selected
+                item->setToolTip(kernelToolTip(kernels[k], static_cast<int>(k)));
+            addItem(item);
+            kernels_ << item;
+        }
+    }
+    setSceneRect(bounds_.adjusted(-kMargin, -kMargin, kMargin, kMargin));
+}
+
+NodeItem* GraphScene::nodeItem(int node) const {
+    return node >= 0 && node < nodes_.size() ? nodes_[node] : nullptr;
+}
+
+KernelItem* GraphScene::kernelItem(int kernel) const {
+    return kernel >= 0 && kernel < kernels_.size() ? kernels_[kernel] : nullptr;
+}
+
+} // namespace cleave::ui
