@@ -1,6 +1,5 @@
 #include "kernel_dock.hpp"
 
-#include "core/fusion/rule_engine.hpp"
 #include "core/input_error.hpp"
 #include "kernel_table_model.hpp"
 #include "term_filter_proxy.hpp"
@@ -20,12 +19,14 @@ namespace cleave::ui {
 
 namespace {
 constexpr auto kOpenRuleFile = "Rule file…";
-}
+constexpr auto kOpenLearnedModel = "Learned model…";
+} // namespace
 
 KernelDock::KernelDock(QWidget* parent)
     : QDockWidget(tr("Kernels"), parent), rules_(new QComboBox(this)),
       filterEdit_(new QLineEdit(this)), summary_(new QLabel(this)), view_(new QTableView(this)),
-      kernels_(new KernelTableModel(this)), proxy_(new TermFilterProxy(this)) {
+      kernels_(new KernelTableModel(this)), proxy_(new TermFilterProxy(this)),
+      method_(fusion::find_fusion_method(ruleSet_.toStdString())) {
     setObjectName("kernelDock");
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
@@ -35,7 +36,9 @@ KernelDock::KernelDock(QWidget* parent)
     for (const auto& name : fusion::builtin_rule_set_names())
         rules_->addItem(QString::fromStdString(name));
     rules_->addItem(tr(kOpenRuleFile));
-    rules_->setToolTip(tr("Fusion rule set: how the runtime groups nodes into kernels"));
+    rules_->addItem(tr(kOpenLearnedModel));
+    rules_->setToolTip(tr("How the runtime groups nodes into kernels: a fusion rule set, or a "
+                          "classifier trained on measured fusion (cleave fuse-train)"));
     top->addWidget(rules_);
     filterEdit_->setPlaceholderText(tr("Filter kernels by type, name or op"));
     filterEdit_->setClearButtonEnabled(true);
@@ -60,7 +63,9 @@ KernelDock::KernelDock(QWidget* parent)
     connect(filterEdit_, &QLineEdit::textChanged, proxy_, &TermFilterProxy::setFilterText);
     connect(rules_, &QComboBox::activated, this, [this](int index) {
         if (rules_->itemText(index) == tr(kOpenRuleFile))
-            chooseRuleFile();
+            chooseFile(false);
+        else if (rules_->itemText(index) == tr(kOpenLearnedModel))
+            chooseFile(true);
         else
             setRuleSet(rules_->itemText(index));
     });
@@ -82,19 +87,18 @@ void KernelDock::setModel(const ModelPtr& model) {
     refresh();
 }
 
-bool KernelDock::setRuleSet(const QString& name_or_path) {
+bool KernelDock::setRuleSet(const QString& spec) {
     try {
-        fusion::find_rule_set(
-            name_or_path.toStdString()); // checked before it replaces the current set
+        method_ = fusion::find_fusion_method(spec.toStdString());
     } catch (const InputError& e) {
         rules_->setCurrentText(ruleSet_);
         emit ruleSetFailed(QString::fromStdString(e.what()));
         return false;
     }
-    ruleSet_ = name_or_path;
-    if (rules_->findText(name_or_path) < 0)
-        rules_->insertItem(rules_->count() - 1, name_or_path);
-    rules_->setCurrentText(name_or_path);
+    ruleSet_ = spec;
+    if (rules_->findText(spec) < 0)
+        rules_->insertItem(rules_->count() - 2, spec);
+    rules_->setCurrentText(spec);
     refresh();
     return true;
 }
@@ -111,13 +115,18 @@ void KernelDock::selectKernel(int kernel) {
     view_->scrollTo(row);
 }
 
-void KernelDock::chooseRuleFile() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Fusion Rules"), {},
-                                                      tr("Fusion rules (*.json);;All files (*)"));
+void KernelDock::chooseFile(bool learned) {
+    const QString path =
+        learned ? QFileDialog::getOpenFileName(
+                      this, tr("Open Learned Fusion Model"), {},
+                      tr("Learned fusion models (*.json);;All files (*)"))
+                : QFileDialog::getOpenFileName(this, tr("Open Fusion Rules"), {},
+                                               tr("Fusion rules (*.json);;All files (*)"));
     if (path.isEmpty())
         rules_->setCurrentText(ruleSet_);
     else
-        setRuleSet(QFileInfo(path).absoluteFilePath());
+        setRuleSet((learned ? QString(fusion::kLearnedPrefix) : QString()) +
+                   QFileInfo(path).absoluteFilePath());
 }
 
 void KernelDock::refresh() {
@@ -127,7 +136,7 @@ void KernelDock::refresh() {
         emit kernelsChanged();
         return;
     }
-    auto graph = fusion::fuse_with_rules(*model_, fusion::find_rule_set(ruleSet_.toStdString()));
+    auto graph = fusion::detect_kernels(*model_, method_);
     int fused = 0;
     for (const bool f : graph.fused)
         fused += f;
@@ -139,6 +148,17 @@ void KernelDock::refresh() {
                           .arg(model_->nodes.size())
                           .arg(fused)
                           .arg(graph.edges.size()));
+    QStringList unmatched;
+    for (const auto& op : fusion::unmatched_ops(*model_, method_))
+        unmatched << QString::fromStdString(op);
+    if (unmatched.isEmpty())
+        summary_->setToolTip({});
+    else if (std::holds_alternative<fusion::RuleSet>(method_.how))
+        summary_->setToolTip(tr("Not fused: no rule names %1; each such node is its own kernel")
+                                 .arg(unmatched.join(", ")));
+    else
+        summary_->setToolTip(tr("Unseen in training: %1; scored by op category alone")
+                                 .arg(unmatched.join(", ")));
     kernels_->setKernels(model_, std::move(graph));
     view_->resizeColumnsToContents();
     view_->horizontalHeader()->setSectionResizeMode(KernelTableModel::Ops, QHeaderView::Stretch);

@@ -1,7 +1,9 @@
-// How the runtime will fuse the model: a rule-set switch (shipped sets or a rule file), the
+// How the runtime will fuse the model: a switch of method (shipped rule sets, a rule file or a
+// learned classifier), the
 // kernel table with a filter, and the fused share of edges. Selecting a kernel reports its nodes.
 #pragma once
 
+#include "core/fusion/fusion_method.hpp"
 #include "model_loader.hpp"
 
 #include <QDockWidget>
@@ -23,8 +25,9 @@ public:
     explicit KernelDock(QWidget* parent = nullptr);
 
     void setModel(const ModelPtr& model);
-    // A shipped name ("ort-cpu") or a rule file; a bad file is reported and the set is kept.
-    bool setRuleSet(const QString& name_or_path);
+    // A shipped name ("ort-cpu"), a rule file or "learned:FILE" (a classifier written by
+    // cleave fuse-train); a bad file is reported and the current method is kept.
+    bool setRuleSet(const QString& spec);
     QString ruleSet() const { return ruleSet_; }
 
     // Makes this kernel the table's current row (clearing a filter that hides it).
@@ -42,7 +45,7 @@ signals:
     void ruleSetFailed(const QString& message);
 
 private:
-    void chooseRuleFile();
+    void chooseFile(bool learned);
     void refresh();
 
     ModelPtr model_;
@@ -53,6 +56,7 @@ private:
     QTableView* view_;
     KernelTableModel* kernels_;
     TermFilterProxy* proxy_;
+    fusion::FusionMethod method_; // what ruleSet_ names, read once
 };
 
 } // namespace cleave::ui

@@ -56,6 +56,7 @@ nlohmann::ordered_json fuse_json(const graph::Model& model, const fusion::Fusion
     if (const auto family = gpu_family_of(method); !family.empty())
         root["gpu_family"] = family;
     root["nodes"] = model.nodes.size();
+    root["unmatched_ops"] = fusion::unmatched_ops(model, method);
     root["kernels"] = std::move(list);
     root["edges"] = std::move(edges);
     return root;
@@ -70,8 +71,22 @@ void print_table(const graph::Model& model, const fusion::FusionMethod& method,
                 method.description.c_str());
     if (const auto family = gpu_family_of(method); !family.empty())
         std::printf("gpu family %s\n", family.c_str());
-    std::printf("nodes      %zu -> %zu kernels (%zu of %zu edges fused)\n\n", model.nodes.size(),
+    std::printf("nodes      %zu -> %zu kernels (%zu of %zu edges fused)\n", model.nodes.size(),
                 kernels.kernels.size(), fused, kernels.edges.size());
+    if (const auto unknown = fusion::unmatched_ops(model, method); !unknown.empty()) {
+        std::string list;
+        for (const auto& op : unknown)
+            list += (list.empty() ? "" : ", ") + op;
+        if (std::holds_alternative<fusion::RuleSet>(method.how))
+            std::printf("not fused  %s: no rule of %s names these ops; each node is its own "
+                        "kernel\n",
+                        list.c_str(), method.name.c_str());
+        else
+            std::printf("unseen     %s: not in the classifier's training; scored by op category "
+                        "alone\n",
+                        list.c_str());
+    }
+    std::printf("\n");
     std::map<std::string, std::pair<int, std::int64_t>> types;
     for (const auto& k : kernels.kernels) {
         types[k.type].first += 1;

@@ -3,6 +3,9 @@
 #include "core/input_error.hpp"
 #include "rule_engine.hpp"
 
+#include <algorithm>
+#include <set>
+
 namespace cleave::fusion {
 
 FusionMethod find_fusion_method(const std::string& spec) {
@@ -26,6 +29,36 @@ KernelGraph detect_kernels(const graph::Model& model, const FusionMethod& method
     if (const auto* rules = std::get_if<RuleSet>(&method.how))
         return fuse_with_rules(model, *rules);
     return fuse_learned(model, std::get<LearnedFusion>(method.how));
+}
+
+std::vector<std::string> unmatched_ops(const graph::Model& model, const FusionMethod& method) {
+    const auto constant = load_time_constants(model);
+    std::set<std::string> ops;
+    for (std::size_t n = 0; n < model.nodes.size(); ++n)
+        if (!constant[n])
+            ops.insert(model.nodes[n].op);
+    std::vector<std::string> unknown;
+    for (const auto& op : ops) {
+        bool known = false;
+        if (const auto* rules = std::get_if<RuleSet>(&method.how)) {
+            for (const auto& rule : rules->rules) {
+                // A kernel type a rule gave comes from ops some rule names; only a rule with no
+                // condition at all on one side takes any op there.
+                const bool any_producer = !rule.siblings && rule.from.empty() &&
+                                          rule.from_kernel.empty() &&
+                                          rule.from_kernel_type.empty();
+                known |= rule.to.empty() || rule.to.count(op) > 0 || any_producer ||
+                         (!rule.siblings && (rule.from.count(op) > 0 ||
+                                             rule.from_kernel.count(op) > 0));
+            }
+        } else {
+            const auto& vocabulary = std::get<LearnedFusion>(method.how).ops;
+            known = std::find(vocabulary.begin(), vocabulary.end(), op) != vocabulary.end();
+        }
+        if (!known)
+            unknown.push_back(op);
+    }
+    return unknown;
 }
 
 } // namespace cleave::fusion

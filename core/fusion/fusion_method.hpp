@@ -22,4 +22,9 @@ FusionMethod find_fusion_method(const std::string& spec);
 
 KernelGraph detect_kernels(const graph::Model& model, const FusionMethod& method);
 
+// Op types of the model's run-time nodes the method knows nothing of, sorted: for a rule set, ops
+// no rule can match on either side (each such node is its own kernel: not fused); for a learned
+// classifier, ops absent from its training (scored through their op category alone).
+std::vector<std::string> unmatched_ops(const graph::Model& model, const FusionMethod& method);
+
 } // namespace cleave::fusion

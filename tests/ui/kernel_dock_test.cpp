@@ -1,5 +1,6 @@
 // The kernel dock: ResNet-18 fused by ONNX Runtime's CPU rules into 40 kernels, a switch of rule
 // set, a bad rule file refused, and a selected kernel selecting its nodes in the node table.
+#include "core/fusion/learned_fusion.hpp"
 #include "ui/kernel_dock.hpp"
 #include "ui/kernel_table_model.hpp"
 #include "ui/main_window.hpp"
@@ -65,6 +66,27 @@ private slots:
                  qPrintable(failed.first().first().toString()));
         QCOMPARE(window.kernelDock()->ruleSet(), QString("ort-cpu"));
         QCOMPARE(window.kernelDock()->view()->model()->rowCount(), 40);
+    }
+
+    void learnedClassifierGroupsTheKernels() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("fusion-model.json");
+        // Untrained weights: the test is that the dock reads a classifier and groups by it.
+        cleave::fusion::save_learned_fusion(
+            cleave::fusion::initial_learned_fusion({"Conv", "Relu"}, 0, 4, 1), path.toStdString());
+        QSignalSpy changed(window.kernelDock(), &KernelDock::kernelsChanged);
+        QVERIFY(window.kernelDock()->setRuleSet("learned:" + path));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(window.kernelDock()->ruleSet(), "learned:" + path);
+        const int rows = window.kernelDock()->view()->model()->rowCount();
+        QVERIFY2(rows >= 1 && rows <= 69, qPrintable(QString::number(rows)));
+
+        QSignalSpy failed(window.kernelDock(), &KernelDock::ruleSetFailed);
+        QVERIFY(!window.kernelDock()->setRuleSet("learned:" + dir.filePath("missing.json")));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(window.kernelDock()->ruleSet(), "learned:" + path);
     }
 
     void filterNarrowsKernels() {

@@ -1,6 +1,7 @@
 // The fusion engine on models built for each rule, and on ResNet-18 against what ONNX Runtime
 // measured (40 kernels).
 #include "../graph/onnx_builder.hpp"
+#include "core/fusion/fusion_method.hpp"
 #include "core/fusion/rule_engine.hpp"
 #include "core/graph/onnx_import.hpp"
 
@@ -66,6 +67,21 @@ class RuleEngineTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void opsNoRuleNamesAreReportedAndLeftAlone() {
+        // Softsign is in no ort-cpu rule: it stays its own kernel and is reported as unknown,
+        // while the Conv+BN+Relu before it fuses as usual.
+        OnnxBuilder b;
+        b.input("x", {1, 4, 8, 8});
+        b.node("Softsign", {conv_bn(b, "x", "a", "Relu")}, {"s"}, "softsign");
+        b.node("Relu", {"s"}, {"y"}, "relu");
+        b.output("y");
+        const auto f = fuse(b, "ort-cpu");
+        QCOMPARE(f.groups(), (QStringList{"Conv+BatchNormalization+Relu", "Softsign", "Relu"}));
+        const auto unmatched =
+            cleave::fusion::unmatched_ops(f.model, cleave::fusion::find_fusion_method("ort-cpu"));
+        QCOMPARE(unmatched, std::vector<std::string>{"Softsign"});
+    }
+
     void convBatchNormReluIsOneFusedConv() {
         OnnxBuilder b;
         b.input("x", {1, 4, 8, 8});
