@@ -1,0 +1,60 @@
+// Reading the device and cluster files field by field: every wrong field becomes an InputError
+// naming the file, the JSON pointer and what was expected there.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cleave::device {
+
+class JsonReader {
+public:
+    explicit JsonReader(std::string file) : file_(std::move(file)) {}
+
+    const std::string& file() const { return file_; }
+
+    [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const;
+
+    // The whole text as JSON; `expected` says what the file should be ("a device file").
+    nlohmann::json parse(const std::string& text, const std::string& expected) const;
+
+    // The member `key` of `object` (at `pointer`), or nullptr when it is absent and optional.
+    const nlohmann::json* member(const nlohmann::json& object, const std::string& pointer,
+                                 const std::string& key, bool required,
+                                 const std::string& expected) const;
+
+    const nlohmann::json* object(const nlohmann::json& parent, const std::string& pointer,
+                                 const std::string& key, bool required,
+                                 const std::string& expected) const;
+    const nlohmann::json* array(const nlohmann::json& parent, const std::string& pointer,
+                                const std::string& key, bool required,
+                                const std::string& expected) const;
+    // A non-empty string; `expected` says what it names, for the message.
+    std::string string(const nlohmann::json& object, const std::string& pointer,
+                       const std::string& key, bool required,
+                       const std::string& expected = "a string") const;
+    // A number > 0, or >= 0 with `zero_allowed`; `unit` goes into the message ("GB/s").
+    std::optional<double> number(const nlohmann::json& object, const std::string& pointer,
+                                 const std::string& key, bool required, const std::string& unit,
+                                 bool zero_allowed = false) const;
+    // A whole number in [min, max].
+    std::optional<int> whole_number(const nlohmann::json& object, const std::string& pointer,
+                                    const std::string& key, bool required, int min, int max) const;
+
+    void expect_object(const nlohmann::json& value, const std::string& pointer,
+                       const std::string& expected) const;
+    // Refuses any member not in `known`, naming them.
+    void only_known(const nlohmann::json& object, const std::string& pointer,
+                    const std::vector<std::string>& known) const;
+
+private:
+    std::string file_;
+};
+
+// `pointer` + "/" + key, with '~' and '/' escaped as RFC 6901 asks.
+std::string child_pointer(const std::string& pointer, const std::string& key);
+std::string child_pointer(const std::string& pointer, std::size_t index);
+
+} // namespace cleave::device

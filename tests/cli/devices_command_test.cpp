@@ -1,0 +1,177 @@
+// `cleave devices list | show` end to end: the JSON documents' form, the library in order,
+// this machine detected, and exit 2 with a message for an unknown device or a bad file.
+#include "cli_run.hpp"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+using Run = cleave::test::CliRun;
+using cleave::test::run_cleave;
+
+QJsonObject device_named(const QJsonArray& devices, const QString& id) {
+    for (const auto& d : devices)
+        if (d.toObject()["id"].toString() == id)
+            return d.toObject();
+    return {};
+}
+
+} // namespace
+
+class DevicesCommandTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void listJsonHasEveryDeviceWithItsPes() {
+        const Run run = run_cleave({"devices", "list", "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root.keys(), QStringList{"devices"});
+        const QJsonArray devices = root["devices"].toArray();
+        QCOMPARE(devices.size(), 20);
+        QCOMPARE(devices[0].toObject()["id"].toString(), QString("jetson-xavier-nx"));
+        QCOMPARE(devices[19].toObject()["id"].toString(), QString("this-machine"));
+        for (const char* id : {"jetson-agx-xavier", "jetson-tx2", "jetson-orin-nano", "jetson-nano",
+                               "raspberry-pi-4", "raspberry-pi-5", "intel-nuc", "nvidia-t4",
+                               "nvidia-v100", "nvidia-a10g", "nvidia-h100", "xeon-ort-1t",
+                               "xeon-ort-16t", "h100-cudnn-fp32", "h100-cudnn-fp16"})
+            QVERIFY2(!device_named(devices, id).isEmpty(), id);
+
+        const QJsonObject nx = devices[0].toObject();
+        QCOMPARE(nx.keys(), (QStringList{"id", "kind", "measured", "memory_bandwidth_gbs",
+                                         "memory_gib", "name", "network_gbps", "pes", "source"}));
+        QCOMPARE(nx["kind"].toString(), QString("soc"));
+        QCOMPARE(nx["measured"].toBool(), false);
+        QCOMPARE(nx["memory_gib"].toDouble(), 8.0);
+        QCOMPARE(nx["memory_bandwidth_gbs"].toDouble(), 51.2);
+        const QJsonArray pes = nx["pes"].toArray();
+        QCOMPARE(pes.size(), 2);
+        const QJsonObject cpu = pes[0].toObject();
+        QCOMPARE(cpu.keys(), (QStringList{"arch", "cores", "kind", "memory_bandwidth_gbs", "name",
+                                          "peak_gflops", "resource"}));
+        QCOMPARE(cpu["resource"].toString(), QString("arm012345"));
+        QCOMPARE(cpu["cores"].toInt(), 6);
+        QVERIFY(cpu["peak_gflops"].toObject()["fp32"].isNull());
+        const QJsonObject gpu = pes[1].toObject();
+        QCOMPARE(gpu["resource"].toString(), QString("gpu"));
+        QCOMPARE(gpu["arch"].toString(), QString("NVIDIAVolta"));
+        QVERIFY(!gpu.contains("cores"));
+        QCOMPARE(gpu["peak_gflops"].toObject()["fp32"].toDouble(), 844.8);
+
+        const QJsonObject xeon = device_named(devices, "xeon-ort-16t");
+        QCOMPARE(xeon["measured"].toBool(), true);
+        QCOMPARE(xeon["pes"].toArray()[0].toObject()["resource"].toString(), QString("cpu0-15"));
+        QVERIFY(xeon["memory_gib"].isNull());
+
+        const QJsonObject me = devices[19].toObject();
+        QCOMPARE(me["source"].toString(), QString("detected"));
+        QVERIFY(me["pes"].toArray()[0].toObject()["cores"].toInt() >= 1);
+    }
+
+    void listTableHasOneLinePerDevice() {
+        const Run run = run_cleave({"devices", "list"});
+        QCOMPARE(run.exit_code, 0);
+        const QList<QByteArray> lines = run.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 21);
+        QVERIFY(lines[0].startsWith("id "));
+        QCOMPARE(lines[1].simplified(), QByteArray("jetson-xavier-nx soc arm012345 gpu - / 844.8 "
+                                                   "8 GiB 51.2 NVIDIA Jetson Xavier NX (8 GB "
+                                                   "module)"));
+        QVERIFY(lines[20].startsWith("this-machine "));
+        QVERIFY(run.err.isEmpty());
+    }
+
+    void listOutWritesTheDocument() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("devices.json");
+        const Run run = run_cleave({"devices", "list", "--out", out});
+        QCOMPARE(run.exit_code, 0);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object()["devices"].toArray().size(), 20);
+    }
+
+    void showPrintsEveryPeWithItsSources() {
+        const Run run = run_cleave({"devices", "show", "jetson-tx2"});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY(run.out.startsWith("jetson-tx2: NVIDIA Jetson TX2 (8 GB module)\n"));
+        QVERIFY(run.out.contains("\nPE arm12        Denver 2 cluster: 2 arm cores"));
+        QVERIFY(run.out.contains("\nPE arm0345      Cortex-A57 cluster: 4 arm cores"));
+        QVERIFY(run.out.contains("\nPE gpu          Pascal GPU: NVIDIAPascal (CUDA, compute "
+                                 "capability 6.2), 2 SMs, 256 CUDA cores, 1.3 GHz\n"));
+        QVERIFY(run.out.contains("  peak       fp32 665.6, fp16 1331.2, int8 - GFLOP/s\n"));
+        QVERIFY(run.out.contains("memory     8 GiB LPDDR4, 128-bit, 59.7 GB/s\n"));
+        QVERIFY(run.out.contains("  source   data sheet: 128-bit LPDDR4"));
+    }
+
+    void showJsonIsTheDeviceFileAndReadsBack() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("nx.json");
+        const Run run = run_cleave({"devices", "show", "jetson-xavier-nx", "--json", "--out", out});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject device = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(device["format"].toString(), QString("cleave-device"));
+        QCOMPARE(device["version"].toInt(), 1);
+        QCOMPARE(device["id"].toString(), QString("jetson-xavier-nx"));
+        QCOMPARE(device["processing_elements"].toArray().size(), 2);
+        QVERIFY(!device["memory"].toObject()["source"].toString().isEmpty());
+
+        const Run again = run_cleave({"devices", "show", out, "--json"});
+        QCOMPARE(again.exit_code, 0);
+        QCOMPARE(QJsonDocument::fromJson(again.out).object(), device);
+    }
+
+    void showThisMachineIsDetected() {
+        const Run run = run_cleave({"devices", "show", "this-machine", "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject device = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(device["id"].toString(), QString("this-machine"));
+        QCOMPARE(device["source"].toString(), QString("detected"));
+    }
+
+    void unknownDeviceExitsTwoListingTheLibrary() {
+        const Run run = run_cleave({"devices", "show", "jetson-xavier"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY(run.out.isEmpty());
+        QVERIFY2(run.err.startsWith("cleave: jetson-xavier: no such device; expected one of "
+                                    "jetson-xavier-nx, jetson-agx-xavier, "),
+                 run.err.constData());
+        QVERIFY(run.err.contains("this-machine or a device file (.json)"));
+    }
+
+    void badDeviceFileExitsTwoNamingFileAndPointer() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("board.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"format": "cleave-device", "version": 1, "id": "board", "name": "Board",
+            "kind": "soc", "source": "mine",
+            "processing_elements": [{"kind": "cpu", "name": "c", "arch": "arm", "cores": 0,
+                                     "source": "mine"}]})");
+        file.close();
+        const Run run = run_cleave({"devices", "show", path});
+        QCOMPARE(run.exit_code, 2);
+        QCOMPARE(QString(run.err), "cleave: " + path +
+                                       ": /processing_elements/0/cores: expected a whole number "
+                                       "from 1 to 4096, found 0\n");
+    }
+
+    void missingSubcommandIsAUsageError() {
+        QCOMPARE(run_cleave({"devices"}).exit_code, 2);
+        QCOMPARE(run_cleave({"devices", "show"}).exit_code, 2);
+    }
+
+    void helpNamesTheCommands() {
+        const Run run = run_cleave({"--help"});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY(run.out.contains("devices"));
+        QVERIFY(run.out.contains("platform"));
+    }
+};
+
+QTEST_GUILESS_MAIN(DevicesCommandTest)
+#include "devices_command_test.moc"
