@@ -13,6 +13,8 @@ Action add_inspect_command(CLI::App& app);
 Action add_fuse_command(CLI::App& app);
 Action add_fuse_eval_command(CLI::App& app);
 Action add_fuse_train_command(CLI::App& app);
+Action add_profile_command(CLI::App& app);
+Action add_import_profile_command(CLI::App& app);
 Action add_devices_command(CLI::App& app);
 Action add_platform_command(CLI::App& app);
 

@@ -7,12 +7,14 @@
 
 namespace cleave::cli {
 
-void ModelOptions::add_to(CLI::App& command) {
+void ModelOptions::add_to(CLI::App& command, bool offer_autodice_names) {
     command.add_option("model", model, "ONNX model file")->required();
     command.add_option("--input-shape", input_shapes,
                        "Fix an input's dims, NAME=DIMS (e.g. input=1x3x160x160); repeatable");
-    command.add_flag("--autodice-names", autodice_names,
-                     "Name nodes as AutoDiCE does: first output's name with '/' replaced by '_'");
+    if (offer_autodice_names)
+        command.add_flag(
+            "--autodice-names", autodice_names,
+            "Name nodes as AutoDiCE does: first output's name with '/' replaced by '_'");
 }
 
 graph::Model ModelOptions::load() const {

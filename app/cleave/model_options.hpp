@@ -15,7 +15,8 @@ struct ModelOptions {
     std::vector<std::string> input_shapes;
     bool autodice_names = false;
 
-    void add_to(CLI::App& command);
+    // Commands whose output must keep the model's own node names leave --autodice-names out.
+    void add_to(CLI::App& command, bool offer_autodice_names = true);
     // Loads the model, printing the importer's warnings on stderr.
     graph::Model load() const;
 };

@@ -2,6 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
+#include "core/json_file.hpp"
 #include "rule_engine.hpp"
 
 #include <algorithm>
@@ -205,19 +206,8 @@ void save_learned_fusion(const LearnedFusion& l, const std::filesystem::path& pa
 }
 
 LearnedFusion load_learned_fusion(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "",
-                         "cannot open; expected a fusion model written by cleave fuse-train");
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(text.str());
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(path, "byte " + std::to_string(e.byte),
-                         "not valid JSON; expected a fusion model written by cleave fuse-train");
-    }
+    const nlohmann::json doc =
+        read_json_file(path, "a fusion model written by cleave fuse-train");
     const ModelReader r(path);
     if (!doc.is_object() || doc.value("format", "") != kFormat)
         r.fail("/format",

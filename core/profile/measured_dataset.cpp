@@ -1,51 +1,16 @@
 #include "measured_dataset.hpp"
 
+#include "../atomic_file.hpp"
 #include "../input_error.hpp"
+#include "../json_file.hpp"
 
-#include <array>
-#include <fstream>
-#include <lzma.h>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace cleave::profile {
 
 namespace {
 
 using nlohmann::json;
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "",
-                         "cannot read the file; expected a measured dataset (.json or .json.xz)");
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string decompress_xz(const std::string& compressed, const std::string& path) {
-    lzma_stream stream = LZMA_STREAM_INIT;
-    if (lzma_stream_decoder(&stream, UINT64_MAX, 0) != LZMA_OK)
-        throw std::runtime_error("cannot start the xz decoder");
-    std::string out;
-    std::array<std::uint8_t, 1 << 16> buffer{};
-    stream.next_in = reinterpret_cast<const std::uint8_t*>(compressed.data());
-    stream.avail_in = compressed.size();
-    lzma_ret status = LZMA_OK;
-    while (status == LZMA_OK) {
-        stream.next_out = buffer.data();
-        stream.avail_out = buffer.size();
-        status = lzma_code(&stream, LZMA_FINISH);
-        out.append(reinterpret_cast<const char*>(buffer.data()), buffer.size() - stream.avail_out);
-    }
-    lzma_end(&stream);
-    if (status != LZMA_STREAM_END)
-        throw InputError(
-            path, "byte " + std::to_string(stream.total_in),
-            "the xz stream is corrupt or truncated; expected an .xz-compressed JSON file");
-    return out;
-}
 
 class Reader {
 public:
@@ -73,25 +38,15 @@ private:
 } // namespace
 
 MeasuredDataset load_measured_dataset(const std::string& path) {
-    std::string text = read_file(path);
-    if (text.size() >= 6 && text.compare(0, 6,
-                                         "\xFD"
-                                         "7zXZ\x00",
-                                         6) == 0)
-        text = decompress_xz(text, path);
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(path, "byte " + std::to_string(e.byte),
-                         "not valid JSON; expected a measured dataset");
-    }
+    const json root = read_json_file(path, "a measured dataset (.json or .json.xz)");
     Reader r(path);
     if (!root.is_object())
         r.fail("", "an object with \"runs\"");
     MeasuredDataset data;
     data.file = path;
-    if (root.contains("ort") && root["ort"].is_string())
+    if (root.contains("runtime") && root["runtime"].is_string())
+        data.runtime = root["runtime"].get<std::string>();
+    else if (root.contains("ort") && root["ort"].is_string())
         data.runtime = "ONNX Runtime " + root["ort"].get<std::string>();
     else if (root.contains("torch") && root["torch"].is_string())
         data.runtime = "PyTorch " + root["torch"].get<std::string>();
@@ -131,6 +86,11 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
                 r.fail(at + "/e2e_ms/" + std::to_string(t), "a time in ms");
             m.e2e_ms.push_back(e2e[t].get<double>());
         }
+        if (run.contains("cv") && !run["cv"].is_null()) {
+            if (!run["cv"].is_number())
+                r.fail(at + "/cv", "a coefficient of variation or null");
+            m.cv = run["cv"].get<double>();
+        }
         if (run.contains("kernels")) {
             const json& kernels = run["kernels"];
             if (!kernels.is_array())
@@ -164,6 +124,43 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
         data.runs.push_back(std::move(m));
     }
     return data;
+}
+
+void put_run(MeasuredDataset& data, MeasuredRun run) {
+    for (auto& existing : data.runs)
+        if (existing.model == run.model && existing.threads == run.threads &&
+            existing.input_shape == run.input_shape && existing.dtype == run.dtype) {
+            existing = std::move(run);
+            return;
+        }
+    data.runs.push_back(std::move(run));
+}
+
+void save_measured_dataset(const MeasuredDataset& data, const std::filesystem::path& path) {
+    auto runs = nlohmann::ordered_json::array();
+    for (const auto& run : data.runs) {
+        auto kernels = nlohmann::ordered_json::array();
+        for (const auto& k : run.kernels)
+            kernels.push_back({{"name", k.name},
+                               {"op", k.op},
+                               {"domain", k.domain},
+                               {"covers", k.covers},
+                               {"us", k.us ? nlohmann::ordered_json(*k.us) : nullptr}});
+        nlohmann::ordered_json entry{{"model", run.model}};
+        if (run.threads != 0)
+            entry["threads"] = run.threads;
+        entry["input_shape"] = run.input_shape;
+        if (!run.dtype.empty())
+            entry["dtype"] = run.dtype;
+        entry["e2e_ms"] = run.e2e_ms;
+        if (run.cv)
+            entry["cv"] = *run.cv;
+        entry["kernels"] = std::move(kernels);
+        runs.push_back(std::move(entry));
+    }
+    const nlohmann::ordered_json root{
+        {"runtime", data.runtime}, {"cpu", data.device}, {"runs", std::move(runs)}};
+    write_file_atomically(path, root.dump(1) + "\n");
 }
 
 std::string model_family(const std::string& model) {

@@ -1,9 +1,10 @@
-// Measured runs in the shared dataset format (docs/dataset-format.md): per run the model, the
+// Measured runs in the shared dataset format (docs/profiling.md): per run the model, the
 // threads, the input shape, end-to-end times and per-kernel times with the runtime's fusion
 // (`covers`). Files may be plain JSON or xz-compressed (.json.xz).
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,18 +25,25 @@ struct MeasuredRun {
     std::string dtype;
     std::vector<std::int64_t> input_shape;
     std::vector<double> e2e_ms;
+    std::optional<double> cv; // coefficient of variation of e2e_ms, where the profiler gave it
     std::vector<MeasuredKernel> kernels;
 };
 
 struct MeasuredDataset {
     std::string file;
-    std::string runtime; // "ONNX Runtime 1.30.0", "PyTorch 2.11 ..."
+    std::string runtime; // "ONNX Runtime 1.30.0", "PyTorch 2.11 ...", "OpenCV 4.6.0 DNN ..."
     std::string device;  // the processor or GPU
     std::vector<MeasuredRun> runs;
 };
 
 // Throws InputError(file, JSON pointer, expected) for a file that is not in the format.
 MeasuredDataset load_measured_dataset(const std::string& path);
+
+// Adds `run`, replacing the run of the same model, threads, input shape and dtype if there is one.
+void put_run(MeasuredDataset& data, MeasuredRun run);
+
+// Writes {"runtime", "cpu", "runs"} as plain JSON, atomically; load_measured_dataset reads it back.
+void save_measured_dataset(const MeasuredDataset& data, const std::filesystem::path& path);
 
 // The architecture without its size (../shared/data/README.md): "resnet101" -> "resnet",
 // "resnext50_32x4d" -> "resnext", "mobilenet_v3_small" -> "mobilenet".

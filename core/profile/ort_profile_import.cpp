@@ -1,0 +1,516 @@
+#include "ort_profile_import.hpp"
+
+#include "core/fusion/rule_engine.hpp"
+#include "core/input_error.hpp"
+#include "timing_statistics.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+namespace cleave::profile {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kKernelSuffix = "_kernel_time";
+const std::string kExpected = "ONNX Runtime's profiling trace (a JSON array of trace events)";
+
+std::string line_and_column(const std::string& text, std::size_t byte) {
+    byte = std::min(byte, text.size());
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n');
+    const auto start = text.rfind('\n', byte == 0 ? 0 : byte - 1);
+    const auto column = start == std::string::npos || byte == 0 ? byte : byte - start - 1;
+    return "line " + std::to_string(line) + ", column " + std::to_string(column + 1);
+}
+
+class TraceReader {
+public:
+    explicit TraceReader(std::string file) : file_(std::move(file)) {}
+
+    [[noreturn]] void fail(const std::string& pointer, const std::string& expected) const {
+        throw InputError(file_, pointer, "expected " + expected);
+    }
+    double number(const json& event, const std::string& at, const char* key) const {
+        const auto it = event.find(key);
+        if (it == event.end() || !it->is_number())
+            fail(at + "/" + key, std::string("a number (\"") + key + "\", in microseconds)");
+        return it->get<double>();
+    }
+    // "input_type_shape": [{"float": [1, 3, 224, 224]}, ...]
+    std::vector<graph::Shape> shapes(const json& value, const std::string& at) const {
+        if (!value.is_array())
+            fail(at, "a list of {\"<dtype>\": [dims]} objects");
+        std::vector<graph::Shape> shapes;
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            const std::string here = at + "/" + std::to_string(i);
+            if (!value[i].is_object() || value[i].size() != 1 || !value[i].begin()->is_array())
+                fail(here, "one {\"<dtype>\": [dims]} object");
+            graph::Shape dims;
+            for (const auto& d : *value[i].begin()) {
+                if (!d.is_number_integer())
+                    fail(here, "whole-number dims");
+                dims.push_back(d.get<std::int64_t>());
+            }
+            shapes.push_back(std::move(dims));
+        }
+        return shapes;
+    }
+
+private:
+    std::string file_;
+};
+
+struct TimedEvent {
+    double ts = 0;
+    OrtKernelEvent event;
+};
+
+bool all_digits(std::string_view text) {
+    return !text.empty() &&
+           std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// ORT names a node its optimiser made after the node it grew from: "fused <node>" (activation
+// fusions), "<node>/MatMulAddFusion", "<node>/MatMulScaleFusion//MatmulTransposeFusion/" (the
+// fusions as path components), "<node>_new_reshape" (Reshape chains merged), "<name>_token_<n>"
+// (made unique). The node, or the name as is.
+std::string grown_from(std::string name) {
+    if (name.starts_with("fused "))
+        name.erase(0, 6);
+    for (bool changed = true; changed;) {
+        changed = false;
+        while (!name.empty() && name.back() == '/') {
+            name.pop_back();
+            changed = true;
+        }
+        if (const auto slash = name.rfind('/');
+            slash != std::string::npos && slash > 0 && name.ends_with("Fusion")) {
+            name.erase(slash);
+            changed = true;
+        }
+        if (name.ends_with("_new_reshape") && name.size() > 12) {
+            name.erase(name.size() - 12);
+            changed = true;
+        }
+        if (const auto token = name.rfind("_token_"); token != std::string::npos) {
+            if (all_digits(std::string_view(name).substr(token + 7))) {
+                name.erase(token);
+                changed = true;
+            }
+        }
+    }
+    return name;
+}
+
+// "HardSigmoid_156": how ORT's trace names a node without a name (here node 156).
+bool is_unnamed_node_label(const std::string& label, const std::string& op) {
+    return label.size() > op.size() + 1 && label.starts_with(op) && label[op.size()] == '_' &&
+           all_digits(std::string_view(label).substr(op.size() + 1));
+}
+
+// Operators of ONNX Runtime's own domains that its CPU graph optimiser writes, for the domain of
+// a kernel when the optimised model is not given.
+std::string contrib_domain(const std::string& op) {
+    static const std::set<std::string> microsoft = {"Attention",
+                                                    "BiasGelu",
+                                                    "BiasAdd",
+                                                    "BiasSoftmax",
+                                                    "DynamicQuantizeMatMul",
+                                                    "EmbedLayerNormalization",
+                                                    "FastGelu",
+                                                    "FusedConv",
+                                                    "FusedGemm",
+                                                    "FusedMatMul",
+                                                    "Gelu",
+                                                    "GroupQueryAttention",
+                                                    "MatMulIntegerToFloat",
+                                                    "MatMulNBits",
+                                                    "MultiHeadAttention",
+                                                    "NhwcMaxPool",
+                                                    "QLinearAdd",
+                                                    "QLinearMul",
+                                                    "QuickGelu",
+                                                    "RotaryEmbedding",
+                                                    "SkipLayerNormalization",
+                                                    "SkipSimplifiedLayerNormalization"};
+    if (microsoft.count(op))
+        return "com.microsoft";
+    if (op == "ReorderInput" || op == "ReorderOutput")
+        return "com.microsoft.nchwc";
+    return "";
+}
+
+std::vector<int> consumers_of(const graph::Model& model, const graph::Node& node) {
+    std::vector<int> consumers;
+    for (const int t : node.outputs)
+        if (t >= 0)
+            for (const int c : model.tensors[static_cast<std::size_t>(t)].consumers)
+                consumers.push_back(c);
+    return consumers;
+}
+
+int latest_producer_kernel(const graph::Model& model, const graph::Node& node,
+                           const std::vector<int>& kernel_of_node) {
+    int latest = -1;
+    for (const int t : node.inputs)
+        if (t >= 0)
+            if (const int p = model.tensors[static_cast<std::size_t>(t)].producer;
+                p > latest && kernel_of_node[static_cast<std::size_t>(p)] >= 0)
+                latest = p;
+    return latest < 0 ? -1 : kernel_of_node[static_cast<std::size_t>(latest)];
+}
+
+int earliest_consumer_kernel(const graph::Model& model, const graph::Node& node,
+                             const std::vector<int>& kernel_of_node) {
+    int first = -1;
+    for (const int c : consumers_of(model, node))
+        if (kernel_of_node[static_cast<std::size_t>(c)] >= 0 && (first < 0 || c < first))
+            first = c;
+    return first < 0 ? -1 : kernel_of_node[static_cast<std::size_t>(first)];
+}
+
+// x * f(x) (SiLU as Sigmoid then Mul, HardSwish): f joins the consumer that reads x as well,
+// which ORT fuses with it and names after itself.
+int gate_consumer_kernel(const graph::Model& model, const graph::Node& node,
+                         const std::vector<int>& kernel_of_node) {
+    for (const int c : consumers_of(model, node)) {
+        const int k = kernel_of_node[static_cast<std::size_t>(c)];
+        if (k < 0)
+            continue;
+        for (const int t : model.nodes[static_cast<std::size_t>(c)].inputs)
+            if (t >= 0 && std::find(node.inputs.begin(), node.inputs.end(), t) != node.inputs.end())
+                return k;
+    }
+    return -1;
+}
+
+} // namespace
+
+OrtTrace read_ort_trace(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, "", "cannot read the file; expected " + kExpected);
+    std::stringstream s;
+    s << in.rdbuf();
+    const std::string text = s.str();
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error& e) {
+        throw InputError(path, line_and_column(text, e.byte == 0 ? 0 : e.byte - 1),
+                         "not valid JSON; expected " + kExpected);
+    }
+    const TraceReader r(path);
+    std::string base;
+    const json* events = &root;
+    if (root.is_object() && root.contains("traceEvents")) { // Chrome's object form
+        events = &root["traceEvents"];
+        base = "/traceEvents";
+    }
+    if (!events->is_array())
+        r.fail(base, kExpected);
+
+    struct Span {
+        double ts, dur;
+    };
+    std::vector<Span> runs;
+    std::vector<TimedEvent> kernels;
+    for (std::size_t i = 0; i < events->size(); ++i) {
+        const std::string at = base + "/" + std::to_string(i);
+        const json& event = (*events)[i];
+        if (!event.is_object())
+            r.fail(at, "a trace event object");
+        const auto cat = event.find("cat");
+        const auto name = event.find("name");
+        if (cat == event.end() || !cat->is_string() || name == event.end() || !name->is_string())
+            continue; // metadata and other tools' events
+        const std::string& category = cat->get_ref<const std::string&>();
+        const std::string& label = name->get_ref<const std::string&>();
+        if (category == "Session" && label == "model_run") {
+            runs.push_back({r.number(event, at, "ts"), r.number(event, at, "dur")});
+            continue;
+        }
+        if (category != "Node" || !label.ends_with(kKernelSuffix))
+            continue;
+        TimedEvent timed;
+        timed.ts = r.number(event, at, "ts");
+        timed.event.us = r.number(event, at, "dur");
+        timed.event.node = label.substr(0, label.size() - kKernelSuffix.size());
+        timed.event.pointer = at;
+        const auto args = event.find("args");
+        if (args == event.end() || !args->is_object())
+            r.fail(at + "/args", "an object with \"op_name\"");
+        const auto op = args->find("op_name");
+        if (op == args->end() || !op->is_string())
+            r.fail(at + "/args/op_name", "the node's operator type, a string");
+        timed.event.op = op->get<std::string>();
+        if (const auto p = args->find("provider"); p != args->end() && p->is_string())
+            timed.event.provider = p->get<std::string>();
+        if (const auto shapes = args->find("input_type_shape"); shapes != args->end())
+            timed.event.input_shapes = r.shapes(*shapes, at + "/args/input_type_shape");
+        kernels.push_back(std::move(timed));
+    }
+    if (runs.empty())
+        throw InputError(path, base,
+                         "no \"model_run\" event (cat \"Session\"); expected the trace of a "
+                         "session that ran the model at least once, written by enable_profiling");
+    if (kernels.empty())
+        throw InputError(path, base,
+                         "no per-kernel events (cat \"Node\", name \"<node>_kernel_time\"); "
+                         "expected the trace of a session that ran the model with "
+                         "enable_profiling on");
+
+    std::sort(runs.begin(), runs.end(), [](const Span& a, const Span& b) { return a.ts < b.ts; });
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const TimedEvent& a, const TimedEvent& b) { return a.ts < b.ts; });
+    OrtTrace trace;
+    trace.file = path;
+    trace.runs.resize(runs.size());
+    for (const auto& run : runs)
+        trace.run_ms.push_back(run.dur / 1000);
+    std::size_t run = 0;
+    for (auto& k : kernels) {
+        while (run < runs.size() && k.ts > runs[run].ts + runs[run].dur)
+            ++run;
+        if (run == runs.size())
+            break;
+        if (k.ts >= runs[run].ts) // kernels outside every run (none seen so far) are left out
+            trace.runs[run].push_back(std::move(k.event));
+    }
+    return trace;
+}
+
+std::map<std::string, graph::Shape>
+ort_trace_input_shapes(const OrtTrace& trace, const graph::Model& model,
+                       const std::vector<graph::WrittenNode>& optimized) {
+    std::map<std::string, graph::Shape> shapes;
+    for (const int t : model.inputs) {
+        const std::string& input = model.tensors[static_cast<std::size_t>(t)].name;
+        // (kernel name, input position) pairs that read the graph input
+        std::vector<std::pair<std::string, std::size_t>> readers;
+        if (!optimized.empty()) {
+            for (const auto& node : optimized)
+                for (std::size_t i = 0; i < node.inputs.size(); ++i)
+                    if (node.inputs[i] == input)
+                        readers.emplace_back(node.name, i);
+        } else {
+            for (const int c : model.tensors[static_cast<std::size_t>(t)].consumers) {
+                const auto& node = model.nodes[static_cast<std::size_t>(c)];
+                for (std::size_t i = 0; i < node.inputs.size(); ++i)
+                    if (node.inputs[i] == t)
+                        readers.emplace_back(node.name, i);
+            }
+        }
+        bool found = false;
+        for (const auto& run : trace.runs) {
+            for (const auto& event : run)
+                for (const auto& [name, position] : readers)
+                    if ((event.node == name || grown_from(event.node) == name) &&
+                        position < event.input_shapes.size()) {
+                        shapes[input] = event.input_shapes[position];
+                        found = true;
+                        break;
+                    }
+            if (found)
+                break;
+        }
+    }
+    return shapes;
+}
+
+OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
+                             const std::vector<graph::WrittenNode>& optimized,
+                             const OrtImportOptions& options) {
+    OrtImport result;
+    result.runs_in_trace = static_cast<int>(trace.runs.size());
+    const int skipped = std::clamp(options.warmups, 0, result.runs_in_trace - 1);
+    result.runs_kept = result.runs_in_trace - skipped;
+
+    // Kernels by (node name, occurrence within a run), in the order they first ran.
+    struct Kernel {
+        const OrtKernelEvent* first = nullptr;
+        std::vector<double> us;
+    };
+    std::vector<Kernel> kernels;
+    std::map<std::pair<std::string, int>, std::size_t> index;
+    MeasuredRun& run = result.run;
+    for (std::size_t r = static_cast<std::size_t>(skipped); r < trace.runs.size(); ++r) {
+        run.e2e_ms.push_back(trace.run_ms[r]);
+        std::map<std::string, int> seen;
+        for (const auto& event : trace.runs[r]) {
+            const auto key = std::make_pair(event.node, seen[event.node]++);
+            auto [it, added] = index.emplace(key, kernels.size());
+            if (added)
+                kernels.push_back({&event, {}});
+            kernels[it->second].us.push_back(event.us);
+            if (!event.provider.empty() &&
+                std::find(result.providers.begin(), result.providers.end(), event.provider) ==
+                    result.providers.end())
+                result.providers.push_back(event.provider);
+        }
+    }
+
+    // Each kernel's node in the optimised graph: the first not yet taken with its name and op.
+    std::vector<int> kernel_of_optimized(optimized.size(), -1);
+    if (!optimized.empty()) {
+        std::unordered_map<std::string, std::vector<int>> by_name;
+        for (std::size_t o = 0; o < optimized.size(); ++o)
+            by_name[optimized[o].name].push_back(static_cast<int>(o));
+        for (std::size_t k = 0; k < kernels.size(); ++k) {
+            const auto& event = *kernels[k].first;
+            int match = -1;
+            // ORT calls a node the optimised model leaves unnamed "<op>_<node index>".
+            std::vector<std::string> names{event.node};
+            if (is_unnamed_node_label(event.node, event.op))
+                names.emplace_back();
+            for (const auto& name : names) {
+                const auto it = by_name.find(name);
+                if (it == by_name.end() || match >= 0)
+                    continue;
+                for (const int o : it->second)
+                    if (kernel_of_optimized[static_cast<std::size_t>(o)] < 0 &&
+                        optimized[static_cast<std::size_t>(o)].op == event.op) {
+                        match = o;
+                        break;
+                    }
+            }
+            if (match < 0)
+                throw InputError(trace.file,
+                                 event.pointer + " (node '" + event.node + "', " + event.op + ")",
+                                 "names a node that " + options.optimized_file +
+                                     " does not have; expected the optimised model saved by the "
+                                     "session that wrote this trace");
+            kernel_of_optimized[static_cast<std::size_t>(match)] = static_cast<int>(k);
+        }
+    }
+
+    const std::size_t count = model.nodes.size();
+    std::vector<int> kernel_of_node(count, -1);
+    auto claim = [&](int node, int kernel) {
+        if (node >= 0 && kernel >= 0 && kernel_of_node[static_cast<std::size_t>(node)] < 0)
+            kernel_of_node[static_cast<std::size_t>(node)] = kernel;
+    };
+    if (!optimized.empty()) {
+        // A node the optimiser kept (or fused into a node that kept its name) ...
+        std::unordered_map<std::string, int> kernel_by_name;
+        std::unordered_map<std::string, int> kernel_by_output;
+        for (std::size_t o = 0; o < optimized.size(); ++o) {
+            const int k = kernel_of_optimized[o];
+            if (k < 0)
+                continue;
+            if (!optimized[o].name.empty())
+                kernel_by_name.emplace(optimized[o].name, k);
+            for (const auto& out : optimized[o].outputs)
+                if (!out.empty())
+                    kernel_by_output.emplace(out, k);
+        }
+        for (std::size_t n = 0; n < count; ++n)
+            if (const auto it = kernel_by_name.find(model.nodes[n].name);
+                it != kernel_by_name.end())
+                claim(static_cast<int>(n), it->second);
+        // ... a node whose output a kernel writes: fusions keep the last node's output ...
+        for (std::size_t n = 0; n < count; ++n)
+            for (const int t : model.nodes[n].outputs)
+                if (t >= 0)
+                    if (const auto it =
+                            kernel_by_output.find(model.tensors[static_cast<std::size_t>(t)].name);
+                        it != kernel_by_output.end())
+                        claim(static_cast<int>(n), it->second);
+    } else {
+        for (std::size_t k = 0; k < kernels.size(); ++k)
+            claim(model.find_node(kernels[k].first->node), static_cast<int>(k));
+    }
+    // ... and the node a fused kernel is named after.
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+        claim(model.find_node(grown_from(kernels[k].first->node)), static_cast<int>(k));
+    // MatMulAddFusion turns a 3-D MatMul + Add into a Gemm between two Reshapes it adds; the
+    // second writes the Add's output, but the Add is computed by the Gemm its MatMul went to.
+    for (std::size_t n = 0; n < count; ++n) {
+        const int k = kernel_of_node[n];
+        if (k >= 0 && model.nodes[n].op == "Add" &&
+            grown_from(kernels[static_cast<std::size_t>(k)].first->node) == "gemm_output_reshape")
+            if (const int producer = latest_producer_kernel(model, model.nodes[n], kernel_of_node);
+                producer >= 0)
+                kernel_of_node[n] = producer;
+    }
+
+    // Nodes no kernel claims were fused into a kernel next to them. The optimised graph keeps a
+    // fusion's output, so such a node fed the kernel that took its pattern; by names alone,
+    // ORT's fusions mostly grow from their first node (Conv + BatchNormalization + Relu), so
+    // a node joins the kernel it reads from, except the f of x * f(x).
+    const std::vector<bool> constant = fusion::load_time_constants(model);
+    if (!optimized.empty()) {
+        for (std::size_t n = count; n-- > 0;)
+            if (!constant[n])
+                claim(static_cast<int>(n),
+                      earliest_consumer_kernel(model, model.nodes[n], kernel_of_node));
+        for (std::size_t n = 0; n < count; ++n)
+            if (!constant[n])
+                claim(static_cast<int>(n),
+                      latest_producer_kernel(model, model.nodes[n], kernel_of_node));
+    } else {
+        for (std::size_t n = 0; n < count; ++n)
+            if (!constant[n] && kernel_of_node[n] < 0) {
+                const int gate = gate_consumer_kernel(model, model.nodes[n], kernel_of_node);
+                claim(static_cast<int>(n),
+                      gate >= 0 ? gate
+                                : latest_producer_kernel(model, model.nodes[n], kernel_of_node));
+            }
+        for (std::size_t n = count; n-- > 0;)
+            if (!constant[n])
+                claim(static_cast<int>(n),
+                      earliest_consumer_kernel(model, model.nodes[n], kernel_of_node));
+    }
+
+    bool any_covered = false;
+    for (std::size_t n = 0; n < count; ++n) {
+        result.run_time_nodes += constant[n] ? 0 : 1;
+        if (kernel_of_node[n] >= 0) {
+            ++result.covered_nodes;
+            any_covered = true;
+        }
+    }
+    if (!any_covered)
+        throw InputError(trace.file, "",
+                         "none of its " + std::to_string(kernels.size()) +
+                             " kernels is a node of " + model.file + " (the first is '" +
+                             kernels.front().first->node +
+                             "'); expected the trace of a session of this model");
+
+    run.model = std::filesystem::path(model.file).stem().string();
+    run.threads = options.threads;
+    if (!model.inputs.empty()) {
+        const auto& input = model.tensors[static_cast<std::size_t>(model.inputs[0])];
+        run.dtype = std::string(graph::to_string(input.dtype));
+        if (input.shape)
+            run.input_shape = *input.shape;
+    }
+    run.cv = coefficient_of_variation(run.e2e_ms);
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        const auto& event = *kernels[k].first;
+        MeasuredKernel kernel;
+        kernel.name = event.node;
+        kernel.op = event.op;
+        int o = -1;
+        for (std::size_t i = 0; i < optimized.size() && o < 0; ++i)
+            if (kernel_of_optimized[i] == static_cast<int>(k))
+                o = static_cast<int>(i);
+        kernel.domain =
+            o >= 0 ? optimized[static_cast<std::size_t>(o)].domain : contrib_domain(event.op);
+        for (std::size_t n = 0; n < count; ++n)
+            if (kernel_of_node[n] == static_cast<int>(k))
+                kernel.covers.push_back(model.nodes[n].name);
+        kernel.us = median(kernels[k].us);
+        run.kernels.push_back(std::move(kernel));
+    }
+    return result;
+}
+
+} // namespace cleave::profile
