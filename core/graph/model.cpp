@@ -119,4 +119,13 @@ int Model::find_node(std::string_view wanted) const {
     return -1;
 }
 
+std::vector<int> Model::consumers_of(const Node& node) const {
+    std::vector<int> consumers;
+    for (const int t : node.outputs)
+        if (t >= 0)
+            for (const int c : tensors[static_cast<std::size_t>(t)].consumers)
+                consumers.push_back(c);
+    return consumers;
+}
+
 } // namespace cleave::graph

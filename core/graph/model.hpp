@@ -99,6 +99,8 @@ struct Model {
 
     int find_tensor(std::string_view name) const; // -1 when absent
     int find_node(std::string_view name) const;   // -1 when absent
+    // The nodes reading any output of `node`, in output then consumer order (repeats kept).
+    std::vector<int> consumers_of(const Node& node) const;
 };
 
 } // namespace cleave::graph

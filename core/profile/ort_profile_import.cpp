@@ -147,15 +147,6 @@ std::string contrib_domain(const std::string& op) {
     return "";
 }
 
-std::vector<int> consumers_of(const graph::Model& model, const graph::Node& node) {
-    std::vector<int> consumers;
-    for (const int t : node.outputs)
-        if (t >= 0)
-            for (const int c : model.tensors[static_cast<std::size_t>(t)].consumers)
-                consumers.push_back(c);
-    return consumers;
-}
-
 int latest_producer_kernel(const graph::Model& model, const graph::Node& node,
                            const std::vector<int>& kernel_of_node) {
     int latest = -1;
@@ -170,7 +161,7 @@ int latest_producer_kernel(const graph::Model& model, const graph::Node& node,
 int earliest_consumer_kernel(const graph::Model& model, const graph::Node& node,
                              const std::vector<int>& kernel_of_node) {
     int first = -1;
-    for (const int c : consumers_of(model, node))
+    for (const int c : model.consumers_of(node))
         if (kernel_of_node[static_cast<std::size_t>(c)] >= 0 && (first < 0 || c < first))
             first = c;
     return first < 0 ? -1 : kernel_of_node[static_cast<std::size_t>(first)];
@@ -180,7 +171,7 @@ int earliest_consumer_kernel(const graph::Model& model, const graph::Node& node,
 // which ORT fuses with it and names after itself.
 int gate_consumer_kernel(const graph::Model& model, const graph::Node& node,
                          const std::vector<int>& kernel_of_node) {
-    for (const int c : consumers_of(model, node)) {
+    for (const int c : model.consumers_of(node)) {
         const int k = kernel_of_node[static_cast<std::size_t>(c)];
         if (k < 0)
             continue;

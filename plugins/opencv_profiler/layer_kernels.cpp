@@ -102,15 +102,6 @@ int host_layer(const std::vector<Layer>& layers, int skipped) {
     return host;
 }
 
-std::vector<int> consumers_of(const graph::Model& model, const graph::Node& node) {
-    std::vector<int> consumers;
-    for (const int t : node.outputs)
-        if (t >= 0)
-            for (const int c : model.tensors[static_cast<std::size_t>(t)].consumers)
-                consumers.push_back(c);
-    return consumers;
-}
-
 } // namespace
 
 std::vector<LayerKernel> group_layers(const graph::Model& model, const std::vector<Layer>& layers) {
@@ -169,7 +160,7 @@ std::vector<LayerKernel> group_layers(const graph::Model& model, const std::vect
         if (constant[n] || kernel_of_node[n] >= 0)
             continue;
         int first = -1; // the first consumer that has a kernel
-        for (const int c : consumers_of(model, model.nodes[n]))
+        for (const int c : model.consumers_of(model.nodes[n]))
             if (kernel_of_node[static_cast<std::size_t>(c)] >= 0 && (first < 0 || c < first))
                 first = c;
         if (first >= 0)
