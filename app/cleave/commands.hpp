@@ -15,6 +15,9 @@ Action add_fuse_eval_command(CLI::App& app);
 Action add_fuse_train_command(CLI::App& app);
 Action add_profile_command(CLI::App& app);
 Action add_import_profile_command(CLI::App& app);
+Action add_train_command(CLI::App& app);
+Action add_evaluate_command(CLI::App& app);
+Action add_predict_command(CLI::App& app);
 Action add_devices_command(CLI::App& app);
 Action add_platform_command(CLI::App& app);
 

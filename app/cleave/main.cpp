@@ -29,6 +29,9 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_fuse_train_command(app));
     add(cleave::cli::add_profile_command(app));
     add(cleave::cli::add_import_profile_command(app));
+    add(cleave::cli::add_train_command(app));
+    add(cleave::cli::add_evaluate_command(app));
+    add(cleave::cli::add_predict_command(app));
     add(cleave::cli::add_devices_command(app));
     add(cleave::cli::add_platform_command(app));
 

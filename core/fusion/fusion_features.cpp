@@ -51,6 +51,15 @@ const std::unordered_map<std::string, int>& op_categories() {
     return categories;
 }
 
+} // namespace
+
+int op_category(const std::string& op) {
+    const auto category = op_categories().find(op);
+    return category == op_categories().end() ? kOpCategories - 1 : category->second;
+}
+
+namespace {
+
 SparseMatrix mean_adjacency(std::size_t n, const std::vector<std::vector<int>>& neighbours) {
     std::vector<Eigen::Triplet<double>> entries;
     for (std::size_t i = 0; i < n; ++i)
@@ -90,10 +99,8 @@ FusionFeatures fusion_features(const graph::Model& model, const std::vector<Edge
         const auto r = static_cast<Eigen::Index>(i);
         const auto it = op_index.find(node.op);
         f.nodes(r, it == op_index.end() ? vocabulary : it->second) = 1.0;
-        const auto category = op_categories().find(node.op);
-        f.nodes(r, vocabulary + 1 +
-                       (category == op_categories().end() ? kOpCategories - 1 : category->second)) =
-            1.0;
+        const int category = op_category(node.op);
+        f.nodes(r, vocabulary + 1 + category) = 1.0;
         std::int64_t out_elements = 0, weights = 0;
         int outputs = 0, rank = 0, initializer_inputs = 0;
         bool graph_output = false;

@@ -20,6 +20,10 @@ inline constexpr int kOpCategories = 12; // the last: ops in no category
 inline constexpr int kNodeNumericFeatures = 10;
 inline constexpr int kEdgeFeatures = 13;
 
+// Op kin: convolutions, matrix products, normalisations, activations, other unary ops, binary
+// ops, pooling, reductions, layout, gather/scatter, shape constants; kOpCategories - 1: none.
+int op_category(const std::string& op);
+
 struct FusionFeatures {
     Matrix nodes; // per node: op one-hot (vocabulary + "other"), op category one-hot, numerics
     SparseMatrix predecessors; // row-normalised: mean over a node's producer nodes

@@ -1,6 +1,7 @@
 // Benchmark: the studio's graph layout (core/layout, Graphviz dot) per model, nodes only and with
 // the ort-cpu kernels as dot clusters; the median of a few runs, the model already loaded.
 // Usage: layout_bench MODEL... [--repeat N] [--json FILE]
+#include "bench_timing.hpp"
 #include "core/fusion/rule_engine.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/layout/graph_layout.hpp"
@@ -16,22 +17,6 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-namespace {
-
-double median_seconds(int repeat, const std::function<void()>& run) {
-    std::vector<double> seconds;
-    for (int r = 0; r < repeat; ++r) {
-        const auto start = std::chrono::steady_clock::now();
-        run();
-        seconds.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    std::sort(seconds.begin(), seconds.end());
-    return seconds[seconds.size() / 2];
-}
-
-} // namespace
 
 int main(int argc, char** argv) try {
     std::vector<std::string> models;
@@ -64,11 +49,11 @@ int main(int argc, char** argv) try {
         cleave::layout::LayoutOptions boxes = clustered;
         boxes.kernel_clusters = false;
         const double plain_s =
-            median_seconds(repeat, [&] { cleave::layout::layout_graph(model, plain); });
+            cleave::bench::median_seconds(repeat, [&] { cleave::layout::layout_graph(model, plain); });
         const double clustered_s =
-            median_seconds(repeat, [&] { cleave::layout::layout_graph(model, clustered); });
+            cleave::bench::median_seconds(repeat, [&] { cleave::layout::layout_graph(model, clustered); });
         const double boxes_s =
-            median_seconds(repeat, [&] { cleave::layout::layout_graph(model, boxes); });
+            cleave::bench::median_seconds(repeat, [&] { cleave::layout::layout_graph(model, boxes); });
         const auto name = std::filesystem::path(file).stem().string();
         std::printf("%-16s %6zu %6zu %8zu | %10.3f %12.3f %12.3f\n", name.c_str(),
                     model.nodes.size(), kernels.edges.size(), kernels.kernels.size(), plain_s,

@@ -1,0 +1,131 @@
+// cleave predict: each kernel's latency and energy on a device, and the model's end to end, by
+// the device's predictor (a file, the one shipped for the device, or a roofline from its spec).
+#include "commands.hpp"
+#include "core/device/device_library.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/predict/predictor_library.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <optional>
+
+namespace cleave::cli {
+
+namespace {
+
+struct PredictOptions {
+    ModelOptions model;
+    std::string device;
+    std::string predictor;
+    std::string rules; // empty: the predictor's own
+    bool json = false;
+    std::string out;
+};
+
+// The power a device draws while it computes: the first PE's measured or stated busy power,
+// else its thermal design power, else the device's highest power mode (both upper bounds).
+std::optional<double> busy_power_w(const device::DeviceSpec& device) {
+    for (const auto& pe : device.processing_elements)
+        if (pe.busy_w)
+            return pe.busy_w;
+    for (const auto& pe : device.processing_elements)
+        if (pe.tdp_w)
+            return pe.tdp_w;
+    if (device.power && !device.power->modes_w.empty())
+        return *std::max_element(device.power->modes_w.begin(), device.power->modes_w.end());
+    return std::nullopt;
+}
+
+int run_predict(const PredictOptions& options) {
+    const auto device = device::find_device(options.device, "--device");
+    const auto predictor = predict::predictor_for(device, options.predictor, options.rules);
+    const auto model = options.model.load();
+    const auto method =
+        fusion::find_fusion_method(options.rules.empty() ? predictor.rules : options.rules);
+    const auto kernels = fusion::detect_kernels(model, method);
+    const auto latency = predict::predict_model(predictor, model, kernels);
+    const auto power = busy_power_w(device);
+    const std::string source = predictor.kind + (predictor.file.empty()
+                                                     ? " from the device spec (uncalibrated)"
+                                                     : " " + predictor.file);
+    const auto energy_mj = [&](double ms) -> nlohmann::ordered_json {
+        if (!power)
+            return nullptr;
+        return *power * ms; // W x ms = mJ
+    };
+
+    if (options.json || !options.out.empty()) {
+        auto list = nlohmann::ordered_json::array();
+        for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {
+            const auto& kernel = kernels.kernels[k];
+            const double ms = latency.kernels[k].us / 1000.0;
+            list.push_back({{"name", kernel.name},
+                            {"type", kernel.type},
+                            {"nodes", kernel.nodes.size()},
+                            {"macs", kernel.macs},
+                            {"latency_ms", ms},
+                            {"energy_mj", energy_mj(ms)},
+                            {"source", predictor.kind + ":" + latency.kernels[k].model_class}});
+        }
+        const nlohmann::ordered_json document{{"model", model.file},
+                                              {"device", device.id},
+                                              {"predictor", source},
+                                              {"rules", method.name},
+                                              {"busy_power_w", power ? nlohmann::ordered_json(*power)
+                                                                     : nlohmann::ordered_json()},
+                                              {"kernels", list},
+                                              {"kernels_ms", latency.kernels_ms},
+                                              {"overhead_ms", latency.overhead_ms},
+                                              {"total_ms", latency.total_ms},
+                                              {"energy_mj", energy_mj(latency.total_ms)}};
+        emit_json(document, options.json, options.out);
+        if (options.json)
+            return 0;
+    }
+
+    std::printf("%s on %s: %.3f ms (%zu kernels %.3f ms + overhead %.3f ms)", model.file.c_str(),
+                device.id.c_str(), latency.total_ms, kernels.kernels.size(), latency.kernels_ms,
+                latency.overhead_ms);
+    if (power)
+        std::printf(", %.2f mJ at %.1f W", *power * latency.total_ms, *power);
+    std::printf("\npredictor %s, kernels by %s\n\n", source.c_str(), method.name.c_str());
+    std::map<std::string, std::pair<int, double>> by_type;
+    for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {
+        auto& row = by_type[kernels.kernels[k].type];
+        ++row.first;
+        row.second += latency.kernels[k].us / 1000.0;
+    }
+    std::vector<std::pair<std::string, std::pair<int, double>>> rows(by_type.begin(),
+                                                                      by_type.end());
+    std::sort(rows.begin(), rows.end(),
+              [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+    std::printf("  %-22s %7s %11s %7s\n", "kernel type", "kernels", "latency ms", "share");
+    for (const auto& [type, row] : rows)
+        std::printf("  %-22s %7d %11.3f %6.1f%%\n", type.c_str(), row.first, row.second,
+                    latency.kernels_ms > 0 ? 100 * row.second / latency.kernels_ms : 0);
+    return 0;
+}
+
+} // namespace
+
+Action add_predict_command(CLI::App& app) {
+    auto options = std::make_shared<PredictOptions>();
+    auto* command = app.add_subcommand(
+        "predict", "Predict each kernel's latency and energy on a device, and the model's total");
+    options->model.add_to(*command);
+    command->add_option("--device", options->device, "Device id (cleave devices list) or file")
+        ->required();
+    command->add_option("--predictor", options->predictor,
+                        "Predictor file (cleave train); default: the one shipped for the device, "
+                        "else a roofline from its spec");
+    command->add_option("--rules", options->rules,
+                        "Fusion method for the kernels; default: the predictor's own");
+    command->add_flag("--json", options->json, "Print kernels and totals as JSON");
+    command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
+    return [options] { return run_predict(*options); };
+}
+
+} // namespace cleave::cli

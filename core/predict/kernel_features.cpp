@@ -1,0 +1,179 @@
+#include "kernel_features.hpp"
+
+#include "core/fusion/fusion_features.hpp"
+
+#include <algorithm>
+
+namespace cleave::predict {
+
+bool is_additive_feature(const std::string& name) {
+    return name != "channels_in" && name != "channels_out" && name != "kernel_area" &&
+           name != "stride" && name != "groups";
+}
+
+namespace {
+
+constexpr int kConvolution = 0; // fusion::op_category
+constexpr int kMatrixProduct = 1;
+
+double elements(const graph::Model& model, int tensor) {
+    if (tensor < 0)
+        return 0;
+    const auto n = model.tensors[static_cast<std::size_t>(tensor)].elements();
+    return n > 0 ? static_cast<double>(n) : 0;
+}
+
+std::int64_t dim(const graph::Model& model, int tensor, std::size_t axis) {
+    if (tensor < 0)
+        return 0;
+    const auto& shape = model.tensors[static_cast<std::size_t>(tensor)].shape;
+    if (!shape || axis >= shape->size())
+        return 0;
+    return std::max<std::int64_t>(0, (*shape)[axis]);
+}
+
+std::size_t rank(const graph::Model& model, int tensor) {
+    if (tensor < 0)
+        return 0;
+    const auto& shape = model.tensors[static_cast<std::size_t>(tensor)].shape;
+    return shape ? shape->size() : 0;
+}
+
+int first(const std::vector<int>& tensors) {
+    return tensors.empty() ? -1 : tensors.front();
+}
+
+struct ConvShape {
+    std::int64_t cin = 0;
+    std::int64_t cout = 0;
+    std::int64_t kernel_area = 0;
+    std::int64_t stride = 1;
+    std::int64_t groups = 1;
+};
+
+ConvShape conv_shape(const graph::Model& model, const graph::Node& node) {
+    ConvShape c;
+    const int x = first(node.inputs);
+    const int w = node.inputs.size() > 1 ? node.inputs[1] : -1;
+    c.cin = dim(model, x, 1);
+    c.cout = dim(model, first(node.outputs), 1);
+    c.kernel_area = 1;
+    for (std::size_t a = 2; a < rank(model, w); ++a)
+        c.kernel_area *= std::max<std::int64_t>(1, dim(model, w, a));
+    for (const auto s : node.ints_attribute("strides"))
+        c.stride = std::max(c.stride, s);
+    c.groups = std::max<std::int64_t>(1, node.int_attribute("group", 1));
+    return c;
+}
+
+} // namespace
+
+const std::vector<std::string>& kernel_feature_names() {
+    static const std::vector<std::string> names = {
+        "macs",           "flops",           "bytes_in",       "bytes_out",
+        "weight_bytes",   "anchor_in",       "anchor_out",     "channels_in",
+        "channels_out",   "kernel_area",     "stride",         "groups",
+        "fused_elements", "run_time_nodes",  "launches",
+    };
+    static const std::vector<std::string> all = [] {
+        auto out = names;
+        for (const char* category :
+             {"convolutions", "matrix_products", "normalisations", "activations", "unary_ops",
+              "binary_ops", "pools", "reductions", "layout_ops", "gathers", "shape_ops",
+              "other_ops"})
+            out.push_back(std::string("nodes_") + category);
+        return out;
+    }();
+    return all;
+}
+
+int kernel_anchor(const graph::Model& model, const fusion::Kernel& kernel) {
+    int anchor = -1;
+    std::int64_t most = 0;
+    for (const int n : kernel.nodes) {
+        const auto macs = model.nodes[static_cast<std::size_t>(n)].cost.macs;
+        if (macs > most) {
+            most = macs;
+            anchor = n;
+        }
+    }
+    if (anchor >= 0)
+        return anchor;
+    // Without MACs: the member whose output is largest (a fused Constant never is).
+    double largest = -1;
+    for (const int n : kernel.nodes) {
+        const double out = elements(model, first(model.nodes[static_cast<std::size_t>(n)].outputs));
+        if (out > largest) {
+            largest = out;
+            anchor = n;
+        }
+    }
+    return anchor;
+}
+
+std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel) {
+    const int anchor_index = kernel_anchor(model, kernel);
+    const auto& anchor = model.nodes[static_cast<std::size_t>(anchor_index)];
+    ConvShape conv;
+    if (fusion::op_category(anchor.op) == kConvolution)
+        conv = conv_shape(model, anchor);
+    double fused = 0;
+    int run_time_nodes = 0;
+    std::vector<double> mix(fusion::kOpCategories, 0.0);
+    for (const int n : kernel.nodes) {
+        const auto& node = model.nodes[static_cast<std::size_t>(n)];
+        if (node.op == "Constant")
+            continue;
+        ++run_time_nodes;
+        mix[static_cast<std::size_t>(fusion::op_category(node.op))] += 1;
+        if (n != anchor_index)
+            fused += elements(model, first(node.outputs));
+    }
+    std::vector<double> features{static_cast<double>(kernel.macs),
+            static_cast<double>(kernel.flops),
+            static_cast<double>(kernel.bytes_in),
+            static_cast<double>(kernel.bytes_out),
+            static_cast<double>(kernel.weight_bytes),
+            elements(model, first(anchor.inputs)),
+            elements(model, first(anchor.outputs)),
+            static_cast<double>(conv.cin),
+            static_cast<double>(conv.cout),
+            static_cast<double>(conv.kernel_area),
+            static_cast<double>(conv.stride),
+            static_cast<double>(conv.groups),
+            fused,
+            static_cast<double>(run_time_nodes),
+            static_cast<double>(kernel.launches)};
+    features.insert(features.end(), mix.begin(), mix.end());
+    return features;
+}
+
+std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel) {
+    const auto& anchor = model.nodes[static_cast<std::size_t>(kernel_anchor(model, kernel))];
+    const int category = fusion::op_category(anchor.op);
+    if (category == kConvolution) {
+        const auto c = conv_shape(model, anchor);
+        if (c.groups > 1 && c.groups == c.cin)
+            return kernel.type + "/depthwise";
+        if (c.groups > 1)
+            return kernel.type + "/grouped";
+        return kernel.type + (c.kernel_area == 1 ? "/1x1" : "/kxk");
+    }
+    if (category == kMatrixProduct) {
+        // A product with one row (batch-1 classifier heads) is bound by reading the weights.
+        const int out = first(anchor.outputs);
+        const auto r = rank(model, out);
+        const auto rows = r >= 2 ? dim(model, out, r - 2) : 1;
+        std::int64_t batch = 1;
+        for (std::size_t a = 0; a + 2 < r; ++a)
+            batch *= std::max<std::int64_t>(1, dim(model, out, a));
+        return kernel.type + (rows * batch <= 1 ? "/gemv" : "/gemm");
+    }
+    return kernel.type;
+}
+
+std::string cost_type(const std::string& cost_class) {
+    return cost_class.substr(0, cost_class.find('/'));
+}
+
+} // namespace cleave::predict

@@ -1,0 +1,34 @@
+// What a latency predictor sees of a kernel (Li et al. Table 3, LILOU Table 1): its costs, the
+// geometry of its anchor (the member with the most MACs, else its first node), and what else was
+// fused in, with the member count per op category (fusion::op_category). Every feature is a non-negative count in raw units, so a kernel with more of any of
+// them is never expected to be faster.
+#pragma once
+
+#include "core/fusion/kernel_graph.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cleave::predict {
+
+const std::vector<std::string>& kernel_feature_names();
+
+// Whether time adds up over the feature (work, bytes, launches) rather than the feature changing
+// how fast the work goes (channels, kernel area, stride, groups). Linear models read only these.
+bool is_additive_feature(const std::string& name);
+
+std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel);
+
+// The kernel's member that defines its work: the one with the most MACs, else the first node
+// that is not computed at load time.
+int kernel_anchor(const graph::Model& model, const fusion::Kernel& kernel);
+
+// Kernels whose costs follow one law: the kernel type, refined for convolutions by their shape
+// ("FusedConv/depthwise", "Conv/1x1", "Conv/grouped", "Conv/kxk") and for matrix products by
+// whether one side is a vector ("Gemm/gemv"). Predictors fall back from a class to its type.
+std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel);
+
+// "FusedConv/1x1" -> "FusedConv".
+std::string cost_type(const std::string& cost_class);
+
+} // namespace cleave::predict

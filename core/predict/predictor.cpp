@@ -1,0 +1,206 @@
+#include "predictor.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
+#include "kernel_features.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace cleave::predict {
+
+namespace {
+
+constexpr const char* kFormat = "cleave-predictor";
+constexpr int kVersion = 1;
+constexpr const char* kExpected = "a latency predictor written by cleave train";
+
+bool starts_with(const std::string& text, const char* prefix) {
+    return text.rfind(prefix, 0) == 0;
+}
+
+} // namespace
+
+std::vector<double> feature_row(const Predictor& predictor, const std::vector<double>& features,
+                                const std::string& cls) {
+    std::vector<double> row = features;
+    const auto base = kernel_feature_names().size();
+    if (predictor.features.size() <= base)
+        return row;
+    const std::string class_column = kClassColumn + cls;
+    const std::string type_column = kTypeColumn + cost_type(cls);
+    row.reserve(predictor.features.size());
+    for (std::size_t j = base; j < predictor.features.size(); ++j) {
+        const auto& name = predictor.features[j];
+        row.push_back(name == class_column || name == type_column ? 1.0 : 0.0);
+    }
+    return row;
+}
+
+KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
+                               const std::string& cls) {
+    for (const auto& key : {cls, cost_type(cls), std::string(kAllKernels)}) {
+        const auto it = predictor.classes.find(key);
+        if (it != predictor.classes.end())
+            return {it->second.model->predict(feature_row(predictor, features, cls).data()), key};
+    }
+    throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
+}
+
+KernelLatency predict_kernel(const Predictor& predictor, const graph::Model& model,
+                             const fusion::Kernel& kernel) {
+    auto latency =
+        predict_features(predictor, kernel_features(model, kernel), cost_class(model, kernel));
+    latency.us *= kernel.launches;
+    return latency;
+}
+
+ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
+                           const fusion::KernelGraph& kernels) {
+    // Rows grouped by the class model that predicts them, one batch per model: libraries such as
+    // XGBoost cost far more per call than per row.
+    const auto count = kernels.kernels.size();
+    ModelLatency out;
+    out.kernels.resize(count);
+    std::map<std::string, std::vector<std::size_t>> by_model;
+    std::vector<std::vector<double>> rows(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        const auto& kernel = kernels.kernels[k];
+        const std::string cls = cost_class(model, kernel);
+        std::string key = kAllKernels;
+        for (const auto& candidate : {cls, cost_type(cls)})
+            if (predictor.classes.count(candidate)) {
+                key = candidate;
+                break;
+            }
+        rows[k] = feature_row(predictor, kernel_features(model, kernel), cls);
+        out.kernels[k].model_class = key;
+        by_model[key].push_back(k);
+    }
+    const auto columns = predictor.features.size();
+    std::vector<double> batch, us;
+    for (const auto& [key, members] : by_model) {
+        const auto it = predictor.classes.find(key);
+        if (it == predictor.classes.end())
+            throw std::logic_error("predictor for " + predictor.device +
+                                   " has no model for all kernels");
+        batch.clear();
+        for (const auto k : members)
+            batch.insert(batch.end(), rows[k].begin(), rows[k].end());
+        us.assign(members.size(), 0);
+        it->second.model->predict_rows(batch.data(), members.size(), columns, us.data());
+        for (std::size_t i = 0; i < members.size(); ++i)
+            out.kernels[members[i]].us = us[i] * kernels.kernels[members[i]].launches;
+    }
+    for (const auto& k : out.kernels)
+        out.kernels_ms += k.us / 1000.0;
+    out.overhead_ms = predictor.overhead_ms +
+                      predictor.overhead_per_kernel_us * static_cast<double>(count) / 1000.0;
+    out.total_ms = out.kernels_ms + out.overhead_ms;
+    return out;
+}
+
+void save_predictor(const Predictor& p, const std::filesystem::path& path) {
+    nlohmann::ordered_json classes = nlohmann::ordered_json::object();
+    for (const auto& [name, c] : p.classes)
+        classes[name] = {{"samples", c.samples},
+                         {"model", nlohmann::ordered_json::parse(c.model->save())}};
+    const nlohmann::ordered_json doc{{"format", kFormat},
+                                     {"version", kVersion},
+                                     {"device", p.device},
+                                     {"kind", p.kind},
+                                     {"rules", p.rules},
+                                     {"features", p.features},
+                                     {"overhead_ms", p.overhead_ms},
+                                     {"overhead_per_kernel_us", p.overhead_per_kernel_us},
+                                     {"trained_on", p.trained_on},
+                                     {"classes", classes}};
+    write_file_atomically(path, doc.dump(1) + "\n");
+}
+
+Predictor load_predictor(const std::string& path) {
+    const auto doc = read_json_file(path, kExpected);
+    const auto fail = [&path](const std::string& pointer, const std::string& problem) {
+        throw InputError(path, pointer, problem);
+    };
+    if (!doc.is_object() || doc.value("format", "") != kFormat)
+        fail("/format", std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
+    if (doc.value("version", 0) != kVersion)
+        fail("/version", "expected " + std::to_string(kVersion));
+    Predictor p;
+    p.file = path;
+    for (const char* key : {"device", "kind", "rules"}) {
+        const auto it = doc.find(key);
+        if (it == doc.end() || !it->is_string() || it->get<std::string>().empty())
+            fail(std::string("/") + key, "expected a non-empty string");
+    }
+    p.device = doc["device"];
+    p.kind = doc["kind"];
+    p.rules = doc["rules"];
+    try {
+        make_regressor(p.kind, "/kind");
+    } catch (const InputError& e) {
+        fail("/kind", e.problem());
+    }
+
+    const auto& names = kernel_feature_names();
+    const auto features = doc.find("features");
+    if (features == doc.end() || !features->is_array() || features->size() < names.size())
+        fail("/features", "expected the " + std::to_string(names.size()) +
+                              " kernel features this version computes, then indicator columns");
+    for (std::size_t j = 0; j < features->size(); ++j) {
+        const auto& f = (*features)[j];
+        const std::string pointer = "/features/" + std::to_string(j);
+        if (!f.is_string())
+            fail(pointer, "expected a feature name");
+        const std::string name = f;
+        if (j < names.size() ? name != names[j]
+                             : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
+            fail(pointer, j < names.size()
+                              ? "expected \"" + names[j] + "\", the kernel feature this version "
+                                                           "computes there"
+                              : std::string("expected an indicator column (\"") + kClassColumn +
+                                    "...\" or \"" + kTypeColumn + "...\")");
+        p.features.push_back(name);
+    }
+    for (const char* key : {"overhead_ms", "overhead_per_kernel_us"}) {
+        const auto it = doc.find(key);
+        if (it == doc.end() || !it->is_number() || it->get<double>() < 0)
+            fail(std::string("/") + key, "expected a non-negative number");
+    }
+    p.overhead_ms = doc["overhead_ms"];
+    p.overhead_per_kernel_us = doc["overhead_per_kernel_us"];
+
+    const auto classes = doc.find("classes");
+    if (classes == doc.end() || !classes->is_object() || !classes->contains(kAllKernels))
+        fail("/classes", std::string("expected an object of models including \"") + kAllKernels +
+                             "\"");
+    for (const auto& [name, c] : classes->items()) {
+        const std::string pointer = "/classes/" + name;
+        if (!c.is_object() || !c.contains("model"))
+            fail(pointer, "expected an object with \"samples\" and \"model\"");
+        if (!c.contains("samples") || !c["samples"].is_number_integer())
+            fail(pointer + "/samples", "expected a count");
+        auto regressor = make_regressor(p.kind, "/kind");
+        try {
+            regressor->load(c["model"].dump(), p.features.size());
+        } catch (const std::exception& e) {
+            std::string what = e.what();
+            std::string at = pointer + "/model";
+            if (what.rfind("at /", 0) == 0) {
+                const auto colon = what.find(": ");
+                at += what.substr(3, colon - 3);
+                what = colon == std::string::npos ? what : what.substr(colon + 2);
+            }
+            fail(at, what);
+        }
+        p.classes.emplace(name, ClassModel{std::move(regressor), c["samples"].get<int>()});
+    }
+    if (const auto it = doc.find("trained_on"); it != doc.end() && it->is_array())
+        for (const auto& run : *it)
+            if (run.is_string())
+                p.trained_on.push_back(run);
+    return p;
+}
+
+} // namespace cleave::predict

@@ -1,0 +1,75 @@
+// A latency predictor for one device (one processing element): a regression model (lasso,
+// gbdt, mlp: regressor.hpp) per kernel cost class with fallbacks to the kernel type and to one
+// model over every kernel, plus the device's overhead beyond its kernels (Li et al.'s
+// T_overhead: measured end-to-end time minus the summed kernel times, here a fixed part and a
+// part per kernel). Stored as JSON ("cleave-predictor", version 1, docs/predictors.md), written
+// atomically.
+#pragma once
+
+#include "core/fusion/kernel_graph.hpp"
+#include "regressor.hpp"
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cleave::predict {
+
+inline constexpr const char* kAllKernels = "*"; // the class every other one falls back to
+// Indicator columns after the kernel features: "class=FusedConv/kxk" is 1 for kernels of that
+// cost class, "type=FusedConv" for kernels of that type.
+inline constexpr const char* kClassColumn = "class=";
+inline constexpr const char* kTypeColumn = "type=";
+
+struct ClassModel {
+    std::shared_ptr<const Regressor> model;
+    int samples = 0;
+};
+
+struct Predictor {
+    std::string device; // the device id it predicts for ("xeon-ort-4t")
+    std::string kind;   // the regressor kind: "lasso", "gbdt", ...
+    std::string rules;  // the fusion method whose kernels it was trained and is meant for
+    // The columns every class model reads: kernel_feature_names(), then indicator columns.
+    std::vector<std::string> features;
+    std::map<std::string, ClassModel> classes; // by cost class, cost type and kAllKernels
+    double overhead_ms = 0;            // per inference
+    double overhead_per_kernel_us = 0; // per kernel the inference runs
+    std::vector<std::string> trained_on; // "resnet50 1x3x224x224", one per run
+    std::string file;                    // where it was read from
+};
+
+// The row a predictor's models read for a kernel of `cost_class` with these kernel features.
+std::vector<double> feature_row(const Predictor& predictor, const std::vector<double>& features,
+                                const std::string& cost_class);
+
+struct KernelLatency {
+    double us = 0;
+    std::string model_class; // the class whose model gave it ("FusedConv/kxk", "FusedConv", "*")
+};
+
+// One launch of a kernel of `cost_class` with these kernel features.
+KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
+                               const std::string& cost_class);
+
+KernelLatency predict_kernel(const Predictor& predictor, const graph::Model& model,
+                             const fusion::Kernel& kernel);
+
+struct ModelLatency {
+    std::vector<KernelLatency> kernels; // per kernel of the graph, launches included
+    double kernels_ms = 0;
+    double overhead_ms = 0;
+    double total_ms = 0; // kernels plus the device's overhead
+};
+
+ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
+                           const fusion::KernelGraph& kernels);
+
+void save_predictor(const Predictor& predictor, const std::filesystem::path& path);
+// Throws InputError (file, JSON pointer, expected) for anything but a predictor this version
+// reads, and for a kind whose regressor is not installed (a plugin).
+Predictor load_predictor(const std::string& path);
+
+} // namespace cleave::predict

@@ -1,0 +1,288 @@
+#include "predictor_training.hpp"
+
+#include "core/input_error.hpp"
+#include "kernel_features.hpp"
+#include "lasso.hpp"
+#include "measured_kernels.hpp"
+#include "roofline.hpp"
+
+#include "core/device/device_library.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+
+namespace cleave::predict {
+
+namespace {
+
+double median(std::vector<double> values) {
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const auto n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+    std::string out;
+    for (const auto d : shape)
+        out += (out.empty() ? "" : "x") + std::to_string(d);
+    return out;
+}
+
+// Rows of `features` columns (kernel features, then indicator columns) for these samples.
+RegressionSamples regression_samples(const Predictor& p,
+                                     const std::vector<const KernelSample*>& samples) {
+    RegressionSamples out;
+    out.feature_names = p.features;
+    out.rows = samples.size();
+    out.x.reserve(samples.size() * p.features.size());
+    out.y.reserve(samples.size());
+    for (const auto* s : samples) {
+        const auto row = feature_row(p, s->features, s->model_class);
+        out.x.insert(out.x.end(), row.begin(), row.end());
+        out.y.push_back(s->us);
+    }
+    return out;
+}
+
+// overhead = fixed + per_kernel * kernels, least squares over the runs with both parts >= 0.
+void fit_overhead(Predictor& p, const std::vector<const RunData*>& runs) {
+    double n = 0, sk = 0, so = 0, skk = 0, sko = 0;
+    for (const RunData* r : runs) {
+        if (r->e2e_ms <= 0 || r->kernels_ms <= 0)
+            continue;
+        const double k = r->kernel_count, o = (r->e2e_ms - r->kernels_ms) * 1000.0;
+        n += 1;
+        sk += k;
+        so += o;
+        skk += k * k;
+        sko += k * o;
+    }
+    if (n == 0)
+        return;
+    const double det = n * skk - sk * sk;
+    double fixed = so / n, per_kernel = 0;
+    if (det > 1e-9 * n * skk) {
+        per_kernel = (n * sko - sk * so) / det;
+        fixed = (so - per_kernel * sk) / n;
+    }
+    if (per_kernel < 0) {
+        per_kernel = 0;
+        fixed = so / n;
+    }
+    if (fixed < 0) {
+        fixed = 0;
+        per_kernel = skk > 0 ? std::max(0.0, sko / skk) : 0;
+    }
+    p.overhead_ms = fixed / 1000.0;
+    p.overhead_per_kernel_us = per_kernel;
+}
+
+} // namespace
+
+RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) {
+    RunData d;
+    d.name = run.model + " " + shape_text(run.input_shape);
+    d.family = profile::model_family(run.model);
+    d.threads = run.threads;
+    d.dtype = run.dtype;
+    d.model = &model;
+    d.e2e_ms = median(run.e2e_ms);
+    const auto measured = measured_kernels(model, run);
+    d.kernels_ms = measured.total_us / 1000.0;
+    d.kernel_count = static_cast<int>(measured.kernels.kernels.size());
+    for (std::size_t k = 0; k < measured.kernels.kernels.size(); ++k) {
+        const auto& us = measured.us[k];
+        if (!us || *us <= 0)
+            continue;
+        const auto& kernel = measured.kernels.kernels[k];
+        d.samples.push_back({cost_class(model, kernel), kernel_features(model, kernel), *us});
+    }
+    return d;
+}
+
+int device_threads(const std::string& device) {
+    static const std::regex suffix(".*-([0-9]+)t");
+    std::smatch m;
+    if (std::regex_match(device, m, suffix))
+        return std::stoi(m[1].str());
+    return 0;
+}
+
+Predictor train_predictor(const std::vector<const RunData*>& runs,
+                          const PredictorTrainingOptions& options) {
+    Predictor p;
+    p.device = options.device;
+    p.kind = options.kind;
+    p.rules = options.rules;
+    p.features = kernel_feature_names();
+    std::map<std::string, std::vector<const KernelSample*>> by_key;
+    for (const RunData* run : runs) {
+        p.trained_on.push_back(run->name);
+        for (const auto& s : run->samples) {
+            by_key[s.model_class].push_back(&s);
+            const auto type = cost_type(s.model_class);
+            if (type != s.model_class)
+                by_key[type].push_back(&s);
+            by_key[kAllKernels].push_back(&s);
+        }
+    }
+    if (by_key.empty())
+        throw InputError("", "--data", "no run has timed kernels of a model that was found");
+    fit_overhead(p, runs);
+    std::vector<std::string> keys;
+    for (const auto& [key, samples] : by_key)
+        if (key == kAllKernels || static_cast<int>(samples.size()) >= options.min_class_samples)
+            keys.push_back(key);
+    // Linear and roofline models describe one kind of kernel each (Li et al.); trees and networks
+    // share one model across kinds.
+    const bool per_class = options.kind == "lasso" || options.kind == "roofline";
+    std::optional<RooflineParameters> roofline;
+    if (options.kind == "roofline")
+        roofline = roofline_of(device::find_device(options.device, "--device"));
+    if (!per_class) {
+        for (const auto& key : keys)
+            if (key != kAllKernels)
+                p.features.push_back((key.find('/') != std::string::npos ? kClassColumn
+                                                                         : kTypeColumn) +
+                                     key);
+        keys = {kAllKernels};
+    }
+    for (const auto& key : keys) {
+        const auto& samples = by_key[key];
+        auto regressor = roofline ? std::make_unique<RooflineRegressor>(*roofline)
+                                  : make_regressor(options.kind, "--kind");
+        regressor->fit(regression_samples(p, samples), options.seed);
+        p.classes.emplace(key, ClassModel{std::move(regressor), static_cast<int>(samples.size())});
+    }
+    return p;
+}
+
+ErrorSummary summarise_errors(const std::vector<double>& errors) {
+    ErrorSummary s;
+    s.count = static_cast<int>(errors.size());
+    if (errors.empty())
+        return s;
+    double abs_sum = 0, sq_sum = 0;
+    int w5 = 0, w10 = 0, w15 = 0;
+    for (const double e : errors) {
+        const double a = std::abs(e);
+        abs_sum += a;
+        sq_sum += e * e;
+        w5 += a <= 0.05;
+        w10 += a <= 0.10;
+        w15 += a <= 0.15;
+        s.max_error = std::max(s.max_error, a);
+    }
+    const double n = static_cast<double>(errors.size());
+    s.mape = abs_sum / n;
+    s.rmspe = std::sqrt(sq_sum / n);
+    s.within_5 = w5 / n;
+    s.within_10 = w10 / n;
+    s.within_15 = w15 / n;
+    return s;
+}
+
+RunPrediction evaluate_run(const Predictor& predictor, const fusion::FusionMethod& method,
+                           const RunData& run) {
+    RunPrediction r;
+    r.run = &run;
+    const auto kernels = fusion::detect_kernels(*run.model, method);
+    r.predicted_ms = predict_model(predictor, *run.model, kernels).total_ms;
+    for (const auto& s : run.samples) {
+        const double us = predict_features(predictor, s.features, s.model_class).us;
+        r.kernel_errors.push_back((us - s.us) / s.us);
+    }
+    return r;
+}
+
+std::vector<FamilyResult> leave_family_out(
+    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
+    const PredictorTrainingOptions& options,
+    const std::function<void(const std::string& family)>& progress) {
+    std::set<std::string> families;
+    for (const auto& r : runs)
+        families.insert(r.family);
+    std::vector<FamilyResult> results;
+    for (const auto& family : families) {
+        if (progress)
+            progress(family);
+        std::vector<const RunData*> train;
+        for (const auto& r : runs)
+            if (r.family != family)
+                train.push_back(&r);
+        if (train.empty())
+            continue;
+        const auto predictor = train_predictor(train, options);
+        FamilyResult result{family, {}};
+        for (const auto& r : runs)
+            if (r.family == family)
+                result.runs.push_back(evaluate_run(predictor, method, r));
+        results.push_back(std::move(result));
+    }
+    return results;
+}
+
+const std::vector<std::string>& summed_feature_names() {
+    static const std::vector<std::string> names = [] {
+        auto out = kernel_feature_names();
+        out.emplace_back("kernels");
+        return out;
+    }();
+    return names;
+}
+
+std::vector<double> summed_kernel_features(const graph::Model& model,
+                                           const fusion::KernelGraph& kernels) {
+    std::vector<double> sum(summed_feature_names().size(), 0.0);
+    for (const auto& k : kernels.kernels) {
+        const auto f = kernel_features(model, k);
+        for (std::size_t j = 0; j < f.size(); ++j)
+            sum[j] += f[j];
+        sum.back() += k.launches;
+    }
+    return sum;
+}
+
+std::vector<FamilyResult> leave_family_out_totals(
+    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
+    const std::function<void(const std::string& family)>& progress) {
+    std::vector<std::vector<double>> features;
+    features.reserve(runs.size());
+    for (const auto& r : runs)
+        features.push_back(summed_kernel_features(*r.model, fusion::detect_kernels(*r.model, method)));
+    std::set<std::string> families;
+    for (const auto& r : runs)
+        if (r.e2e_ms > 0)
+            families.insert(r.family);
+    std::vector<FamilyResult> results;
+    for (const auto& family : families) {
+        if (progress)
+            progress(family);
+        RegressionSamples train;
+        train.feature_names = summed_feature_names();
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (runs[i].family != family && runs[i].e2e_ms > 0) {
+                train.x.insert(train.x.end(), features[i].begin(), features[i].end());
+                train.y.push_back(runs[i].e2e_ms * 1000.0);
+                ++train.rows;
+            }
+        if (train.rows == 0)
+            continue;
+        LassoRegressor lasso;
+        lasso.fit(train, 1);
+        FamilyResult result{family, {}};
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (runs[i].family == family && runs[i].e2e_ms > 0)
+                result.runs.push_back({&runs[i], lasso.predict(features[i].data()) / 1000.0, {}});
+        results.push_back(std::move(result));
+    }
+    return results;
+}
+
+} // namespace cleave::predict

@@ -1,0 +1,99 @@
+// Training latency predictors from measured runs and scoring them on runs they never saw:
+// kernel level against the runtime's own kernel times, end to end against the median of the
+// measured runs (overhead included), per model family and pooled.
+#pragma once
+
+#include "core/fusion/fusion_method.hpp"
+#include "core/profile/measured_dataset.hpp"
+#include "predictor.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cleave::predict {
+
+struct KernelSample {
+    std::string model_class; // cost_class of the runtime's kernel
+    std::vector<double> features;
+    double us = 0;
+};
+
+// One measured run prepared for training and testing.
+struct RunData {
+    std::string name;   // "resnet50 1x3x224x224"
+    std::string family; // profile::model_family
+    int threads = 0;
+    std::string dtype; // "float32", "float16"; empty when the data does not say
+    const graph::Model* model = nullptr;
+    double e2e_ms = 0;             // median of the measured end-to-end times
+    double kernels_ms = 0;         // sum of every timed kernel of the run
+    int kernel_count = 0;          // kernels the run's node groups form
+    std::vector<KernelSample> samples; // the runtime's kernels that map onto node groups, timed
+};
+
+RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run);
+
+// A device id's thread count: "xeon-ort-4t" -> 4; 0 when the id names none (every run counts).
+int device_threads(const std::string& device);
+
+struct PredictorTrainingOptions {
+    std::string device;
+    std::string kind = "lasso";    // the regressor (regressor_kinds())
+    std::string rules = "ort-cpu"; // recorded: the fusion method the predictor is meant for
+    int min_class_samples = 12;    // a cost class or type with fewer falls back to a wider one
+    unsigned seed = 1;
+};
+
+// Lasso fits one model per cost class and type with enough samples (Li et al.: one predictor
+// per kernel type); other kinds fit one model over every kernel with indicator columns for
+// those classes and types, so trees and networks share what kernels have in common. The
+// overhead is fitted over runs as fixed + per kernel, both >= 0. Throws InputError when no run
+// has timed kernels, or for a kind that is not installed.
+Predictor train_predictor(const std::vector<const RunData*>& runs,
+                          const PredictorTrainingOptions& options);
+
+struct ErrorSummary {
+    int count = 0;
+    double mape = 0;  // mean absolute percentage error, as a fraction
+    double rmspe = 0; // root mean squared percentage error, as a fraction
+    double within_5 = 0, within_10 = 0, within_15 = 0; // shares of predictions that close
+    double max_error = 0;
+};
+
+// Relative errors (predicted - measured) / measured.
+ErrorSummary summarise_errors(const std::vector<double>& relative_errors);
+
+struct RunPrediction {
+    const RunData* run = nullptr;
+    double predicted_ms = 0;                // the method's kernels, predicted, plus overhead
+    std::vector<double> kernel_errors;      // relative, per timed runtime kernel
+};
+
+RunPrediction evaluate_run(const Predictor& predictor, const fusion::FusionMethod& method,
+                           const RunData& run);
+
+struct FamilyResult {
+    std::string family;
+    std::vector<RunPrediction> runs;
+};
+
+// Trains on every family but one and predicts that one, for each family in `runs`. Progress
+// gets the family about to be held out; it may throw Cancelled.
+std::vector<FamilyResult> leave_family_out(
+    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
+    const PredictorTrainingOptions& options,
+    const std::function<void(const std::string& family)>& progress = {});
+
+// For data with end-to-end times only (the H100 runs): one non-negative lasso, squared
+// percentage error objective, from the kernel features summed over the model's kernels, and the
+// kernel count, to the end-to-end time. Each family is predicted by a model trained on the
+// others.
+const std::vector<std::string>& summed_feature_names();
+std::vector<double> summed_kernel_features(const graph::Model& model,
+                                           const fusion::KernelGraph& kernels);
+std::vector<FamilyResult> leave_family_out_totals(
+    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
+    const std::function<void(const std::string& family)>& progress = {});
+
+} // namespace cleave::predict

@@ -1,0 +1,34 @@
+#include "regressor.hpp"
+
+#include "core/input_error.hpp"
+#include "core/plugin/plugin_registry.hpp"
+#include "lasso.hpp"
+#include "roofline.hpp"
+
+namespace cleave::predict {
+
+namespace {
+
+const plugin::PluginRegistry& registry() {
+    static const plugin::PluginRegistry loaded;
+    return loaded;
+}
+
+} // namespace
+
+std::unique_ptr<Regressor> make_regressor(const std::string& kind, const std::string& option) {
+    if (kind == "lasso")
+        return std::make_unique<LassoRegressor>();
+    if (kind == "roofline")
+        return std::make_unique<RooflineRegressor>();
+    return registry().create<Regressor>(kind, option);
+}
+
+std::vector<std::string> regressor_kinds() {
+    std::vector<std::string> kinds{"lasso", "roofline"};
+    for (const auto* descriptor : registry().plugins(Regressor::kPluginKind))
+        kinds.emplace_back(descriptor->name);
+    return kinds;
+}
+
+} // namespace cleave::predict

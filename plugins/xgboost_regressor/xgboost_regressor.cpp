@@ -1,0 +1,237 @@
+// The gbdt regressor: gradient-boosted trees from XGBoost's C API on log(time / baseline), so
+// that the squared error it minimises is close to a squared relative error. The baseline is a
+// nominal roofline (a launch, MACs at 50 GMAC/s, bytes at 10 GB/s): trees predict a constant
+// beyond the largest kernel they saw, so they learn how far a kernel is from the baseline, which
+// levels off for big kernels, rather than its time, which does not. Trees split on thresholds,
+// so the raw kernel features need no scaling. The fitted booster is kept as XGBoost's own JSON
+// model inside the predictor file.
+#include "core/plugin/plugin_registry.hpp"
+#include "core/predict/regressor.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <cstdio>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <xgboost/c_api.h>
+#include <xgboost/version_config.h>
+
+namespace cleave::xgboost_regressor {
+
+namespace {
+
+constexpr int kRounds = 300;
+constexpr double kLaunchUs = 2;
+constexpr double kMacsPerUs = 50e3;
+constexpr double kBytesPerUs = 10e3;
+
+// Columns of the baseline's features, found by name.
+struct Baseline {
+    int macs = -1;
+    std::vector<int> bytes;
+
+    static Baseline of(const std::vector<std::string>& names) {
+        Baseline b;
+        for (std::size_t j = 0; j < names.size(); ++j) {
+            if (names[j] == "macs")
+                b.macs = static_cast<int>(j);
+            if (names[j] == "bytes_in" || names[j] == "bytes_out" || names[j] == "weight_bytes")
+                b.bytes.push_back(static_cast<int>(j));
+        }
+        return b;
+    }
+
+    double us(const double* row) const {
+        double moved = 0;
+        for (const int j : bytes)
+            moved += row[j];
+        return kLaunchUs + (macs >= 0 ? row[macs] / kMacsPerUs : 0) + moved / kBytesPerUs;
+    }
+};
+
+void check(int status, const char* what) {
+    if (status != 0)
+        throw std::runtime_error(std::string("XGBoost ") + what + ": " + XGBGetLastError());
+}
+
+class Booster {
+public:
+    // Trained on `matrix`, or to be loaded when there is none.
+    explicit Booster(DMatrixHandle matrix = nullptr) {
+        check(XGBoosterCreate(matrix ? &matrix : nullptr, matrix ? 1 : 0, &handle_),
+              "cannot create a booster");
+    }
+    ~Booster() { XGBoosterFree(handle_); }
+    Booster(const Booster&) = delete;
+    Booster& operator=(const Booster&) = delete;
+    BoosterHandle get() const { return handle_; }
+
+private:
+    BoosterHandle handle_ = nullptr;
+};
+
+class Matrix {
+public:
+    Matrix(const std::vector<float>& x, std::size_t rows, std::size_t columns) {
+        check(XGDMatrixCreateFromMat(x.data(), rows, columns,
+                                     std::numeric_limits<float>::quiet_NaN(), &handle_),
+              "cannot hold the samples");
+    }
+    ~Matrix() { XGDMatrixFree(handle_); }
+    Matrix(const Matrix&) = delete;
+    Matrix& operator=(const Matrix&) = delete;
+    DMatrixHandle get() const { return handle_; }
+
+private:
+    DMatrixHandle handle_ = nullptr;
+};
+
+// A kernel batch is small: waking a thread pool for it costs more than the trees, and callers
+// (the search) run many predictions in parallel themselves.
+void predict_on_one_thread(const Booster& booster) {
+    check(XGBoosterSetParam(booster.get(), "nthread", "1"), "rejects nthread");
+}
+
+class XgboostRegressor final : public predict::Regressor {
+public:
+    void fit(const predict::RegressionSamples& samples, unsigned seed) override {
+        columns_ = samples.feature_names.size();
+        if (samples.rows == 0 || samples.x.size() != samples.rows * columns_ ||
+            samples.y.size() != samples.rows)
+            throw std::invalid_argument("gbdt: no samples, or sample sizes that do not match");
+        std::vector<float> x(samples.x.begin(), samples.x.end());
+        std::vector<float> label;
+        baseline_ = Baseline::of(samples.feature_names);
+        for (std::size_t i = 0; i < samples.rows; ++i) {
+            const double y = samples.y[i];
+            if (!(y > 0))
+                throw std::invalid_argument("gbdt: targets must be positive");
+            label.push_back(
+                static_cast<float>(std::log(y / baseline_.us(&samples.x[i * columns_]))));
+        }
+
+        Matrix train(x, samples.rows, columns_);
+        check(XGDMatrixSetFloatInfo(train.get(), "label", label.data(), label.size()),
+              "cannot set the targets");
+        auto booster = std::make_unique<Booster>(train.get());
+        const BoosterHandle handle = booster->get();
+        const std::string seed_text = std::to_string(seed);
+        const std::pair<const char*, const char*> parameters[] = {
+            {"objective", "reg:squarederror"}, {"tree_method", "hist"}, {"max_depth", "6"},
+            {"eta", "0.05"}, {"subsample", "0.8"}, {"colsample_bytree", "0.8"},
+            {"min_child_weight", "2"}, {"seed", seed_text.c_str()}, {"verbosity", "0"}};
+        for (const auto& [name, value] : parameters)
+            check(XGBoosterSetParam(handle, name, value), "rejects a parameter");
+        for (int round = 0; round < kRounds; ++round)
+            check(XGBoosterUpdateOneIter(handle, round, train.get()), "training failed");
+        predict_on_one_thread(*booster);
+        booster_ = std::move(booster);
+    }
+
+    double predict(const double* features) const override {
+        double out = 0;
+        predict_rows(features, 1, columns_, &out);
+        return out;
+    }
+
+    void predict_rows(const double* features, std::size_t rows, std::size_t columns,
+                      double* out) const override {
+        if (!booster_)
+            throw std::logic_error("gbdt: predict before fit or load");
+        if (rows == 0)
+            return;
+        char interface[256];
+        std::snprintf(interface, sizeof interface,
+                      "{\"data\": [%llu, true], \"shape\": [%zu, %zu], \"typestr\": \"<f8\", "
+                      "\"version\": 3}",
+                      static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(features)),
+                      rows, columns);
+        static const char* config = "{\"type\": 0, \"training\": false, \"iteration_begin\": 0, "
+                                    "\"iteration_end\": 0, \"strict_shape\": false, "
+                                    "\"missing\": -1.0, \"cache_id\": 0}";
+        const bst_ulong* shape = nullptr;
+        bst_ulong dims = 0;
+        const float* result = nullptr;
+        check(XGBoosterPredictFromDense(booster_->get(), interface, config, nullptr, &shape, &dims,
+                                        &result),
+              "prediction failed");
+        for (std::size_t i = 0; i < rows; ++i)
+            out[i] = baseline_.us(features + i * columns) * std::exp(static_cast<double>(result[i]));
+    }
+
+    std::string save() const override {
+        if (!booster_)
+            throw std::logic_error("gbdt: save before fit");
+        bst_ulong length = 0;
+        const char* bytes = nullptr;
+        check(XGBoosterSaveModelToBuffer(booster_->get(), "{\"format\": \"json\"}", &length,
+                                         &bytes),
+              "cannot save the model");
+        nlohmann::ordered_json doc{{"target", "log_us_over_baseline"},
+                                   {"features", columns_},
+                                   {"baseline_macs", baseline_.macs},
+                                   {"baseline_bytes", baseline_.bytes},
+                                   {"xgboost", nlohmann::json::parse(bytes, bytes + length)}};
+        return doc.dump();
+    }
+
+    void load(const std::string& text, std::size_t feature_count) override {
+        const auto doc = nlohmann::json::parse(text);
+        if (!doc.is_object() || doc.value("target", "") != "log_us_over_baseline")
+            throw std::runtime_error("at /target: expected \"log_us_over_baseline\"");
+        if (!doc.contains("features") || !doc["features"].is_number_unsigned() ||
+            doc["features"].get<std::size_t>() != feature_count)
+            throw std::runtime_error("at /features: expected " + std::to_string(feature_count) +
+                                     ", the predictor's feature count");
+        Baseline baseline;
+        const auto column = [&](const nlohmann::json& value, const std::string& pointer) {
+            if (!value.is_number_integer() || value.get<long long>() < -1 ||
+                value.get<long long>() >= static_cast<long long>(feature_count))
+                throw std::runtime_error("at " + pointer + ": expected a feature column or -1");
+            return value.get<int>();
+        };
+        baseline.macs = column(doc.value("baseline_macs", nlohmann::json()), "/baseline_macs");
+        const auto bytes = doc.value("baseline_bytes", nlohmann::json());
+        if (!bytes.is_array())
+            throw std::runtime_error("at /baseline_bytes: expected an array of feature columns");
+        for (std::size_t j = 0; j < bytes.size(); ++j)
+            baseline.bytes.push_back(column(bytes[j], "/baseline_bytes/" + std::to_string(j)));
+        if (!doc.contains("xgboost") || !doc["xgboost"].is_object())
+            throw std::runtime_error("at /xgboost: expected XGBoost's JSON model");
+        const std::string model = doc["xgboost"].dump();
+        auto booster = std::make_unique<Booster>();
+        if (XGBoosterLoadModelFromBuffer(booster->get(), model.data(), model.size()) != 0)
+            throw std::runtime_error(std::string("at /xgboost: XGBoost cannot read it: ") +
+                                     XGBGetLastError());
+        predict_on_one_thread(*booster);
+        columns_ = feature_count;
+        baseline_ = std::move(baseline);
+        booster_ = std::move(booster);
+    }
+
+private:
+    std::unique_ptr<Booster> booster_;
+    std::size_t columns_ = 0;
+    Baseline baseline_;
+};
+
+} // namespace
+
+} // namespace cleave::xgboost_regressor
+
+extern "C" __attribute__((visibility("default"))) const cleave::plugin::PluginDescriptor*
+cleave_plugin() {
+    static const std::string description =
+        "XGBoost " + std::to_string(XGBOOST_VER_MAJOR) + "." + std::to_string(XGBOOST_VER_MINOR) +
+        "." + std::to_string(XGBOOST_VER_PATCH) + ": gradient-boosted trees on log kernel time";
+    static const cleave::plugin::PluginDescriptor descriptor{
+        cleave::plugin::kPluginAbiVersion, cleave::predict::Regressor::kPluginKind, "gbdt",
+        description.c_str(), []() -> void* {
+            return static_cast<cleave::predict::Regressor*>(
+                new cleave::xgboost_regressor::XgboostRegressor);
+        }};
+    return &descriptor;
+}

@@ -1,0 +1,114 @@
+// `cleave train`, `cleave evaluate` and `cleave predict` end to end on the measured sample
+// (tests/data/ort-cpu-xeon-sample.json), and their errors: another device's predictor, an
+// unknown device, a data file in another format.
+#include "cli_run.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+using Run = cleave::test::CliRun;
+using cleave::test::run_cleave;
+
+const QString kSample = QString(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
+const QString kModels = CLEAVE_EXAMPLE_MODELS_DIR;
+const QString kResnet18 = kModels + "/resnet18.onnx";
+
+} // namespace
+
+class PredictCommandTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString predictor_;
+
+private slots:
+    void initTestCase() {
+        predictor_ = dir_.filePath("xeon-1t.json");
+        const Run run = run_cleave({"train", "--data", kSample, "--models", kModels, "--device",
+                                    "xeon-ort-1t", "--hold-out", "squeezenet", "--out",
+                                    predictor_, "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root["kind"].toString(), QString("lasso"));
+        QCOMPARE(root["runs"].toInt(), 4);
+        QVERIFY(root["classes"].toObject().contains("*"));
+        QVERIFY(QFile::exists(predictor_));
+    }
+
+    void evaluateScoresKernelsAndEndToEnd() {
+        const Run run = run_cleave({"evaluate", "--data", kSample, "--models", kModels,
+                                    "--predictor", predictor_, "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject device =
+            QJsonDocument::fromJson(run.out).object()["devices"].toArray()[0].toObject();
+        QCOMPARE(device["device"].toString(), QString("xeon-ort-1t"));
+        QCOMPARE(device["families"].toArray().size(), 5);
+        const QJsonObject e2e = device["end_to_end"].toObject();
+        QCOMPARE(e2e["count"].toInt(), 5);
+        for (const char* key : {"mape", "rmspe", "within_5", "within_10", "within_15"})
+            QVERIFY2(e2e.contains(key), key);
+        QVERIFY(e2e["mape"].toDouble() > 0 && e2e["mape"].toDouble() < 0.5);
+        QVERIFY(device["kernels"].toObject()["count"].toInt() > 600);
+        QCOMPARE(device["runs"].toArray().size(), 5);
+    }
+
+    void predictGivesKernelsAndTotal() {
+        const Run run = run_cleave(
+            {"predict", kResnet18, "--device", "xeon-ort-1t", "--predictor", predictor_, "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        const QJsonArray kernels = root["kernels"].toArray();
+        QCOMPARE(kernels.size(), 40);
+        double sum = 0;
+        for (const auto& k : kernels) {
+            const QJsonObject kernel = k.toObject();
+            QVERIFY(kernel["latency_ms"].toDouble() > 0);
+            QVERIFY(kernel.contains("energy_mj"));
+            QVERIFY(kernel["source"].toString().startsWith("lasso:"));
+            sum += kernel["latency_ms"].toDouble();
+        }
+        QVERIFY(std::abs(sum - root["kernels_ms"].toDouble()) < 1e-9);
+        QVERIFY(std::abs(root["total_ms"].toDouble() -
+                         (root["kernels_ms"].toDouble() + root["overhead_ms"].toDouble())) < 1e-9);
+        // resnet18 at 1 thread measured 56 ms end to end on that Xeon.
+        QVERIFY(root["total_ms"].toDouble() > 25 && root["total_ms"].toDouble() < 110);
+    }
+
+    void rooflineWhenNoPredictorIsGiven() {
+        const Run run = run_cleave({"predict", kResnet18, "--device", "nvidia-t4", "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QVERIFY(root["predictor"].toString().contains("uncalibrated"));
+        QCOMPARE(root["rules"].toString(), QString("tensorrt-like"));
+        QVERIFY(root["total_ms"].toDouble() > 0);
+    }
+
+    void errorsNameWhatIsWrong() {
+        Run run = run_cleave(
+            {"predict", kResnet18, "--device", "xeon-ort-4t", "--predictor", predictor_});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY(run.err.contains("/device: the predictor is for device 'xeon-ort-1t'"));
+        run = run_cleave({"predict", kResnet18, "--device", "no-such-board"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY(run.err.contains("no-such-board"));
+        run = run_cleave({"evaluate", "--data", predictor_, "--models", kModels, "--predictor",
+                          predictor_});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains(predictor_.toUtf8()) && run.err.contains("expected"),
+                 run.err.constData());
+        run = run_cleave({"train", "--data", kSample, "--models", kModels, "--device",
+                          "xeon-ort-1t", "--kind", "forest", "--out", dir_.filePath("x.json")});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY(run.err.contains("--kind: no regressor plugin named 'forest'"));
+        QVERIFY(!QFile::exists(dir_.filePath("x.json")));
+    }
+};
+
+QTEST_GUILESS_MAIN(PredictCommandTest)
+#include "predict_command_test.moc"

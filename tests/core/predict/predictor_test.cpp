@@ -1,0 +1,335 @@
+// Latency predictors: the non-negative lasso, training per cost class on the measured sample
+// (tests/data/ort-cpu-xeon-sample.json) and predicting families it never saw, the overhead fit,
+// the predictor file's round trip and its errors, kernels attributed by the node they grew from,
+// and the roofline from a device spec.
+#include "../graph/onnx_builder.hpp"
+#include "core/device/device_library.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/graph/onnx_import.hpp"
+#include "core/input_error.hpp"
+#include "core/predict/kernel_features.hpp"
+#include "core/predict/lasso.hpp"
+#include "core/predict/measured_kernels.hpp"
+#include "core/predict/predictor_library.hpp"
+#include "core/predict/predictor_training.hpp"
+#include "core/predict/roofline.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+
+using namespace cleave;
+using namespace cleave::predict;
+using cleave::test::OnnxBuilder;
+
+namespace {
+
+const std::string kSample = std::string(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
+
+struct Sample {
+    profile::MeasuredDataset data = profile::load_measured_dataset(kSample);
+    std::vector<graph::Model> models;
+    std::vector<RunData> runs;
+
+    Sample() {
+        models.reserve(data.runs.size());
+        for (const auto& run : data.runs)
+            models.push_back(graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/" +
+                                               run.model + ".onnx"));
+        for (std::size_t i = 0; i < data.runs.size(); ++i)
+            runs.push_back(prepare_run(models[i], data.runs[i]));
+    }
+    std::vector<const RunData*> all() const {
+        std::vector<const RunData*> out;
+        for (const auto& r : runs)
+            out.push_back(&r);
+        return out;
+    }
+};
+
+const Sample& sample() {
+    static const Sample s;
+    return s;
+}
+
+std::string message_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.file() + " | " + e.place() + " | " + e.problem();
+    }
+    return "no error";
+}
+
+void write(const QString& path, const std::string& text) {
+    std::ofstream(path.toStdString()) << text;
+}
+
+// x -> MatMul(w) -> Add(b) -> y, with ONNX Runtime's naming of the fused kernel.
+graph::Model matmul_model() {
+    OnnxBuilder b;
+    b.input("x", {8, 64});
+    b.initializer("w", {64, 32});
+    b.initializer("b", {32});
+    b.node("MatMul", {"x", "w"}, {"m"}, "/mlp/MatMul");
+    b.node("Add", {"m", "b"}, {"y"}, "/mlp/Add");
+    b.output("y");
+    return graph::load_model_from_bytes(b.bytes(), "matmul.onnx");
+}
+
+} // namespace
+
+class PredictorTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lassoRecoversNonNegativeWeights() {
+        // y = 5 + 2 x0 + 0.5 x1, with x2 pulling the wrong way: its weight must stay at zero.
+        std::mt19937 random(3);
+        std::uniform_real_distribution<double> u(1, 100);
+        const int n = 200;
+        Eigen::MatrixXd x(n, 3);
+        Eigen::VectorXd y(n);
+        for (int i = 0; i < n; ++i) {
+            x(i, 0) = u(random);
+            x(i, 1) = u(random);
+            x(i, 2) = u(random);
+            y(i) = 5 + 2 * x(i, 0) + 0.5 * x(i, 1) - 0.01 * x(i, 2);
+        }
+        const auto model = fit_lasso(x, y, 0.0);
+        QVERIFY(std::abs(model.weights[0] - 2) < 0.05);
+        QVERIFY(std::abs(model.weights[1] - 0.5) < 0.05);
+        QCOMPARE(model.weights[2], 0.0);
+        const auto cv = fit_lasso_cv(x, y);
+        QVERIFY(mean_squared_percentage_error(cv, x, y) < 1e-3);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 fit_lasso(x, Eigen::VectorXd::Zero(n), 0.0));
+    }
+
+    void samplesAreTheRuntimesTimedKernels() {
+        const auto& s = sample();
+        QCOMPARE(s.runs.size(), std::size_t{5});
+        for (const auto& r : s.runs) {
+            QVERIFY2(!r.samples.empty(), r.name.c_str());
+            double sum_us = 0;
+            for (const auto& k : r.samples)
+                sum_us += k.us;
+            // Nearly all of a CNN's kernel time maps onto node groups of the model.
+            QVERIFY2(sum_us / 1000 > 0.95 * r.kernels_ms, r.name.c_str());
+            QVERIFY(r.e2e_ms >= r.kernels_ms * 0.95);
+        }
+        const auto& resnet = *std::find_if(s.runs.begin(), s.runs.end(),
+                                           [](const RunData& r) { return r.family == "resnet"; });
+        QCOMPARE(resnet.name, std::string("resnet18 1x3x224x224"));
+        std::set<std::string> classes;
+        for (const auto& k : resnet.samples)
+            classes.insert(k.model_class);
+        QVERIFY(classes.count("FusedConv/kxk"));
+        QVERIFY(classes.count("Gemm/gemv"));
+    }
+
+    void lassoPredictsFamiliesItNeverSaw() {
+        const auto method = fusion::find_fusion_method("ort-cpu");
+        PredictorTrainingOptions options;
+        options.device = "xeon-ort-1t";
+        options.min_class_samples = 8;
+        const auto families = leave_family_out(sample().runs, method, options);
+        QCOMPARE(families.size(), std::size_t{5});
+        std::vector<double> errors;
+        for (const auto& f : families) {
+            QCOMPARE(f.runs.size(), std::size_t{1});
+            const auto& r = f.runs[0];
+            QVERIFY(r.predicted_ms > 0);
+            errors.push_back((r.predicted_ms - r.run->e2e_ms) / r.run->e2e_ms);
+        }
+        // Five families are little to learn from; what was measured with them: 24.6% pooled.
+        const auto summary = summarise_errors(errors);
+        QVERIFY2(summary.mape < 0.35, std::to_string(summary.mape).c_str());
+        QVERIFY(summary.max_error < 0.7);
+    }
+
+    void overheadIsFixedPlusPerKernel() {
+        std::vector<RunData> runs(3);
+        const int kernels[] = {10, 50, 200};
+        for (int i = 0; i < 3; ++i) {
+            runs[i].kernel_count = kernels[i];
+            runs[i].kernels_ms = 5;
+            runs[i].e2e_ms = 5 + 0.2 + kernels[i] * 0.010; // 200 us fixed, 10 us per kernel
+            runs[i].samples.push_back({"Relu", std::vector<double>(kernel_feature_names().size(), 1), 3});
+        }
+        std::vector<const RunData*> all{&runs[0], &runs[1], &runs[2]};
+        PredictorTrainingOptions options;
+        options.min_class_samples = 1;
+        const auto p = train_predictor(all, options);
+        QVERIFY(std::abs(p.overhead_ms - 0.2) < 1e-9);
+        QVERIFY(std::abs(p.overhead_per_kernel_us - 10) < 1e-9);
+        // A run faster than its kernels gives no negative overhead.
+        for (auto& r : runs)
+            r.e2e_ms = 4.9;
+        const auto q = train_predictor(all, options);
+        QCOMPARE(q.overhead_ms, 0.0);
+        QCOMPARE(q.overhead_per_kernel_us, 0.0);
+    }
+
+    void predictorFileRoundTrips() {
+        PredictorTrainingOptions options;
+        options.device = "xeon-ort-1t";
+        const auto p = train_predictor(sample().all(), options);
+        QVERIFY(p.classes.count(kAllKernels));
+        QVERIFY(p.classes.count("FusedConv/kxk"));
+        QTemporaryDir dir;
+        const auto path = dir.filePath("p.json").toStdString();
+        save_predictor(p, path);
+        const auto q = load_predictor(path);
+        QCOMPARE(q.device, p.device);
+        QCOMPARE(q.classes.size(), p.classes.size());
+        const auto& model = sample().models[0];
+        const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method("ort-cpu"));
+        const auto a = predict_model(p, model, kernels);
+        const auto b = predict_model(q, model, kernels);
+        QCOMPARE(a.kernels.size(), kernels.kernels.size());
+        QVERIFY(a.total_ms > a.kernels_ms);
+        QCOMPARE(b.total_ms, a.total_ms);
+        for (std::size_t k = 0; k < a.kernels.size(); ++k) {
+            QCOMPARE(b.kernels[k].us, a.kernels[k].us);
+            QCOMPARE(b.kernels[k].model_class, a.kernels[k].model_class);
+        }
+    }
+
+    void badPredictorFilesNameThePlace() {
+        PredictorTrainingOptions options;
+        options.device = "xeon-ort-1t";
+        const auto p = train_predictor(sample().all(), options);
+        QTemporaryDir dir;
+        const auto good = dir.filePath("good.json");
+        save_predictor(p, good.toStdString());
+        std::ifstream in(good.toStdString());
+        const auto doc = nlohmann::json::parse(in);
+        const auto path = dir.filePath("bad.json");
+        const auto load_with = [&](const std::function<void(nlohmann::json&)>& change) {
+            auto d = doc;
+            change(d);
+            write(path, d.dump());
+            return message_of([&] { load_predictor(path.toStdString()); });
+        };
+        QVERIFY(load_with([](nlohmann::json& d) { d["format"] = "x"; })
+                    .find("| /format | expected \"cleave-predictor\"") != std::string::npos);
+        QVERIFY(load_with([](nlohmann::json& d) { d["features"][3] = "weights"; })
+                    .find("| /features/3 | expected \"bytes_out\"") != std::string::npos);
+        QVERIFY(load_with([](nlohmann::json& d) { d["kind"] = "nope"; })
+                    .find("| /kind | no regressor plugin named 'nope'") != std::string::npos);
+        QVERIFY(load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["weights"] = {1, 2}; })
+                    .find("| /classes/*/model/weights | expected 27 numbers") != std::string::npos);
+        QVERIFY(load_with([](nlohmann::json& d) { d["overhead_ms"] = -1; })
+                    .find("| /overhead_ms | expected a non-negative number") != std::string::npos);
+        write(path, "{\"format\": ");
+        QVERIFY(message_of([&] { load_predictor(path.toStdString()); }).find("| byte ") !=
+                std::string::npos);
+        // A predictor for one device is not taken for another.
+        const auto other = device::find_device("xeon-ort-4t");
+        QVERIFY(message_of([&] { predictor_for(other, good.toStdString(), ""); })
+                    .find("| /device | the predictor is for device 'xeon-ort-1t', not "
+                          "'xeon-ort-4t'") != std::string::npos);
+    }
+
+    void fusedKernelsAreTakenByTheNodeTheyGrewFrom() {
+        const auto model = matmul_model();
+        profile::MeasuredRun run;
+        run.model = "matmul";
+        run.e2e_ms = {0.1};
+        // ONNX Runtime's covers of such kernels can be empty; its name says where it came from.
+        run.kernels.push_back({"/mlp/MatMul/MatMulAddFusion", "Gemm", "", {}, 42.0});
+        const auto measured = measured_kernels(model, run);
+        QCOMPARE(measured.unattributed_us, 0.0);
+        bool found = false;
+        for (std::size_t k = 0; k < measured.kernels.kernels.size(); ++k)
+            if (measured.kernels.kernels[k].name == "/mlp/MatMul") {
+                QCOMPARE(measured.kernels.kernels[k].type, std::string("Gemm"));
+                QCOMPARE(measured.us[k].value_or(0), 42.0);
+                found = true;
+            }
+        QVERIFY(found);
+        // A name that is no node stays unattributed.
+        run.kernels[0].name = "gemm_input_reshape";
+        QCOMPARE(measured_kernels(model, run).unattributed_us, 42.0);
+    }
+
+    void rooflineFromTheDeviceSpec() {
+        const auto t4 = device::find_device("nvidia-t4");
+        const auto p = roofline_predictor(t4, "");
+        QCOMPARE(p.kind, std::string("roofline"));
+        QCOMPARE(p.rules, std::string("tensorrt-like"));
+        const auto params = roofline_of(t4);
+        QCOMPARE(params.peak_gflops, 8100.0);
+        QCOMPARE(params.bandwidth_gbs, 320.0);
+        // A big square matrix product is bound by compute: launch + flops / (peak x efficiency).
+        std::vector<double> features(kernel_feature_names().size(), 0);
+        const auto& names = kernel_feature_names();
+        const auto at = [&](const char* name) {
+            return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
+                                            names.begin());
+        };
+        features[at("flops")] = 2e9;
+        features[at("bytes_in")] = 8e6;
+        const auto latency = predict_features(p, features, "Gemm/gemm");
+        QCOMPARE(latency.model_class, std::string("Gemm/gemm"));
+        QVERIFY(std::abs(latency.us - (params.launch_us + 2e9 / (8100e3 * 0.6))) < 1e-6);
+        // A copy is bound by memory.
+        std::fill(features.begin(), features.end(), 0);
+        features[at("bytes_in")] = features[at("bytes_out")] = 32e6;
+        const auto copy = predict_features(p, features, "Transpose");
+        QVERIFY(std::abs(copy.us - (params.launch_us + 64e6 / (320e3 * 0.5))) < 1e-6);
+        // A measured device has no datasheet figures: it needs a trained predictor.
+        QVERIFY(message_of([] { roofline_of(device::find_device("xeon-ort-1t")); })
+                    .find("train a predictor from its data") != std::string::npos);
+    }
+
+    void shippedPredictorsLoadAndPredict() {
+        const auto kinds = regressor_kinds();
+        if (std::find(kinds.begin(), kinds.end(), "gbdt") == kinds.end())
+            QSKIP("built without XGBoost (libxgboost-dev): the shipped gbdt predictors need it");
+        const auto& model = sample().models[0]; // resnet18, 56 ms measured at 1 thread
+        QCOMPARE(sample().data.runs[0].model, std::string("resnet18"));
+        const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method("ort-cpu"));
+        double previous = 0;
+        for (const int threads : {1, 2, 4, 8, 16}) {
+            const std::string id = "xeon-ort-" + std::to_string(threads) + "t";
+            const auto file = shipped_predictor(id);
+            QVERIFY2(file, id.c_str());
+            const auto p = predictor_for(device::find_device(id), "", "");
+            QCOMPARE(p.device, id);
+            QCOMPARE(p.kind, std::string("gbdt"));
+            QCOMPARE(p.rules, std::string("ort-cpu"));
+            const double ms = predict_model(p, model, kernels).total_ms;
+            if (threads == 1)
+                QVERIFY2(std::abs(ms - 56.0) / 56.0 < 0.2, std::to_string(ms).c_str());
+            else // more threads, less time, down to the point where they stop helping
+                QVERIFY2(ms < previous * 1.1, (id + ": " + std::to_string(ms)).c_str());
+            previous = ms;
+        }
+    }
+
+    void rooflineCalibratesItsEfficiency() {
+        RooflineParameters params{1000, 100, 1, 0};
+        RooflineRegressor r(params);
+        RegressionSamples s;
+        s.feature_names = kernel_feature_names();
+        const auto& names = s.feature_names;
+        const auto flops = static_cast<std::size_t>(
+            std::find(names.begin(), names.end(), "flops") - names.begin());
+        for (int i = 1; i <= 9; ++i) {
+            std::vector<double> row(names.size(), 0);
+            row[flops] = i * 1e6; // i us at 1000 GFLOP/s
+            s.x.insert(s.x.end(), row.begin(), row.end());
+            s.y.push_back(i * 4.0); // measured at a quarter of peak
+            ++s.rows;
+        }
+        r.fit(s, 1);
+        QVERIFY(std::abs(r.parameters().efficiency - 0.25) < 1e-12);
+    }
+};
+
+QTEST_GUILESS_MAIN(PredictorTest)
+#include "predictor_test.moc"
