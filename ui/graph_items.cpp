@@ -72,6 +72,11 @@ NodeItem::NodeItem(int node, const QRectF& rect, const QString& op, const QFont&
     setZValue(2);
 }
 
+void NodeItem::setFill(const QColor& fill) {
+    fill_ = fill.isValid() ? fill : opColour(op_);
+    update();
+}
+
 QRectF NodeItem::boundingRect() const {
     return rect_.adjusted(-2, -2, 2, 2);
 }
@@ -141,6 +146,11 @@ KernelItem::KernelItem(int kernel, const QRectF& rect, bool fused)
     setZValue(0);
 }
 
+void KernelItem::setTint(const QColor& tint) {
+    tint_ = tint;
+    update();
+}
+
 QRectF KernelItem::boundingRect() const {
     return rect_.adjusted(-2, -2, 2, 2);
 }
@@ -148,7 +158,7 @@ QRectF KernelItem::boundingRect() const {
 void KernelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     if (!fused_ && !isSelected())
         return;
-    QColor line = isSelected() ? kSelection : kGroup;
+    QColor line = isSelected() ? kSelection : tint_.isValid() ? tint_.darker(130) : kGroup;
     QColor fill = line;
     fill.setAlpha(isSelected() ? 56 : 30);
     line.setAlpha(isSelected() ? 255 : 110);

@@ -21,6 +21,9 @@ public:
     NodeItem(int node, const QRectF& rect, const QString& op, const QFont& font);
 
     int node() const { return node_; }
+    // The fill instead of the op's colour (an invalid colour: the op's again).
+    void setFill(const QColor& fill);
+    QColor fill() const { return fill_; }
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -63,6 +66,9 @@ public:
 
     int kernel() const { return kernel_; }
     bool isFused() const { return fused_; }
+    // The group's colour instead of the default blue (an invalid colour: the default again).
+    void setTint(const QColor& tint);
+    QColor tint() const { return tint_; }
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -71,6 +77,7 @@ private:
     int kernel_;
     QRectF rect_;
     bool fused_;
+    QColor tint_;
 };
 
 } // namespace cleave::ui

@@ -2,6 +2,7 @@
 
 #include "graph_view.hpp"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -26,7 +27,7 @@ QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip
 
 GraphPage::GraphPage(QWidget* parent)
     : QWidget(parent), view_(new GraphView(this)), searchEdit_(new QLineEdit(this)),
-      matchLabel_(new QLabel(this)),
+      matchLabel_(new QLabel(this)), colours_(new QComboBox(this)),
       previous_(toolButton(this, tr("Previous"), tr("Previous match (Shift+Enter)"))),
       next_(toolButton(this, tr("Next"), tr("Next match (Enter)"))) {
     auto* layout = new QVBoxLayout(this);
@@ -43,6 +44,13 @@ GraphPage::GraphPage(QWidget* parent)
     row->addWidget(matchLabel_);
     row->addWidget(previous_);
     row->addWidget(next_);
+    row->addSpacing(12);
+    row->addWidget(new QLabel(tr("Colour:"), this));
+    colours_->addItem(tr("Kernel latency"));
+    colours_->addItem(tr("Op category"));
+    colours_->setToolTip(tr("Colour nodes by their kernel's predicted latency on the device "
+                            "chosen in the Kernels dock, or by op category"));
+    row->addWidget(colours_);
     row->addSpacing(12);
     auto* zoomOut = toolButton(this, tr("−"), tr("Zoom out (−)"));
     auto* zoomIn = toolButton(this, tr("+"), tr("Zoom in (+)"));
@@ -72,6 +80,8 @@ GraphPage::GraphPage(QWidget* parent)
     connect(actual, &QToolButton::clicked, view_, &GraphView::zoomToActualSize);
     connect(fit, &QToolButton::clicked, view_, &GraphView::fitGraph);
     connect(view_, &GraphView::matchesChanged, this, &GraphPage::showMatches);
+    connect(colours_, &QComboBox::currentIndexChanged, view_,
+            [this](int index) { view_->setColourByLatency(index == 0); });
 }
 
 QString GraphPage::matchText() const {

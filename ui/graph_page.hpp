@@ -1,9 +1,11 @@
 // The graph tab: a search row (every term must match a node's name or op; Enter and Shift+Enter
-// step through the matches), zoom and fit buttons, and the graph view below.
+// step through the matches), the choice of colours (op category or kernel latency), zoom and fit
+// buttons, and the graph view below.
 #pragma once
 
 #include <QWidget>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QToolButton;
@@ -20,6 +22,7 @@ public:
 
     GraphView* view() const { return view_; }
     QLineEdit* searchEdit() const { return searchEdit_; }
+    QComboBox* colourBox() const { return colours_; }
     QString matchText() const; // "2 of 5", "no match", or empty
 
     void focusSearch();
@@ -30,6 +33,7 @@ private:
     GraphView* view_;
     QLineEdit* searchEdit_;
     QLabel* matchLabel_;
+    QComboBox* colours_;
     QToolButton* previous_;
     QToolButton* next_;
 };

@@ -1,6 +1,7 @@
 #include "graph_scene.hpp"
 
 #include "graph_items.hpp"
+#include "latency_format.hpp"
 
 #include <QFontMetricsF>
 #include <QLocale>
@@ -127,6 +128,39 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
         }
     }
     setSceneRect(bounds_.adjusted(-kMargin, -kMargin, kMargin, kMargin));
+}
+
+void GraphScene::setKernelLatency(const std::vector<double>& ms, const LatencyRamp& ramp,
+                                  const QString& device) {
+    if (!graph_)
+        return;
+    const auto& model = *graph_->model;
+    const fusion::KernelGraph* kernels = graph_->kernels.get();
+    const bool show = kernels && ms.size() == kernels->kernels.size() && !ramp.isEmpty();
+    const auto latency = [&](int kernel) {
+        return QObject::tr("%1 ms on %2")
+            .arg(qs(format_ms(ms[static_cast<std::size_t>(kernel)])), device.toHtmlEscaped());
+    };
+    for (auto* item : std::as_const(nodes_)) {
+        const auto& node = model.nodes[static_cast<std::size_t>(item->node())];
+        QString tip = nodeToolTip(model, node);
+        if (show) {
+            const int kernel = kernels->kernel_of_node[static_cast<std::size_t>(item->node())];
+            item->setFill(ramp.colour(ms[static_cast<std::size_t>(kernel)]));
+            tip += QObject::tr("<br>kernel %1: %2").arg(kernel).arg(latency(kernel));
+        } else {
+            item->setFill({});
+        }
+        item->setToolTip(tip);
+    }
+    for (auto* item : std::as_const(kernels_)) {
+        const int k = item->kernel();
+        item->setTint(show ? ramp.colour(ms[static_cast<std::size_t>(k)]) : QColor());
+        if (item->isFused())
+            item->setToolTip(
+                kernelToolTip(graph_->kernels->kernels[static_cast<std::size_t>(k)], k) +
+                (show ? "<br>" + latency(k) : QString()));
+    }
 }
 
 NodeItem* GraphScene::nodeItem(int node) const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "graph_layout_runner.hpp"
+#include "latency_ramp.hpp"
 
 #include <QFont>
 #include <QGraphicsScene>
@@ -26,6 +27,10 @@ public:
     std::vector<layout::Size> nodeSizes(const graph::Model& model) const;
 
     void setGraph(LaidOutGraphPtr graph); // null: empty
+    // Colours every kernel's nodes and group by its latency (ms, one per kernel of the graph) on
+    // the ramp, and adds it to their tooltips; empty: the op colours again.
+    void setKernelLatency(const std::vector<double>& ms, const LatencyRamp& ramp,
+                          const QString& device);
     const LaidOutGraphPtr& graph() const { return graph_; }
     QRectF graphBounds() const { return bounds_; }
 

@@ -3,6 +3,7 @@
 #include "graph_items.hpp"
 #include "graph_minimap.hpp"
 #include "graph_scene.hpp"
+#include "latency_legend.hpp"
 #include "term_filter_proxy.hpp"
 
 #include <QApplication>
@@ -35,7 +36,7 @@ QString searchText(const graph::Node& node) {
 
 GraphView::GraphView(QWidget* parent)
     : QGraphicsView(parent), scene_(new GraphScene(this)), runner_(new GraphLayoutRunner(this)),
-      minimap_(nullptr), status_(new QLabel(this)) {
+      minimap_(nullptr), status_(new QLabel(this)), legend_(new LatencyLegend(this)) {
     setObjectName("graphView");
     setScene(scene_);
     minimap_ = new GraphMinimap(this, this);
@@ -58,6 +59,7 @@ GraphView::GraphView(QWidget* parent)
     status_->setAutoFillBackground(true);
     status_->setFrameShape(QFrame::StyledPanel);
     status_->hide();
+    legend_->hide();
 
     connect(runner_, &GraphLayoutRunner::laidOut, this, &GraphView::showLayout);
     connect(runner_, &GraphLayoutRunner::failed, this, [this](const QString& message) {
@@ -73,6 +75,7 @@ void GraphView::setGraph(ModelPtr model, KernelGraphPtr kernels) {
     model_ = model;
     if (!sameModel) {
         scene_->setGraph(nullptr);
+        applyLatency();
         minimap_->hide();
         matches_.clear();
         current_ = -1;
@@ -85,6 +88,41 @@ void GraphView::setGraph(ModelPtr model, KernelGraphPtr kernels) {
     }
     showStatus(tr("Laying out…"));
     runner_->start(std::move(model), std::move(kernels), scene_->nodeSizes(*model_));
+}
+
+void GraphView::setLatency(LatencyReportPtr report) {
+    latency_ = std::move(report);
+    applyLatency();
+}
+
+void GraphView::setColourByLatency(bool on) {
+    colourByLatency_ = on;
+    applyLatency();
+}
+
+bool GraphView::showsLatency() const {
+    return showsLatency_;
+}
+
+// Colours only when the prediction is for the kernels on show: a new rule set's prediction may
+// arrive before its layout, or after.
+void GraphView::applyLatency() {
+    const auto& graph = scene_->graph();
+    const bool show = colourByLatency_ && graph && latency_ && latency_->hasFigures() &&
+                      latency_->request.kernels == graph->kernels;
+    std::vector<double> ms;
+    if (show)
+        for (const auto& kernel : latency_->latency.kernels)
+            ms.push_back(kernel.us / 1000);
+    const LatencyRamp ramp(ms);
+    const QString device = latency_ ? QString::fromStdString(latency_->request.device) : QString();
+    if (show || showsLatency_)
+        scene_->setKernelLatency(ms, ramp, device);
+    showsLatency_ = show && !ramp.isEmpty();
+    if (showsLatency_)
+        legend_->setRamp(ramp, device);
+    legend_->setVisible(showsLatency_);
+    placeOverlays();
 }
 
 bool GraphView::isLayingOut() const {
@@ -112,6 +150,8 @@ void GraphView::showLayout(const LaidOutGraphPtr& graph) {
     const QList<int> selected = relayout ? selectedNodes() : QList<int>{};
 
     scene_->setGraph(graph);
+    showsLatency_ = false; // new items wear op colours
+    applyLatency();
     showStatus({});
     minimap_->setVisible(!scene_->graphBounds().isEmpty());
     placeOverlays();
@@ -176,6 +216,12 @@ void GraphView::placeOverlays() {
         status_->adjustSize();
         status_->move(area.center() - QPoint(status_->width() / 2, status_->height() / 2));
         status_->raise();
+    }
+    if (!legend_->isHidden()) {
+        legend_->resize(legend_->sizeHint());
+        legend_->move(area.left() + kOverlayMargin,
+                      area.bottom() - kOverlayMargin - legend_->height());
+        legend_->raise();
     }
     // Deep graphs make a tall, narrow overview: it may take the view's height, not its width.
     const QSize size = minimap_->sizeFor(

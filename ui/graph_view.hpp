@@ -1,9 +1,11 @@
 // The model as a graph: nodes laid out top to bottom by Graphviz (off the UI thread), fused
 // kernels as shaded groups, wheel zoom around the cursor, drag to pan, fit (F), search by name or
-// op, a minimap, and selection that other views can drive and follow.
+// op, a minimap, selection that other views can drive and follow, and nodes coloured by op
+// category or by their kernel's predicted latency, with a legend.
 #pragma once
 
 #include "graph_layout_runner.hpp"
+#include "latency_report.hpp"
 
 #include <QGraphicsView>
 #include <QList>
@@ -14,6 +16,7 @@ namespace cleave::ui {
 
 class GraphMinimap;
 class GraphScene;
+class LatencyLegend;
 
 class GraphView : public QGraphicsView {
     Q_OBJECT
@@ -30,6 +33,14 @@ public:
     QString statusText() const;
     GraphScene* graphScene() const { return scene_; }
     GraphMinimap* minimap() const { return minimap_; }
+    LatencyLegend* legend() const { return legend_; }
+
+    // The newest prediction; it colours the graph once the kernels it is for are on show.
+    void setLatency(LatencyReportPtr report);
+    // Latency colours (when there are figures) or op colours.
+    void setColourByLatency(bool on);
+    bool colourByLatency() const { return colourByLatency_; }
+    bool showsLatency() const; // the nodes wear latency colours now
 
     // Selection from elsewhere (tables, the properties dock): selects and brings into view,
     // without emitting nodeActivated or kernelActivated.
@@ -71,6 +82,7 @@ protected:
 private:
     void showLayout(const LaidOutGraphPtr& graph);
     void showStatus(const QString& text);
+    void applyLatency();
     void placeOverlays();
     void showStart();
     void pick(const QPoint& position);
@@ -83,6 +95,10 @@ private:
     GraphLayoutRunner* runner_;
     GraphMinimap* minimap_;
     QLabel* status_;
+    LatencyLegend* legend_;
+    LatencyReportPtr latency_;
+    bool colourByLatency_ = true;
+    bool showsLatency_ = false;
     ModelPtr model_; // of the newest request
     QString searchText_;
     QList<int> matches_;

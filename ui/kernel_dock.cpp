@@ -1,7 +1,11 @@
 #include "kernel_dock.hpp"
 
+#include "core/device/device_library.hpp"
+#include "core/device/this_machine.hpp"
 #include "core/input_error.hpp"
 #include "kernel_table_model.hpp"
+#include "latency_format.hpp"
+#include "latency_runner.hpp"
 #include "term_filter_proxy.hpp"
 
 #include <QComboBox>
@@ -13,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace cleave::ui {
@@ -20,13 +25,16 @@ namespace cleave::ui {
 namespace {
 constexpr auto kOpenRuleFile = "Rule file…";
 constexpr auto kOpenLearnedModel = "Learned model…";
+constexpr auto kOpenDeviceFile = "Device file…";
 } // namespace
 
 KernelDock::KernelDock(QWidget* parent)
     : QDockWidget(tr("Kernels"), parent), rules_(new QComboBox(this)),
-      filterEdit_(new QLineEdit(this)), summary_(new QLabel(this)), view_(new QTableView(this)),
+      devices_(new QComboBox(this)), filterEdit_(new QLineEdit(this)), summary_(new QLabel(this)),
+      latencyLabel_(new QLabel(this)), view_(new QTableView(this)),
       kernels_(new KernelTableModel(this)), proxy_(new TermFilterProxy(this)),
-      method_(fusion::find_fusion_method(ruleSet_.toStdString())) {
+      method_(fusion::find_fusion_method(ruleSet_.toStdString())), runner_(new LatencyRunner(this)),
+      predictTimer_(new QTimer(this)) {
     setObjectName("kernelDock");
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
@@ -40,11 +48,36 @@ KernelDock::KernelDock(QWidget* parent)
     rules_->setToolTip(tr("How the runtime groups nodes into kernels: a fusion rule set, or a "
                           "classifier trained on measured fusion (cleave fuse-train)"));
     top->addWidget(rules_);
+    top->addSpacing(8);
+    top->addWidget(new QLabel(tr("Device:"), body));
+    for (const auto& spec : device::library_devices()) {
+        devices_->addItem(QString::fromStdString(spec.id));
+        devices_->setItemData(devices_->count() - 1, QString::fromStdString(spec.name),
+                              Qt::ToolTipRole);
+    }
+    devices_->addItem(QString::fromStdString(device::kThisMachine));
+    devices_->setItemData(devices_->count() - 1, tr("The computer the studio runs on, detected"),
+                          Qt::ToolTipRole);
+    devices_->addItem(tr(kOpenDeviceFile));
+    // Until the first prediction names the default device.
+    devices_->setPlaceholderText(tr("Default"));
+    devices_->setCurrentIndex(-1);
+    devices_->setToolTip(tr("The device whose latency is predicted: by the predictor shipped "
+                            "for it, else a roofline from its datasheet figures (uncalibrated)"));
+    top->addWidget(devices_);
+    top->addSpacing(8);
     filterEdit_->setPlaceholderText(tr("Filter kernels by type, name or op"));
     filterEdit_->setClearButtonEnabled(true);
     top->addWidget(filterEdit_, 1);
-    top->addWidget(summary_);
     layout->addLayout(top);
+    auto* figures = new QHBoxLayout;
+    summary_->setObjectName("kernelSummary");
+    latencyLabel_->setObjectName("latencySummary");
+    latencyLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    figures->addWidget(summary_);
+    figures->addSpacing(16);
+    figures->addWidget(latencyLabel_, 1);
+    layout->addLayout(figures);
     layout->addWidget(view_, 1);
     setWidget(body);
 
@@ -69,6 +102,16 @@ KernelDock::KernelDock(QWidget* parent)
         else
             setRuleSet(rules_->itemText(index));
     });
+    connect(devices_, &QComboBox::activated, this, [this](int index) {
+        if (devices_->itemText(index) == tr(kOpenDeviceFile))
+            chooseDeviceFile();
+        else
+            setDevice(devices_->itemText(index));
+    });
+    predictTimer_->setSingleShot(true);
+    predictTimer_->setInterval(0);
+    connect(predictTimer_, &QTimer::timeout, this, &KernelDock::predict);
+    connect(runner_, &LatencyRunner::predicted, this, &KernelDock::showLatency);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (!current.isValid())
@@ -103,6 +146,75 @@ bool KernelDock::setRuleSet(const QString& spec) {
     return true;
 }
 
+void KernelDock::setDevice(const QString& device) {
+    if (devices_->findText(device) < 0)
+        devices_->insertItem(devices_->count() - 1, device);
+    devices_->setCurrentText(device);
+    if (device == device_)
+        return;
+    device_ = device;
+    schedulePrediction();
+}
+
+void KernelDock::setMeasuredRun(MeasuredRunPtr run) {
+    if (run == measured_)
+        return;
+    measured_ = std::move(run);
+    schedulePrediction();
+}
+
+bool KernelDock::isPredicting() const {
+    return predictTimer_->isActive() || runner_->isRunning();
+}
+
+QString KernelDock::latencyText() const {
+    return latencyLabel_->text();
+}
+
+// The figures on show stay until the new ones arrive, a few milliseconds later.
+void KernelDock::schedulePrediction() {
+    latency_.reset();
+    predictTimer_->start();
+}
+
+void KernelDock::predict() {
+    if (!graph_) {
+        latencyLabel_->clear();
+        emit latencyChanged(nullptr);
+        return;
+    }
+    runner_->start({model_, graph_, device_.toStdString(), ruleSet_.toStdString(), measured_});
+}
+
+void KernelDock::showLatency(const LatencyReportPtr& report) {
+    latency_ = report;
+    if (device_.isEmpty() && report->hasFigures()) { // the default, now known
+        device_ = QString::fromStdString(report->request.device);
+        devices_->setCurrentText(device_);
+    }
+    kernels_->setLatency(report->latency.kernels);
+    latencyLabel_->setText(QString::fromStdString(report->summary()));
+    if (report->hasFigures())
+        latencyLabel_->setToolTip(
+            tr("%1 (%2): kernels %3 ms + the device's overhead %4 ms")
+                .arg(QString::fromStdString(report->request.device),
+                     QString::fromStdString(report->device_name),
+                     QString::fromStdString(format_ms(report->latency.kernels_ms)),
+                     QString::fromStdString(format_ms(report->latency.overhead_ms))));
+    else
+        latencyLabel_->setToolTip(latencyLabel_->text());
+    emit latencyChanged(report);
+}
+
+void KernelDock::chooseDeviceFile() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Device File"), {},
+                                                      tr("Device files (*.json);;All files (*)"));
+    if (path.isEmpty())
+        devices_->setCurrentText(device_);
+    else
+        setDevice(QFileInfo(path).absoluteFilePath());
+}
+
 void KernelDock::selectKernel(int kernel) {
     const QModelIndex source = kernels_->index(kernel, 0);
     if (!source.isValid())
@@ -117,9 +229,8 @@ void KernelDock::selectKernel(int kernel) {
 
 void KernelDock::chooseFile(bool learned) {
     const QString path =
-        learned ? QFileDialog::getOpenFileName(
-                      this, tr("Open Learned Fusion Model"), {},
-                      tr("Learned fusion models (*.json);;All files (*)"))
+        learned ? QFileDialog::getOpenFileName(this, tr("Open Learned Fusion Model"), {},
+                                               tr("Learned fusion models (*.json);;All files (*)"))
                 : QFileDialog::getOpenFileName(this, tr("Open Fusion Rules"), {},
                                                tr("Fusion rules (*.json);;All files (*)"));
     if (path.isEmpty())
@@ -129,11 +240,14 @@ void KernelDock::chooseFile(bool learned) {
                    QFileInfo(path).absoluteFilePath());
 }
 
+// Every change of model or rule set comes here: the kernels, then their prediction.
 void KernelDock::refresh() {
     if (!model_) {
+        graph_.reset();
         kernels_->setKernels(nullptr, {});
         summary_->setText(tr("No model"));
         emit kernelsChanged();
+        schedulePrediction();
         return;
     }
     auto graph = fusion::detect_kernels(*model_, method_);
@@ -157,9 +271,11 @@ void KernelDock::refresh() {
         summary_->setToolTip(tr("Not fused: no rule names %1; each such node is its own kernel")
                                  .arg(unmatched.join(", ")));
     else
-        summary_->setToolTip(tr("Unseen in training: %1; scored by op category alone")
-                                 .arg(unmatched.join(", ")));
+        summary_->setToolTip(
+            tr("Unseen in training: %1; scored by op category alone").arg(unmatched.join(", ")));
+    graph_ = std::make_shared<const fusion::KernelGraph>(graph);
     kernels_->setKernels(model_, std::move(graph));
+    schedulePrediction();
     view_->resizeColumnsToContents();
     view_->horizontalHeader()->setSectionResizeMode(KernelTableModel::Ops, QHeaderView::Stretch);
     emit kernelsChanged();

@@ -2,6 +2,8 @@
 
 #include "count_cell.hpp"
 
+#include <QLocale>
+
 namespace cleave::ui {
 
 KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -10,7 +12,16 @@ void KernelTableModel::setKernels(ModelPtr model, fusion::KernelGraph kernels) {
     beginResetModel();
     model_ = std::move(model);
     kernels_ = std::move(kernels);
+    latency_.clear();
     endResetModel();
+}
+
+void KernelTableModel::setLatency(std::vector<predict::KernelLatency> latency) {
+    if (latency.size() != kernels_.kernels.size())
+        latency.clear();
+    latency_ = std::move(latency);
+    if (!kernels_.kernels.empty())
+        emit dataChanged(index(0, Latency), index(rowCount() - 1, Latency));
 }
 
 int KernelTableModel::rowCount(const QModelIndex& parent) const {
@@ -62,9 +73,29 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         return countCell(kernel.bytes_out, role);
     case WeightBytes:
         return countCell(kernel.weight_bytes, role);
+    case Latency:
+        return latencyCell(index.row(), role);
     default:
         break;
     }
+    return {};
+}
+
+QVariant KernelTableModel::latencyCell(int row, int role) const {
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (latency_.empty())
+        return {};
+    const auto& latency = latency_[static_cast<std::size_t>(row)];
+    const double ms = latency.us / 1000;
+    if (role == SortRole)
+        return ms;
+    if (role == Qt::DisplayRole)
+        return QLocale().toString(ms, 'f', 3);
+    if (role == Qt::ToolTipRole)
+        return tr("%1 µs, by the model for %2")
+            .arg(QLocale().toString(latency.us, 'f', 1),
+                 QString::fromStdString(latency.model_class));
     return {};
 }
 
@@ -72,8 +103,8 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::TextAlignmentRole)
-        return section >= Macs ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                               : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return section >= Macs || section == Latency ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                     : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
         return {};
     switch (section) {
@@ -93,6 +124,8 @@ QVariant KernelTableModel::headerData(int section, Qt::Orientation orientation, 
         return tr("Bytes out");
     case WeightBytes:
         return tr("Weights");
+    case Latency:
+        return tr("Latency (ms)");
     default:
         return {};
     }

@@ -1,8 +1,10 @@
 // The kernels a runtime will run (core/fusion) as a table: type, member ops, MACs, bytes in and
-// out, weight bytes; numbers sort as numbers through SortRole.
+// out, weight bytes and the predicted latency on the chosen device; numbers sort as numbers
+// through SortRole.
 #pragma once
 
 #include "core/fusion/kernel_graph.hpp"
+#include "core/predict/predictor.hpp"
 #include "model_loader.hpp"
 #include "term_filter_proxy.hpp"
 
@@ -14,7 +16,18 @@ class KernelTableModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Index, Type, Name, Ops, Macs, BytesIn, BytesOut, WeightBytes, ColumnCount };
+    enum Column {
+        Index,
+        Type,
+        Name,
+        Latency,
+        Ops,
+        Macs,
+        BytesIn,
+        BytesOut,
+        WeightBytes,
+        ColumnCount
+    };
     static constexpr int SortRole = TermFilterProxy::SortRole;
     static constexpr int SearchRole = TermFilterProxy::SearchRole; // type, name and member ops
 
@@ -22,6 +35,9 @@ public:
 
     void setKernels(ModelPtr model, fusion::KernelGraph kernels);
     const fusion::KernelGraph& kernels() const { return kernels_; }
+    // One entry per kernel, or none: the Latency column stays empty.
+    void setLatency(std::vector<predict::KernelLatency> latency);
+    bool hasLatency() const { return !latency_.empty(); }
     const ModelPtr& model() const { return model_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -31,9 +47,11 @@ public:
 
 private:
     QString ops(const fusion::Kernel& kernel) const;
+    QVariant latencyCell(int row, int role) const;
 
     ModelPtr model_;
     fusion::KernelGraph kernels_;
+    std::vector<predict::KernelLatency> latency_;
 };
 
 } // namespace cleave::ui

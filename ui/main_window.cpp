@@ -4,6 +4,8 @@
 #include "graph_view.hpp"
 #include "kernel_dock.hpp"
 #include "kernel_table_model.hpp"
+#include "latency_breakdown_dock.hpp"
+#include "measured_comparison_dock.hpp"
 #include "model_summary_dock.hpp"
 #include "node_table_model.hpp"
 #include "properties_dock.hpp"
@@ -18,6 +20,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -37,6 +40,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 #include <algorithm>
 #include <cleave/version.hpp>
 
@@ -114,7 +118,17 @@ MainWindow::MainWindow(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, kernelDock_);
     properties_ = new PropertiesDock(this);
     addDockWidget(Qt::RightDockWidgetArea, properties_);
+    breakdown_ = new LatencyBreakdownDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, breakdown_);
+    splitDockWidget(kernelDock_, breakdown_, Qt::Horizontal);
+    comparison_ = new MeasuredComparisonDock(this);
+    tabifyDockWidget(breakdown_, comparison_);
+    breakdown_->raise();
+    // Nothing to compare with until a measured dataset is open.
+    comparison_->hide();
+    comparison_->toggleViewAction()->setEnabled(false);
     connectGraph();
+    connectLatency();
     connect(kernelDock_, &KernelDock::kernelSelected, this, &MainWindow::selectNodes);
     connect(kernelDock_, &KernelDock::ruleSetFailed, this, [this](const QString& message) {
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not use these fusion rules"),
@@ -158,7 +172,8 @@ MainWindow::MainWindow(QWidget* parent)
                     {fontMetrics().averageCharWidth() * 44, fontMetrics().averageCharWidth() * 44},
                     Qt::Horizontal);
         // Most of the height to the graph; the kernel table shows a screenful of rows.
-        resizeDocks({kernelDock_}, {fontMetrics().height() * 14}, Qt::Vertical);
+        resizeDocks({kernelDock_}, {fontMetrics().height() * 19}, Qt::Vertical);
+        resizeDocks({kernelDock_, breakdown_}, {3 * width() / 5, 2 * width() / 5}, Qt::Horizontal);
     }
 }
 
@@ -175,6 +190,7 @@ void MainWindow::createMenus() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     // Rebuilt on every showing, so files deleted since start-up are gone from it.
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
+    file->addAction(tr("Open &Measurements…"), this, &MainWindow::openMeasurementsDialog);
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
@@ -194,6 +210,8 @@ void MainWindow::createMenus() {
     view->addAction(summary_->toggleViewAction());
     view->addAction(kernelDock_->toggleViewAction());
     view->addAction(properties_->toggleViewAction());
+    view->addAction(breakdown_->toggleViewAction());
+    view->addAction(comparison_->toggleViewAction());
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About Cleave"), this, [this] {
@@ -250,6 +268,7 @@ void MainWindow::showModel(const QString& path, ModelPtr model) {
     const auto warnings = static_cast<int>(model->warnings.size());
     nodes_->setModel(std::move(model));
     summary_->setModel(nodes_->model());
+    comparison_->setModel(nodes_->model(), QFileInfo(path).completeBaseName());
     kernelDock_->setModel(nodes_->model());
     pages_->setCurrentIndex(1);
     filterAction_->setEnabled(true);
@@ -341,12 +360,9 @@ void MainWindow::connectGraph() {
     auto* graph = graphPage_->view();
     connect(kernelDock_, &KernelDock::kernelsChanged, this, [this, graph] {
         const ModelPtr& model = kernelDock_->kernels()->model();
-        KernelGraphPtr kernels;
-        if (model)
-            kernels =
-                std::make_shared<const fusion::KernelGraph>(kernelDock_->kernels()->kernels());
+        const KernelGraphPtr& kernels = kernelDock_->kernelGraph();
         properties_->setGraph(model, kernels);
-        graph->setGraph(model, std::move(kernels));
+        graph->setGraph(model, kernels);
     });
     connect(graph, &GraphView::nodeActivated, this, [this](int node) {
         properties_->showNode(node);
@@ -378,6 +394,72 @@ void MainWindow::connectGraph() {
         graph->selectKernel(kernel);
         properties_->showKernel(kernel);
     });
+}
+
+// A prediction reaches every view of it; a measured run chosen for comparison is predicted too.
+void MainWindow::connectLatency() {
+    connect(kernelDock_, &KernelDock::latencyChanged, this, [this](const LatencyReportPtr& report) {
+        graphPage_->view()->setLatency(report);
+        breakdown_->setReport(report);
+        comparison_->setReport(report);
+    });
+    connect(comparison_, &MeasuredComparisonDock::runChosen, this, [this](MeasuredRunPtr run) {
+        kernelDock_->setMeasuredRun(std::move(run));
+        if (const auto& report = kernelDock_->latency()) // nothing changed: no new prediction
+            comparison_->setReport(report);
+    });
+}
+
+void MainWindow::openMeasurementsDialog() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Measured Dataset"), settings.value("lastMeasurementsFolder").toString(),
+        tr("Measured datasets (*.json *.json.xz);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue("lastMeasurementsFolder", QFileInfo(path).absolutePath());
+    openMeasurements(path);
+}
+
+void MainWindow::openMeasurements(const QString& path) {
+    struct Outcome {
+        MeasuredDatasetPtr dataset;
+        QString error;
+    };
+    statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        const Outcome outcome = watcher->result();
+        if (!outcome.dataset) {
+            statusBar()->showMessage(tr("Could not read %1").arg(QFileInfo(path).fileName()), 8000);
+            auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open measurements"),
+                                        outcome.error, QMessageBox::Ok, this);
+            box->setTextFormat(Qt::PlainText);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+            emit measurementsFailed(path, outcome.error);
+            return;
+        }
+        statusBar()->showMessage(tr("Read %1 measured runs from %2")
+                                     .arg(outcome.dataset->runs.size())
+                                     .arg(QFileInfo(path).fileName()),
+                                 8000);
+        comparison_->setDataset(outcome.dataset);
+        comparison_->toggleViewAction()->setEnabled(true);
+        comparison_->show();
+        comparison_->raise();
+        emit measurementsLoaded(path);
+    });
+    watcher->setFuture(QtConcurrent::run([file = path.toStdString()]() -> Outcome {
+        try {
+            return {std::make_shared<const profile::MeasuredDataset>(
+                        profile::load_measured_dataset(file)),
+                    {}};
+        } catch (const std::exception& e) {
+            return {nullptr, QString::fromStdString(e.what())};
+        }
+    }));
 }
 
 void MainWindow::selectNodes(const QList<int>& nodes) {

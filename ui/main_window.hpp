@@ -1,6 +1,7 @@
-// The studio's main window: the graph and the node table as tabs, the summary, kernel and
-// properties docks kept in step with each other, file opening (menu, recent files, drag and drop)
-// with loading off the UI thread.
+// The studio's main window: the graph and the node table as tabs, the summary, kernel,
+// properties, latency breakdown and predicted-versus-measured docks kept in step with each other,
+// file opening (menu, recent files, drag and drop) with loading off the UI thread, and measured
+// datasets to compare predictions with.
 #pragma once
 
 #include "model_loader.hpp"
@@ -21,6 +22,8 @@ class QTimer;
 namespace cleave::ui {
 
 class GraphPage;
+class LatencyBreakdownDock;
+class MeasuredComparisonDock;
 class GraphView;
 class KernelDock;
 class PropertiesDock;
@@ -39,6 +42,9 @@ public:
 
     // Loads in the background; the current model stays on screen until the new one is ready.
     void openFile(const QString& path);
+    // A measured dataset (docs/profiling.md; .json or .json.xz), read in the background; its run
+    // of the open model is compared with the prediction.
+    void openMeasurements(const QString& path);
 
     const ModelPtr& model() const;
     QString modelPath() const { return path_; }
@@ -50,6 +56,8 @@ public:
     GraphPage* graphPage() const { return graphPage_; }
     GraphView* graphView() const;
     PropertiesDock* propertiesDock() const { return properties_; }
+    LatencyBreakdownDock* breakdownDock() const { return breakdown_; }
+    MeasuredComparisonDock* comparisonDock() const { return comparison_; }
     // Selects these nodes (indices into the model) in the node table, as a kernel's members.
     void selectNodes(const QList<int>& nodes);
     StartPage* startPage() const { return startPage_; }
@@ -59,6 +67,8 @@ public:
 signals:
     void modelShown(const QString& path);
     void loadFailed(const QString& path, const QString& message);
+    void measurementsLoaded(const QString& path);
+    void measurementsFailed(const QString& path, const QString& message);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -68,6 +78,8 @@ protected:
 private:
     void createMenus();
     void openDialog();
+    void openMeasurementsDialog();
+    void connectLatency();
     void updateRecentFiles();
     void showModel(const QString& path, ModelPtr model);
     void showFailure(const QString& path, const QString& message);
@@ -92,6 +104,8 @@ private:
     QTabWidget* tabs_ = nullptr;
     GraphPage* graphPage_ = nullptr;
     PropertiesDock* properties_ = nullptr;
+    LatencyBreakdownDock* breakdown_ = nullptr;
+    MeasuredComparisonDock* comparison_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* filterAction_ = nullptr;
     QString path_;

@@ -1,4 +1,5 @@
 // cleave-studio: the desktop application. Everything but start-up lives in ui/.
+#include "ui/kernel_dock.hpp"
 #include "ui/main_window.hpp"
 
 #include <QApplication>
@@ -21,6 +22,14 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     parser.addPositionalArgument("models", "ONNX models to open, each in its own window",
                                  "[models...]");
+    const QCommandLineOption device(
+        "device", "Predict latency on this device (an id from cleave devices list, or a file).",
+        "id");
+    const QCommandLineOption measurements(
+        "measurements", "Compare predictions with this measured dataset (.json or .json.xz).",
+        "file");
+    parser.addOption(device);
+    parser.addOption(measurements);
     parser.process(app);
 
     QStringList models = parser.positionalArguments();
@@ -30,6 +39,10 @@ int main(int argc, char** argv) {
         auto* window = new cleave::ui::MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);
         window->show();
+        if (parser.isSet(device))
+            window->kernelDock()->setDevice(parser.value(device));
+        if (parser.isSet(measurements))
+            window->openMeasurements(parser.value(measurements));
         if (!model.isEmpty())
             window->openFile(model);
     }

@@ -1,6 +1,7 @@
 #include "predictor_training.hpp"
 
 #include "core/input_error.hpp"
+#include "core/profile/timing_statistics.hpp"
 #include "kernel_features.hpp"
 #include "lasso.hpp"
 #include "measured_kernels.hpp"
@@ -18,14 +19,6 @@
 namespace cleave::predict {
 
 namespace {
-
-double median(std::vector<double> values) {
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const auto n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 std::string shape_text(const std::vector<std::int64_t>& shape) {
     std::string out;
@@ -92,7 +85,7 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
     d.threads = run.threads;
     d.dtype = run.dtype;
     d.model = &model;
-    d.e2e_ms = median(run.e2e_ms);
+    d.e2e_ms = profile::median(run.e2e_ms);
     const auto measured = measured_kernels(model, run);
     d.kernels_ms = measured.total_us / 1000.0;
     d.kernel_count = static_cast<int>(measured.kernels.kernels.size());

@@ -1,6 +1,6 @@
 // The graph view, offscreen: ResNet-18 laid out off the UI thread with an item per node, edge and
-// kernel, search by name and op, fit, kernel selection kept in step with the kernel dock, and a
-// rule-set switch that lays the graph out again.
+// kernel, search by name and op, fit, kernel selection kept in step with the kernel dock, a
+// rule-set switch that lays the graph out again, and nodes wearing their kernel's latency colour.
 #include "core/fusion/kernel_graph.hpp"
 #include "ui/graph_items.hpp"
 #include "ui/graph_minimap.hpp"
@@ -8,9 +8,13 @@
 #include "ui/graph_scene.hpp"
 #include "ui/graph_view.hpp"
 #include "ui/kernel_dock.hpp"
+#include "ui/latency_legend.hpp"
+#include "ui/latency_ramp.hpp"
 #include "ui/main_window.hpp"
 #include "ui/properties_dock.hpp"
 
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -30,6 +34,18 @@ bool openResnet18(MainWindow& window) {
     QSignalSpy laidOut(window.graphView(), &GraphView::layoutFinished);
     window.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
     return shown.wait(30000) && (!laidOut.isEmpty() || laidOut.wait(30000));
+}
+
+// Picks a device and waits for its prediction to reach the graph.
+bool predictOn(MainWindow& window, const QString& device) {
+    auto& dock = *window.kernelDock();
+    dock.setDevice(device);
+    QElapsedTimer clock;
+    clock.start();
+    while ((dock.isPredicting() || !dock.latency() || window.graphView()->isLayingOut()) &&
+           clock.elapsed() < 30000)
+        QTest::qWait(10);
+    return dock.latency() && dock.latency()->request.device == device.toStdString();
 }
 
 int nodeIndex(const MainWindow& window, const char* name) {
@@ -218,6 +234,52 @@ private slots:
         QCOMPARE(minimap->scene(), window.graphView()->scene());
         const QRectF shown = minimap->mapToScene(minimap->viewport()->rect()).boundingRect();
         QVERIFY(shown.contains(window.graphView()->graphScene()->graphBounds()));
+    }
+
+    void nodesWearTheirKernelsLatencyColour() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        QVERIFY(predictOn(window, "jetson-xavier-nx"));
+        auto* view = window.graphView();
+        QVERIFY(view->showsLatency());
+        const auto& report = *window.kernelDock()->latency();
+        std::vector<double> ms;
+        for (const auto& kernel : report.latency.kernels)
+            ms.push_back(kernel.us / 1000);
+        const cleave::ui::LatencyRamp ramp(ms);
+        const auto& kernels = *window.kernelDock()->kernelGraph();
+        for (const auto* item : view->graphScene()->nodeItems()) {
+            const int kernel = kernels.kernel_of_node[static_cast<std::size_t>(item->node())];
+            QCOMPARE(item->fill(), ramp.colour(ms[static_cast<std::size_t>(kernel)]));
+        }
+        // The slowest kernel's nodes wear the dark end of the ramp, the fastest's the light end.
+        const auto slowest = std::max_element(ms.begin(), ms.end()) - ms.begin();
+        const int member = kernels.kernels[static_cast<std::size_t>(slowest)].nodes.front();
+        QCOMPARE(view->graphScene()->nodeItem(member)->fill(),
+                 cleave::ui::LatencyRamp::colourAt(1));
+        QVERIFY(view->legend()->isVisibleTo(view));
+        QCOMPARE(view->legend()->title(), QString("Kernel latency on jetson-xavier-nx"));
+        QCOMPARE(view->legend()->labels().last(), QString("0.756 ms"));
+
+        window.graphPage()->colourBox()->setCurrentIndex(1); // op category
+        QVERIFY(!view->showsLatency());
+        QVERIFY(!view->legend()->isVisibleTo(view));
+        QCOMPARE(view->graphScene()->nodeItem(member)->fill(), cleave::ui::opColour("Conv"));
+    }
+
+    void deviceWithoutFiguresLeavesTheOpColours() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        QVERIFY(predictOn(window, "jetson-xavier-nx"));
+        QVERIFY(window.graphView()->showsLatency());
+        QVERIFY(predictOn(window, "raspberry-pi-4"));
+        auto* view = window.graphView();
+        QVERIFY(!view->showsLatency());
+        QVERIFY(!view->legend()->isVisibleTo(view));
+        for (const auto* item : view->graphScene()->nodeItems()) {
+            const auto& node = window.model()->nodes[static_cast<std::size_t>(item->node())];
+            QCOMPARE(item->fill(), cleave::ui::opColour(QString::fromStdString(node.op)));
+        }
     }
 };
 

@@ -1,16 +1,22 @@
 // The kernel dock: ResNet-18 fused by ONNX Runtime's CPU rules into 40 kernels, a switch of rule
-// set, a bad rule file refused, and a selected kernel selecting its nodes in the node table.
+// set, a bad rule file refused, a selected kernel selecting its nodes in the node table, and each
+// kernel's predicted latency on the chosen device, summed to the total the dock shows.
 #include "core/fusion/learned_fusion.hpp"
+#include "core/predict/predictor_library.hpp"
 #include "ui/kernel_dock.hpp"
 #include "ui/kernel_table_model.hpp"
+#include "ui/latency_format.hpp"
 #include "ui/main_window.hpp"
 
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <limits>
 
 using cleave::ui::KernelDock;
 using cleave::ui::KernelTableModel;
@@ -21,6 +27,24 @@ bool openResnet18(MainWindow& window) {
     QSignalSpy shown(&window, &MainWindow::modelShown);
     window.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
     return shown.wait(30000);
+}
+
+// Picks a device and waits for its prediction of the kernels on show.
+bool predictOn(KernelDock& dock, const QString& device) {
+    dock.setDevice(device);
+    QElapsedTimer clock;
+    clock.start();
+    while ((dock.isPredicting() || !dock.latency()) && clock.elapsed() < 30000)
+        QTest::qWait(10);
+    return dock.latency() && dock.latency()->request.device == device.toStdString();
+}
+
+QList<QVariant> latencyColumn(const KernelDock& dock, int role) {
+    QList<QVariant> cells;
+    const auto* table = dock.kernels();
+    for (int row = 0; row < table->rowCount(); ++row)
+        cells << table->index(row, KernelTableModel::Latency).data(role);
+    return cells;
 }
 } // namespace
 
@@ -109,6 +133,116 @@ private slots:
             names << row.siblingAtColumn(1).data().toString();
         names.sort();
         QCOMPARE(names, (QStringList{"/bn1/BatchNormalization", "/conv1/Conv", "/relu/Relu"}));
+    }
+
+    void defaultDeviceIsTheFirstWithAPredictor() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        auto& dock = *window.kernelDock();
+        QVERIFY(dock.device().isEmpty() || dock.isPredicting());
+        QElapsedTimer clock;
+        clock.start();
+        while ((dock.isPredicting() || !dock.latency()) && clock.elapsed() < 30000)
+            QTest::qWait(10);
+        QVERIFY(dock.latency());
+        QVERIFY2(dock.latency()->hasFigures(), dock.latency()->error.c_str());
+        QCOMPARE(dock.deviceBox()->currentText(), dock.device());
+        const auto shipped = cleave::predict::shipped_predictor("xeon-ort-1t");
+        if (shipped && dock.device() == "xeon-ort-1t") // its predictor loads (gbdt: a plugin)
+            QVERIFY(dock.latencyText().endsWith(
+                QString::fromStdString(", " + shipped->filename().string())));
+        else // the first library device with datasheet figures
+            QCOMPARE(dock.device(), QString("jetson-xavier-nx"));
+    }
+
+    void latencyColumnAddsUpToTheTotal() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        auto& dock = *window.kernelDock();
+        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
+        const auto& latency = dock.latency()->latency;
+        QVERIFY2(dock.latency()->hasFigures(), dock.latency()->error.c_str());
+        double sum = 0;
+        for (const auto& cell : latencyColumn(dock, KernelTableModel::SortRole)) {
+            QVERIFY(cell.isValid());
+            QVERIFY(cell.toDouble() > 0);
+            sum += cell.toDouble();
+        }
+        QCOMPARE(latencyColumn(dock, Qt::DisplayRole).size(), 40);
+        QVERIFY(qAbs(sum - latency.kernels_ms) < 1e-9 * latency.kernels_ms);
+        QVERIFY(qAbs(latency.kernels_ms + latency.overhead_ms - latency.total_ms) < 1e-9);
+        // The Jetson has datasheet figures and no trained predictor: a roofline, without overhead.
+        QCOMPARE(latency.overhead_ms, 0.0);
+        QCOMPARE(dock.latencyText(), QString("%1 ms on jetson-xavier-nx, roofline (uncalibrated)")
+                                         .arg(QString::fromStdString(cleave::ui::format_ms(sum))));
+    }
+
+    void latencyColumnSortsAsNumbers() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        auto& dock = *window.kernelDock();
+        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
+        dock.view()->sortByColumn(KernelTableModel::Latency, Qt::DescendingOrder);
+        const auto* sorted = dock.view()->model();
+        double previous = std::numeric_limits<double>::max();
+        for (int row = 0; row < sorted->rowCount(); ++row) {
+            const double ms = sorted->index(row, KernelTableModel::Latency)
+                                  .data(KernelTableModel::SortRole)
+                                  .toDouble();
+            QVERIFY(ms <= previous);
+            previous = ms;
+        }
+        // The costliest kernels on the Jetson's roofline are layer4's 3x3 convolutions (512
+        // channels at 7x7), as `cleave predict` says: 0.756 ms each.
+        QCOMPARE(sorted->index(0, KernelTableModel::Latency).data().toString(), QString("0.756"));
+        QVERIFY(sorted->index(0, KernelTableModel::Name).data().toString().startsWith("/layer4/"));
+    }
+
+    void switchingDeviceChangesTheLatency() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        auto& dock = *window.kernelDock();
+        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
+        const auto nx = latencyColumn(dock, KernelTableModel::SortRole);
+        const double nx_total = dock.latency()->latency.total_ms;
+        QSignalSpy changed(&dock, &KernelDock::latencyChanged);
+        QVERIFY(predictOn(dock, "nvidia-h100"));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(dock.deviceBox()->currentText(), QString("nvidia-h100"));
+        const auto h100 = latencyColumn(dock, KernelTableModel::SortRole);
+        QCOMPARE(h100.size(), nx.size());
+        QVERIFY(h100 != nx);
+        QVERIFY(dock.latency()->latency.total_ms < nx_total);
+        QVERIFY(dock.latencyText().contains(" ms on nvidia-h100, "));
+    }
+
+    void deviceWithoutFiguresShowsWhy() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        auto& dock = *window.kernelDock();
+        QVERIFY(predictOn(dock, "raspberry-pi-4"));
+        const auto& report = *dock.latency();
+        QVERIFY(!report.hasFigures());
+        QVERIFY(report.latency.kernels.empty());
+        QVERIFY2(QString::fromStdString(report.error).contains("raspberry-pi-4"),
+                 report.error.c_str());
+        QCOMPARE(dock.latencyText(), QString::fromStdString(report.error));
+        for (const auto& cell : latencyColumn(dock, Qt::DisplayRole))
+            QVERIFY(!cell.isValid());
+    }
+
+    void switchingRuleSetsPredictsTheNewKernels() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        auto& dock = *window.kernelDock();
+        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
+        QSignalSpy changed(&dock, &KernelDock::latencyChanged);
+        QVERIFY(dock.setRuleSet("tflite-gpu"));
+        QVERIFY(changed.wait(30000));
+        QCOMPARE(dock.latency()->request.kernels, dock.kernelGraph());
+        QCOMPARE(dock.latency()->latency.kernels.size(), std::size_t{24});
+        for (const auto& cell : latencyColumn(dock, KernelTableModel::SortRole))
+            QVERIFY(cell.toDouble() > 0);
     }
 };
 
