@@ -12,18 +12,10 @@ namespace {
 
 using Run = cleave::test::CliRun;
 using cleave::test::run_cleave;
+using cleave::test::written;
 
 QString example(const char* name) {
     return QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/" + name;
-}
-
-QString written(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return {};
-    file.write(text);
-    return path;
 }
 
 } // namespace

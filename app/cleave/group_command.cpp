@@ -1,0 +1,174 @@
+// cleave group: a cluster's devices split into G groups with equal totals of each feature (peak
+// FP32, a datasheet configuration vector, or per-host vectors from a file), by local search, and
+// optionally checked against the exact optimum.
+#include "commands.hpp"
+#include "core/device/cluster.hpp"
+#include "core/grouping/balanced_grouping.hpp"
+#include "core/grouping/device_features.hpp"
+#include "core/input_error.hpp"
+#include "output.hpp"
+
+#include <cstdio>
+#include <optional>
+
+namespace cleave::cli {
+
+namespace {
+
+struct GroupOptions {
+    std::string cluster;
+    int groups = 0;
+    std::string features;
+    std::string features_file;
+    int restarts = grouping::SearchOptions{}.restarts;
+    std::uint64_t seed = grouping::SearchOptions{}.seed;
+    bool exact = false;
+    bool json = false;
+    std::string out;
+};
+
+nlohmann::ordered_json groups_json(const grouping::FeatureTable& table,
+                                   const grouping::FeatureMatrix& normalised,
+                                   const grouping::Grouping& grouping, int groups) {
+    const auto raw = grouping::group_sums(table.values, grouping.group_of, groups);
+    const auto scaled = grouping::group_sums(normalised, grouping.group_of, groups);
+    auto list = nlohmann::ordered_json::array();
+    for (int g = 0; g < groups; ++g) {
+        auto hosts = nlohmann::ordered_json::array();
+        auto devices = nlohmann::ordered_json::array();
+        for (std::size_t d = 0; d < table.hosts.size(); ++d)
+            if (grouping.group_of[d] == g) {
+                hosts.push_back(table.hosts[d]);
+                devices.push_back(table.devices[d]);
+            }
+        nlohmann::ordered_json sums, normalised_sums;
+        for (std::size_t f = 0; f < table.features.size(); ++f) {
+            sums[table.features[f]] = raw[g][f];
+            normalised_sums[table.features[f]] = scaled[g][f];
+        }
+        list.push_back({{"hosts", hosts},
+                        {"devices", devices},
+                        {"sums", sums},
+                        {"normalised_sums", normalised_sums}});
+    }
+    return list;
+}
+
+void print_groups(const grouping::FeatureTable& table, const grouping::Grouping& grouping,
+                  int groups) {
+    const auto raw = grouping::group_sums(table.values, grouping.group_of, groups);
+    for (int g = 0; g < groups; ++g) {
+        std::printf("  group %d:", g);
+        for (std::size_t d = 0; d < table.hosts.size(); ++d)
+            if (grouping.group_of[d] == g)
+                std::printf(" %s", table.hosts[d].c_str());
+        std::printf("\n    ");
+        for (std::size_t f = 0; f < table.features.size(); ++f)
+            std::printf("%s%s %.6g", f ? ", " : "", table.features[f].c_str(), raw[g][f]);
+        std::printf("\n");
+    }
+}
+
+int run_group(const GroupOptions& options) {
+    if (options.features.empty() == options.features_file.empty())
+        throw InputError("", "--features",
+                         "expected exactly one of --features (flops, config) and --features-file");
+    const auto cluster = device::load_cluster(options.cluster);
+    const int devices = static_cast<int>(cluster.hosts.size());
+    if (options.groups < 1 || options.groups > devices)
+        throw InputError("", "--groups",
+                         std::to_string(options.groups) + " groups for the " +
+                             std::to_string(devices) + " hosts of " + options.cluster +
+                             "; expected a whole number from 1 to " + std::to_string(devices));
+    if (options.restarts < 0)
+        throw InputError("", "--restarts", "expected a whole number >= 0");
+    if (options.exact && cluster.hosts.size() > grouping::kExactMaxDevices)
+        throw InputError("", "--exact",
+                         "the exact solver takes at most " +
+                             std::to_string(grouping::kExactMaxDevices) + " hosts; " +
+                             options.cluster + " has " + std::to_string(devices));
+    const auto table = options.features_file.empty()
+                           ? grouping::cluster_features(cluster, options.features)
+                           : grouping::features_from_file(options.features_file, cluster);
+    const auto normalised = grouping::normalised(table.values);
+    const auto search = grouping::balance_local_search(
+        normalised, options.groups, {.restarts = options.restarts, .seed = options.seed});
+    std::optional<grouping::Grouping> exact;
+    if (options.exact)
+        exact = grouping::balance_exact(normalised, options.groups);
+
+    if (options.json || !options.out.empty()) {
+        nlohmann::ordered_json scales;
+        const auto divisors = grouping::feature_scales(table.values);
+        for (std::size_t f = 0; f < table.features.size(); ++f)
+            scales[table.features[f]] = divisors[f];
+        nlohmann::ordered_json document{
+            {"cluster", cluster.file},
+            {"features", table.set},
+            {"feature_names", table.features},
+            {"normalisation", "each feature divided by its largest magnitude over the hosts"},
+            {"scales", scales},
+            {"groups", groups_json(table, normalised, search.best, options.groups)},
+            {"objective", search.best.objective},
+            {"search",
+             {{"restarts", options.restarts},
+              {"seed", options.seed},
+              {"kicks", grouping::SearchOptions{}.kicks},
+              {"starts", search.starts},
+              {"starts_reaching_best", search.starts_reaching_best},
+              {"steps", search.steps}}},
+            {"exact", nullptr},
+            {"notes", table.notes}};
+        if (exact)
+            document["exact"] = {{"objective", exact->objective},
+                                 {"groups", groups_json(table, normalised, *exact, options.groups)},
+                                 {"gap", search.best.objective - exact->objective}};
+        emit_json(document, options.json, options.out);
+        if (options.json)
+            return 0;
+    }
+
+    std::printf("%s: %d hosts in %d groups by %s (%zu feature%s, each divided by its largest "
+                "value)\n",
+                cluster.file.c_str(), devices, options.groups, table.set.c_str(),
+                table.features.size(), table.features.size() == 1 ? "" : "s");
+    print_groups(table, search.best, options.groups);
+    std::printf("objective %.6g (sum over features of the variance of group sums), best of %d "
+                "starts, reached by %d\n",
+                search.best.objective, search.starts, search.starts_reaching_best);
+    if (exact)
+        std::printf("exact optimum %.6g (local search %s)\n", exact->objective,
+                    search.best.objective <= exact->objective + 1e-9 * (1 + exact->objective)
+                        ? "reached it"
+                        : "did not reach it");
+    for (const auto& note : table.notes)
+        std::printf("note: %s\n", note.c_str());
+    return 0;
+}
+
+} // namespace
+
+Action add_group_command(CLI::App& app) {
+    auto options = std::make_shared<GroupOptions>();
+    auto* command = app.add_subcommand(
+        "group", "Split a cluster's devices into groups with balanced feature totals");
+    command->add_option("--cluster", options->cluster, "Cluster file (.json) or platform.txt")
+        ->required();
+    command->add_option("--groups", options->groups, "Number of groups G (1 .. hosts)")->required();
+    command->add_option("--features", options->features,
+                        "Feature set from the device specs: flops or config");
+    command->add_option("--features-file", options->features_file,
+                        "JSON file mapping each host to its feature vector (HP, HE, HA, ...)");
+    command->add_option("--restarts", options->restarts,
+                        "Random restarts after the greedy start (default " +
+                            std::to_string(options->restarts) + ")");
+    command->add_option("--seed", options->seed, "Seed of the random restarts (default 1)");
+    command->add_flag("--exact", options->exact,
+                      "Also solve exactly (at most " + std::to_string(grouping::kExactMaxDevices) +
+                          " hosts)");
+    command->add_flag("--json", options->json, "Print the groups as JSON");
+    command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
+    return [options] { return run_group(*options); };
+}
+
+} // namespace cleave::cli
