@@ -21,5 +21,6 @@ Action add_predict_command(CLI::App& app);
 Action add_devices_command(CLI::App& app);
 Action add_platform_command(CLI::App& app);
 Action add_group_command(CLI::App& app);
+Action add_evaluate_mapping_command(CLI::App& app);
 
 } // namespace cleave::cli

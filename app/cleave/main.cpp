@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_devices_command(app));
     add(cleave::cli::add_platform_command(app));
     add(cleave::cli::add_group_command(app));
+    add(cleave::cli::add_evaluate_mapping_command(app));
 
     try {
         app.parse(argc, argv);

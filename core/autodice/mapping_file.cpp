@@ -1,0 +1,187 @@
+#include "mapping_file.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/graph/autodice_names.hpp"
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+namespace cleave::autodice {
+
+namespace {
+
+constexpr const char* kExpected =
+    "an AutoDiCE mapping.json: one object whose keys are PE keys of the cluster (nx01_gpu, "
+    "nx01_arm012345) and whose values list ONNX node names";
+
+std::string pointer_token(const std::string& key) {
+    std::string token;
+    for (const char c : key) {
+        if (c == '~')
+            token += "~0";
+        else if (c == '/')
+            token += "~1";
+        else
+            token += c;
+    }
+    return "/" + token;
+}
+
+// Up to `shown` items, then how many more.
+std::string listed(const std::vector<std::string>& items, std::size_t shown = 10) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size() && i < shown; ++i)
+        text += (i ? ", " : "") + items[i];
+    if (items.size() > shown)
+        text += " and " + std::to_string(items.size() - shown) + " more";
+    return text;
+}
+
+std::vector<int> check_mapping(const nlohmann::json& root, const std::string& file,
+                               const graph::Model& model, const device::Cluster& cluster) {
+    if (!root.is_object())
+        throw InputError(file, "", std::string("expected ") + kExpected);
+    std::unordered_map<std::string, int> own;
+    std::unordered_map<std::string, int> autodice;
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        own.emplace(model.nodes[n].name, static_cast<int>(n));
+        autodice.emplace(graph::autodice_name(model, model.nodes[n]), static_cast<int>(n));
+    }
+    std::vector<int> pe_of_node(model.nodes.size(), -1);
+    std::vector<std::string> where(model.nodes.size());
+    std::vector<std::string> unknown_keys, unknown_nodes, repeated;
+    std::string first_place;
+    const auto note_place = [&](const std::string& place) {
+        if (first_place.empty())
+            first_place = place;
+    };
+    for (const auto& [key, value] : root.items()) {
+        const std::string key_place = pointer_token(key);
+        const auto* pe = cluster.find_pe(key);
+        if (!pe) {
+            unknown_keys.push_back(key);
+            note_place(key_place);
+        }
+        if (!value.is_array())
+            throw InputError(file, key_place, "expected a list of ONNX node names");
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            const std::string place = key_place + "/" + std::to_string(i);
+            if (!value[i].is_string())
+                throw InputError(file, place, "expected an ONNX node name (a string)");
+            const auto name = value[i].get<std::string>();
+            auto found = own.find(name);
+            if (found == own.end())
+                found = autodice.find(name);
+            if (found == autodice.end()) {
+                unknown_nodes.push_back(name);
+                note_place(place);
+                continue;
+            }
+            const auto n = static_cast<std::size_t>(found->second);
+            if (!where[n].empty()) {
+                repeated.push_back(name + " (" + where[n] + " and " + place + ")");
+                note_place(place);
+                continue;
+            }
+            where[n] = place;
+            if (pe)
+                pe_of_node[n] = static_cast<int>(pe - cluster.pes.data());
+        }
+    }
+    std::vector<std::string> missing;
+    for (std::size_t n = 0; n < model.nodes.size(); ++n)
+        if (where[n].empty())
+            missing.push_back(model.nodes[n].name);
+    if (!missing.empty())
+        note_place("");
+    std::string problem;
+    const auto add = [&](const std::string& what, const std::vector<std::string>& items) {
+        if (!items.empty())
+            problem += (problem.empty() ? "" : "; ") + what + " (" + std::to_string(items.size()) +
+                       "): " + listed(items);
+    };
+    if (!unknown_keys.empty()) {
+        std::vector<std::string> keys;
+        for (const auto& pe : cluster.pes)
+            keys.push_back(pe.key);
+        add("keys that are not PEs of the cluster " + cluster.file + " (its PEs: " +
+                listed(keys, keys.size()) + ")",
+            unknown_keys);
+    }
+    add("nodes not in the model " + model.file, unknown_nodes);
+    add("nodes mapped more than once", repeated);
+    add("nodes of the model mapped to no PE", missing);
+    if (!problem.empty())
+        throw InputError(file, first_place,
+                         problem + "; every node of the model must be mapped exactly once");
+    return pe_of_node;
+}
+
+} // namespace
+
+std::vector<int> parse_mapping_file(const std::string& json_text, const std::string& file,
+                                    const graph::Model& model, const device::Cluster& cluster) {
+    nlohmann::json root;
+    try {
+        root = nlohmann::json::parse(json_text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(file, "byte " + std::to_string(e.byte),
+                         std::string("not valid JSON; expected ") + kExpected);
+    }
+    return check_mapping(root, file, model, cluster);
+}
+
+std::vector<int> read_mapping_file(const std::string& path, const graph::Model& model,
+                                   const device::Cluster& cluster) {
+    return check_mapping(read_json_file(path, kExpected), path, model, cluster);
+}
+
+partition::KernelAssignment kernel_assignment(const std::vector<int>& pe_of_node,
+                                              const graph::Model& model,
+                                              const fusion::KernelGraph& kernels,
+                                              const device::Cluster& cluster,
+                                              const std::string& file) {
+    partition::KernelAssignment assignment;
+    for (const auto& kernel : kernels.kernels) {
+        const int pe = pe_of_node[static_cast<std::size_t>(kernel.nodes.front())];
+        for (const int n : kernel.nodes)
+            if (pe_of_node[static_cast<std::size_t>(n)] != pe) {
+                const auto& other = model.nodes[static_cast<std::size_t>(n)];
+                throw InputError(
+                    file, other.name,
+                    "kernel " + kernel.name + " (" + kernel.type + ", " +
+                        std::to_string(kernel.nodes.size()) + " nodes) runs as one launch, but " +
+                        "its nodes are mapped to " + cluster.pes[static_cast<std::size_t>(pe)].key +
+                        " and " + cluster.pes[static_cast<std::size_t>(pe_of_node[static_cast<std::size_t>(n)])].key +
+                        "; map all of " + kernel.name + "'s nodes to one PE");
+            }
+        assignment.pe_of_kernel.push_back(pe);
+    }
+    return assignment;
+}
+
+std::string mapping_file_json(const graph::Model& model, const fusion::KernelGraph& kernels,
+                              const partition::KernelAssignment& assignment,
+                              const device::Cluster& cluster) {
+    std::vector<std::vector<std::string>> names(cluster.pes.size());
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const int k = kernels.kernel_of_node[n];
+        const int pe = assignment.pe_of_kernel[static_cast<std::size_t>(k)];
+        names[static_cast<std::size_t>(pe)].push_back(graph::autodice_name(model, model.nodes[n]));
+    }
+    nlohmann::ordered_json root = nlohmann::ordered_json::object();
+    for (std::size_t pe = 0; pe < cluster.pes.size(); ++pe)
+        if (!names[pe].empty())
+            root[cluster.pes[pe].key] = names[pe];
+    return root.dump(2) + "\n";
+}
+
+void save_mapping_file(const graph::Model& model, const fusion::KernelGraph& kernels,
+                       const partition::KernelAssignment& assignment,
+                       const device::Cluster& cluster, const std::filesystem::path& path) {
+    write_file_atomically(path, mapping_file_json(model, kernels, assignment, cluster));
+}
+
+} // namespace cleave::autodice

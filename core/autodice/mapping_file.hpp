@@ -1,0 +1,43 @@
+// AutoDiCE's mapping.json: one object whose keys are PE keys (`nx01_gpu`, `nx01_arm012345`) and
+// whose values list the ONNX nodes each PE runs, every node exactly once. Read with AutoDiCE's
+// consistency check; node names are accepted as the model's own or in AutoDiCE's naming, and
+// written in AutoDiCE's naming.
+#pragma once
+
+#include "core/device/cluster.hpp"
+#include "core/fusion/kernel_graph.hpp"
+#include "core/partition/mapping.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace cleave::autodice {
+
+// The cluster PE index of every model node. Throws InputError naming the file, the JSON pointer
+// of the first problem and listing every unknown key, unknown node, repeated node and missing
+// node.
+std::vector<int> parse_mapping_file(const std::string& json_text, const std::string& file,
+                                    const graph::Model& model, const device::Cluster& cluster);
+std::vector<int> read_mapping_file(const std::string& path, const graph::Model& model,
+                                   const device::Cluster& cluster);
+
+// The PE of every kernel. A kernel runs as one launch, so a mapping that puts its nodes on two
+// PEs is refused (InputError naming the file, the kernel and its nodes' keys).
+partition::KernelAssignment kernel_assignment(const std::vector<int>& pe_of_node,
+                                              const graph::Model& model,
+                                              const fusion::KernelGraph& kernels,
+                                              const device::Cluster& cluster,
+                                              const std::string& file);
+
+// Keys in cluster PE order (PEs without kernels left out), nodes in topological order, named
+// as AutoDiCE names them.
+std::string mapping_file_json(const graph::Model& model, const fusion::KernelGraph& kernels,
+                              const partition::KernelAssignment& assignment,
+                              const device::Cluster& cluster);
+// Written atomically.
+void save_mapping_file(const graph::Model& model, const fusion::KernelGraph& kernels,
+                       const partition::KernelAssignment& assignment,
+                       const device::Cluster& cluster, const std::filesystem::path& path);
+
+} // namespace cleave::autodice

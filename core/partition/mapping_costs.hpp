@@ -1,0 +1,111 @@
+// The analytical objectives of a mapping (AutoDiCE's multi-stage DSE): per-PE compute and
+// communication time, throughput 1 / max_i t_i, per-PE memory (weights + output buffers + input
+// buffers) and per-PE energy, every formula in docs/partition.md. Built once per model, kernel
+// graph, cluster and kernel latencies, in O(kernels + tensor lifetimes); evaluating an SPE
+// mapping then costs O(segments + crossing tensors), a naive assignment O(kernels + tensors).
+#pragma once
+
+#include "core/device/cluster.hpp"
+#include "core/fusion/kernel_graph.hpp"
+#include "mapping.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cleave::partition {
+
+// The power figures a PE's energy is computed from; NaN where the device gives none.
+struct PePower {
+    double busy_w = 0;          // while it computes
+    double communication_w = 0; // while it sends or receives
+    std::string busy_source;    // "busy_w", "tdp_w", "highest power mode"
+    std::string communication_source;
+};
+
+PePower pe_power(const device::DeviceSpec& device, const device::ProcessingElement& pe);
+
+struct PeCosts {
+    int kernels = 0;
+    double compute_ms = 0; // sum of its kernels' latencies
+    double send_ms = 0;    // tensors it sends to other PEs
+    double receive_ms = 0; // tensors it receives from other PEs
+    std::int64_t weight_bytes = 0; // coefficients of its kernels
+    std::int64_t output_bytes = 0; // tensors its kernels produce
+    std::int64_t input_bytes = 0;  // tensors it receives, and graph inputs it reads
+    double energy_mj = 0;          // NaN when the device has no power figure
+
+    double communication_ms() const { return send_ms + receive_ms; }
+    double time_ms() const { return compute_ms + send_ms + receive_ms; }
+    std::int64_t memory_bytes() const { return weight_bytes + output_bytes + input_bytes; }
+};
+
+// One tensor sent from the PE that produces it to one PE that reads it.
+struct Transfer {
+    int tensor = -1; // index into Model::tensors
+    int from_pe = -1;
+    int to_pe = -1;
+    std::int64_t bytes = 0;
+    double ms = 0; // bytes / bandwidth + latency; 0 between PEs of one host
+};
+
+struct Evaluation {
+    std::vector<PeCosts> pes; // one per cluster PE; PEs without kernels stay zero
+    std::vector<Transfer> transfers;
+    double bottleneck_ms = 0;    // max_i t_i
+    double throughput_per_s = 0; // 1 / max_i t_i
+    double latency_ms = 0;       // one input through every PE: sum of compute and send times
+    std::vector<int> scratch;    // reused between evaluations
+};
+
+class MappingCosts {
+public:
+    // kernel_ms[pe][k]: kernel k's latency on cluster PE pe; an empty row marks a PE without
+    // latencies, which mappings must not use.
+    MappingCosts(const graph::Model& model, const fusion::KernelGraph& kernels,
+                 const device::Cluster& cluster, const std::vector<std::vector<double>>& kernel_ms);
+
+    int kernel_count() const { return kernel_count_; }
+    int pe_count() const { return pe_count_; }
+    bool has_latencies(int pe) const { return has_latencies_[static_cast<std::size_t>(pe)]; }
+    const PePower& power(int pe) const { return power_[static_cast<std::size_t>(pe)]; }
+    // Transfer time between two PEs, in ms; 0 on one host (they share memory).
+    double transfer_ms(int from_pe, int to_pe, std::int64_t bytes) const;
+
+    // `mapping` must pass check_mapping. Reuses `out`'s buffers.
+    void evaluate(const Mapping& mapping, Evaluation& out) const;
+    Evaluation evaluate(const Mapping& mapping) const;
+    Evaluation evaluate(const KernelAssignment& assignment) const;
+
+private:
+    // A tensor produced by one kernel and read by later ones (or a graph input: producer -1).
+    struct CarriedTensor {
+        int tensor = -1;
+        int producer = -1;
+        std::int64_t bytes = 0;
+        int consumers_begin = 0; // into consumers_: distinct reading kernels, ascending
+        int consumers_end = 0;
+    };
+
+    void reset(Evaluation& out) const;
+    void finish(Evaluation& out) const;
+
+    int kernel_count_ = 0;
+    int pe_count_ = 0;
+    std::vector<double> prefix_ms_; // [pe * (K + 1) + k]: latency of kernels [0, k) on pe
+    std::vector<std::int64_t> weight_prefix_;
+    std::vector<std::int64_t> output_prefix_;
+    std::vector<CarriedTensor> carried_; // by producer kernel
+    std::vector<CarriedTensor> graph_inputs_;
+    std::vector<int> consumers_;
+    // Tensors live across cut b (producer < b <= last consumer), producer descending:
+    // live_[live_begin_[b] .. live_begin_[b + 1]) index carried_.
+    std::vector<int> live_begin_;
+    std::vector<int> live_;
+    std::vector<double> ms_per_byte_; // [from * P + to]
+    std::vector<double> link_ms_;     // [from * P + to]
+    std::vector<PePower> power_;
+    std::vector<bool> has_latencies_;
+};
+
+} // namespace cleave::partition

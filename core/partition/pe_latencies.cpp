@@ -1,0 +1,44 @@
+#include "pe_latencies.hpp"
+
+#include "core/input_error.hpp"
+#include "core/predict/predictor_library.hpp"
+#include "core/predict/roofline.hpp"
+
+#include <map>
+#include <utility>
+
+namespace cleave::partition {
+
+std::vector<std::vector<double>> pe_kernel_latencies_ms(const graph::Model& model,
+                                                        const fusion::KernelGraph& kernels,
+                                                        const device::Cluster& cluster,
+                                                        const std::string& rules,
+                                                        const std::vector<int>& needed) {
+    std::vector<std::vector<double>> rows(cluster.pes.size());
+    std::map<std::pair<std::string, std::string>, std::vector<double>> predicted;
+    for (const int index : needed) {
+        const auto& pe = cluster.pes.at(static_cast<std::size_t>(index));
+        const auto& device = cluster.hosts[pe.host_index].device;
+        auto& row = predicted[{device.id, pe.spec.name}];
+        if (row.empty()) {
+            predict::Predictor predictor;
+            try {
+                predictor = predict::shipped_predictor(device.id)
+                                ? predict::predictor_for(device, "", rules)
+                                : predict::roofline_predictor(device, rules, pe.spec.name);
+            } catch (const InputError& e) {
+                throw InputError(e.file(), e.place(),
+                                 "PE " + pe.key + " (" + pe.spec.name + " of " + device.id +
+                                     ") has no shipped predictor and no roofline: " + e.problem());
+            }
+            const auto latency = predict::predict_model(predictor, model, kernels);
+            row.reserve(latency.kernels.size());
+            for (const auto& kernel : latency.kernels)
+                row.push_back(kernel.us / 1e3);
+        }
+        rows[static_cast<std::size_t>(index)] = row;
+    }
+    return rows;
+}
+
+} // namespace cleave::partition

@@ -1,0 +1,23 @@
+// Each cluster PE's predicted latency for every kernel, the input MappingCosts is built from.
+// A device with a shipped predictor (resources/predictors/<id>) uses it for every one of its
+// PEs; any other device gets a roofline per PE from that PE's own figures.
+#pragma once
+
+#include "core/device/cluster.hpp"
+#include "core/fusion/kernel_graph.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cleave::partition {
+
+// Rows for the PEs in `needed` (indices into cluster.pes), empty rows for the others; PEs of
+// one host with the same device and PE name are predicted once. Throws InputError naming the
+// device and the PE when a PE has no predictor and no peak figures for a roofline.
+std::vector<std::vector<double>> pe_kernel_latencies_ms(const graph::Model& model,
+                                                        const fusion::KernelGraph& kernels,
+                                                        const device::Cluster& cluster,
+                                                        const std::string& rules,
+                                                        const std::vector<int>& needed);
+
+} // namespace cleave::partition

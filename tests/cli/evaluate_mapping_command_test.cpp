@@ -1,0 +1,142 @@
+// `cleave evaluate-mapping` end to end on resnet18 and the eight-Jetson cluster: split points,
+// the same mapping written as mapping.json and read back, and mapping errors (exit 2).
+#include "cli_run.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+using Run = cleave::test::CliRun;
+using cleave::test::run_cleave;
+
+const QString kResnet18 = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx";
+const QString kCluster = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json";
+const QString kPlatform = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.platform.txt";
+
+QJsonObject json_of(const Run& run) {
+    return QJsonDocument::fromJson(run.out).object();
+}
+
+void write(const QString& path, const QByteArray& text) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text);
+}
+
+} // namespace
+
+class EvaluateMappingCommandTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+private slots:
+    void splitPointsGivePerPeCostsAndThroughput() {
+        const Run run = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
+                                    "--points", "10,20", "--pes", "nx01_gpu,nx02_gpu,nx03_gpu",
+                                    "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = json_of(run);
+        const QJsonArray pes = root["pes"].toArray();
+        QCOMPARE(pes.size(), 3);
+        double slowest = 0;
+        int kernels = 0;
+        for (const auto& value : pes) {
+            const QJsonObject pe = value.toObject();
+            kernels += pe["kernels"].toInt();
+            slowest = std::max(slowest, pe["time_ms"].toDouble());
+            QVERIFY(pe["compute_ms"].toDouble() > 0);
+            QCOMPARE(pe["memory_bytes"].toDouble(), pe["weight_bytes"].toDouble() +
+                                                        pe["output_bytes"].toDouble() +
+                                                        pe["input_bytes"].toDouble());
+            QCOMPARE(pe["memory_capacity_bytes"].toDouble(), 8.0 * 1024 * 1024 * 1024);
+            QCOMPARE(pe["busy_power_w"].toDouble(), 15.0);
+            QVERIFY(pe["energy_mj"].toDouble() > 0);
+        }
+        QCOMPARE(pes[0].toObject()["kernels"].toInt(), 10);
+        QCOMPARE(kernels, root["kernels"].toInt());
+        QCOMPARE(root["bottleneck_ms"].toDouble(), slowest);
+        QVERIFY(std::abs(root["throughput_per_s"].toDouble() - 1000 / slowest) < 1e-9);
+        const QJsonArray transfers = root["transfers"].toArray();
+        QVERIFY(!transfers.isEmpty());
+        const QJsonObject first = transfers[0].toObject();
+        QCOMPARE(first["from"].toString(), QString("nx01_gpu"));
+        QCOMPARE(first["link"].toObject()["bandwidth_gbps"].toDouble(), 1.0);
+        QVERIFY(std::abs(first["ms"].toDouble() -
+                         (first["bytes"].toDouble() * 8 / 1e9 * 1e3 + 0.1)) < 1e-9);
+    }
+
+    void savedMappingReadsBackToTheSameCosts() {
+        const QString mapping = dir_.filePath("mapping.json");
+        const Run spe = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
+                                    "--points", "15", "--pes", "nx04_gpu,nx02_gpu",
+                                    "--save-mapping", mapping, "--json"});
+        QVERIFY2(spe.exit_code == 0, spe.err.constData());
+        QFile file(mapping);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject written = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(written.keys(), (QStringList{"nx02_gpu", "nx04_gpu"}));
+        // AutoDiCE's naming: the first output's name with '/' -> '_'.
+        QVERIFY(written["nx04_gpu"].toArray()[0].toString().startsWith("_"));
+
+        const Run back = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kPlatform,
+                                     "--mapping", mapping, "--json"});
+        QVERIFY2(back.exit_code == 0, back.err.constData());
+        QCOMPARE(json_of(back)["bottleneck_ms"].toDouble(), json_of(spe)["bottleneck_ms"].toDouble());
+        QCOMPARE(json_of(back)["transfers"].toArray().size(),
+                 json_of(spe)["transfers"].toArray().size());
+        QCOMPARE(json_of(back)["pes"].toArray()[0].toObject()["pe"].toString(), QString("nx04_gpu"));
+    }
+
+    void mappingWithMissingRepeatedAndUnknownEntriesExitsTwo() {
+        const QString bad = dir_.filePath("bad.json");
+        write(bad, R"({"nx01_gpu": ["/conv1/Conv", "/conv1/Conv"], "nx99_gpu": ["nothing"]})");
+        const Run run = run_cleave(
+            {"evaluate-mapping", kResnet18, "--cluster", kCluster, "--mapping", bad});
+        QCOMPARE(run.exit_code, 2);
+        const QString err = QString::fromUtf8(run.err);
+        QVERIFY2(err.contains("bad.json"), run.err.constData());
+        QVERIFY2(err.contains("keys that are not PEs of the cluster"), run.err.constData());
+        QVERIFY2(err.contains("nx99_gpu"), run.err.constData());
+        QVERIFY2(err.contains("not in the model"), run.err.constData());
+        QVERIFY2(err.contains("nodes mapped more than once (1): /conv1/Conv"), run.err.constData());
+        QVERIFY2(err.contains("mapped to no PE"), run.err.constData());
+    }
+
+    void badSplitPointsAndPesExitTwo() {
+        const QStringList base{"evaluate-mapping", kResnet18, "--cluster", kCluster};
+        Run run = run_cleave(base + QStringList{"--points", "20,10", "--pes", "nx01_gpu,nx02_gpu,nx03_gpu"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("--points"), run.err.constData());
+        run = run_cleave(base + QStringList{"--points", "10", "--pes", "nx01_gpu"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("2 segments"), run.err.constData());
+        run = run_cleave(base + QStringList{"--points", "10", "--pes", "nx01_gpu,nx01_npu"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("no PE 'nx01_npu'"), run.err.constData());
+    }
+
+    void jetsonCpuPeWithoutFiguresExitsTwo() {
+        const Run run = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
+                                    "--points", "10", "--pes", "nx01_gpu,nx02_arm012345"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("nx02_arm012345"), run.err.constData());
+        QVERIFY2(run.err.contains("jetson-xavier-nx"), run.err.constData());
+    }
+
+    void textOutputNamesBottleneck() {
+        const Run run = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
+                                    "--points", "10", "--pes", "nx01_gpu,nx02_gpu"});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY2(run.out.contains("throughput"), run.out.constData());
+        QVERIFY2(run.out.contains("nx02_gpu"), run.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(EvaluateMappingCommandTest)
+#include "evaluate_mapping_command_test.moc"

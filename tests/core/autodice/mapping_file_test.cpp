@@ -1,0 +1,129 @@
+// AutoDiCE mapping.json: both node namings read, AutoDiCE's consistency check (missing,
+// repeated and unknown nodes, unknown keys), fused kernels kept whole, and a written file read
+// back to the same assignment.
+#include "../partition/tiny_partition_model.hpp"
+#include "core/autodice/mapping_file.hpp"
+#include "core/input_error.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace cleave;
+using autodice::parse_mapping_file;
+
+namespace {
+
+// The problem of the InputError `parse` throws; empty when it throws none.
+template <typename Parse>
+std::string error_of(Parse parse) {
+    try {
+        parse();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+class MappingFileTest : public QObject {
+    Q_OBJECT
+
+    graph::Model model_ = test::tiny_partition_model();
+    device::Cluster cluster_ = test::tiny_cluster();
+
+private slots:
+    void acceptsModelNamesAndAutodiceNames() {
+        const auto own = parse_mapping_file(
+            R"({"h1_gpu": ["relu0", "matmul1"], "h2_gpu": ["relu2", "add3"]})", "m.json", model_,
+            cluster_);
+        const auto autodice = parse_mapping_file(
+            R"({"h1_gpu": ["_blk_a", "_blk_b"], "h2_gpu": ["_blk_c", "d"]})", "m.json", model_,
+            cluster_);
+        QCOMPARE(own, (std::vector<int>{1, 1, 3, 3}));
+        QCOMPARE(autodice, own);
+    }
+
+    void missingNodeIsListed() {
+        const auto message = error_of([&] {
+            parse_mapping_file(R"({"h1_gpu": ["relu0", "matmul1", "relu2"]})", "m.json", model_,
+                               cluster_);
+        });
+        QVERIFY2(contains(message, "m.json"), message.c_str());
+        QVERIFY2(contains(message, "mapped to no PE (1): add3"), message.c_str());
+    }
+
+    void repeatedNodeIsListedWithBothPlaces() {
+        const auto message = error_of([&] {
+            parse_mapping_file(R"({"h1_gpu": ["relu0", "matmul1", "relu2", "add3"],
+                                   "h2_gpu": ["_blk_a"]})",
+                               "m.json", model_, cluster_);
+        });
+        QVERIFY2(contains(message, "m.json: /h2_gpu/0"), message.c_str());
+        QVERIFY2(contains(message, "more than once (1): _blk_a (/h1_gpu/0 and /h2_gpu/0)"),
+                 message.c_str());
+    }
+
+    void unknownKeyAndUnknownNodeAreListed() {
+        const auto message = error_of([&] {
+            parse_mapping_file(R"({"h9_gpu": ["relu0", "matmul1", "relu2", "add3", "conv7"]})",
+                               "m.json", model_, cluster_);
+        });
+        QVERIFY2(contains(message, "m.json: /h9_gpu"), message.c_str());
+        QVERIFY2(contains(message, "not PEs of the cluster"), message.c_str());
+        QVERIFY2(contains(message, "(1): h9_gpu"), message.c_str());
+        QVERIFY2(contains(message, "h1_arm012345"), message.c_str());
+        QVERIFY2(contains(message, "not in the model tiny.onnx (1): conv7"), message.c_str());
+    }
+
+    void malformedFilesNameThePlace() {
+        QVERIFY(contains(error_of([&] { parse_mapping_file("[1]", "m.json", model_, cluster_); }),
+                         "expected an AutoDiCE mapping.json"));
+        QVERIFY(contains(error_of([&] {
+                             parse_mapping_file(R"({"h1_gpu": "relu0"})", "m.json", model_, cluster_);
+                         }),
+                         "m.json: /h1_gpu: expected a list"));
+        QVERIFY(contains(error_of([&] { parse_mapping_file("{", "m.json", model_, cluster_); }),
+                         "not valid JSON"));
+    }
+
+    void kernelSplitAcrossPesIsRefused() {
+        const auto fused = test::tiny_kernels(model_, true);
+        QCOMPARE(fused.kernels.size(), std::size_t(3));
+        const auto pe_of_node = parse_mapping_file(
+            R"({"h1_gpu": ["relu0", "matmul1", "relu2"], "h2_gpu": ["add3"]})", "m.json", model_,
+            cluster_);
+        const auto message = error_of(
+            [&] { autodice::kernel_assignment(pe_of_node, model_, fused, cluster_, "m.json"); });
+        QVERIFY2(contains(message, "kernel relu2"), message.c_str());
+        QVERIFY2(contains(message, "h1_gpu and h2_gpu"), message.c_str());
+        // Unfused, the same mapping is fine.
+        const auto whole = autodice::kernel_assignment(pe_of_node, model_, test::tiny_kernels(model_),
+                                                       cluster_, "m.json");
+        QCOMPARE(whole.pe_of_kernel, (std::vector<int>{1, 1, 1, 3}));
+    }
+
+    void writtenMappingReadsBackWithAutodiceNames() {
+        QTemporaryDir dir;
+        const auto kernels = test::tiny_kernels(model_);
+        const partition::KernelAssignment assignment{{5, 1, 1, 3}};
+        const auto path = dir.filePath("mapping.json").toStdString();
+        autodice::save_mapping_file(model_, kernels, assignment, cluster_, path);
+        const auto text = autodice::mapping_file_json(model_, kernels, assignment, cluster_);
+        QVERIFY2(contains(text, R"("h1_gpu": [
+    "_blk_b",
+    "_blk_c"
+  ])"), text.c_str());
+        QVERIFY(text.find("h1_gpu") < text.find("h3_gpu")); // cluster order
+        const auto back = autodice::read_mapping_file(path, model_, cluster_);
+        QCOMPARE(autodice::kernel_assignment(back, model_, kernels, cluster_, path).pe_of_kernel,
+                 assignment.pe_of_kernel);
+    }
+};
+
+QTEST_APPLESS_MAIN(MappingFileTest)
+#include "mapping_file_test.moc"
