@@ -208,7 +208,7 @@ Action add_evaluate_command(CLI::App& app) {
                         "every thread count in the data");
     command
         ->add_option("--kind", options->training.kind,
-                     "With --leave-family-out: the regressor to train (lasso, gbdt)")
+                     "With --leave-family-out: the regressor to train (lasso, gbdt, mlp)")
         ->capture_default_str();
     command
         ->add_option("--rules", options->rules,

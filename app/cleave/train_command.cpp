@@ -86,10 +86,12 @@ Action add_train_command(CLI::App& app) {
         ->required();
     command
         ->add_option("--kind", options->training.kind,
-                     "Regressor: lasso (one per cost class), gbdt (XGBoost plugin)")
+                     "Regressor: lasso (one per cost class), gbdt (XGBoost plugin), mlp, "
+                     "roofline (calibrated from the device spec)")
         ->capture_default_str();
-    command->add_option("--rules", options->training.rules,
-                        "Fusion method the predictor's kernels come from (recorded)")
+    command
+        ->add_option("--rules", options->training.rules,
+                     "Fusion method the predictor's kernels come from (recorded)")
         ->capture_default_str();
     command->add_option("--hold-out", options->hold_out,
                         "Leave these model families out of training (repeatable)");

@@ -70,10 +70,9 @@ ConvShape conv_shape(const graph::Model& model, const graph::Node& node) {
 
 const std::vector<std::string>& kernel_feature_names() {
     static const std::vector<std::string> names = {
-        "macs",           "flops",           "bytes_in",       "bytes_out",
-        "weight_bytes",   "anchor_in",       "anchor_out",     "channels_in",
-        "channels_out",   "kernel_area",     "stride",         "groups",
-        "fused_elements", "run_time_nodes",  "launches",
+        "macs",      "flops",      "bytes_in",       "bytes_out",      "weight_bytes",
+        "anchor_in", "anchor_out", "channels_in",    "channels_out",   "kernel_area",
+        "stride",    "groups",     "fused_elements", "run_time_nodes", "launches",
     };
     static const std::vector<std::string> all = [] {
         auto out = names;
@@ -130,20 +129,20 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
             fused += elements(model, first(node.outputs));
     }
     std::vector<double> features{static_cast<double>(kernel.macs),
-            static_cast<double>(kernel.flops),
-            static_cast<double>(kernel.bytes_in),
-            static_cast<double>(kernel.bytes_out),
-            static_cast<double>(kernel.weight_bytes),
-            elements(model, first(anchor.inputs)),
-            elements(model, first(anchor.outputs)),
-            static_cast<double>(conv.cin),
-            static_cast<double>(conv.cout),
-            static_cast<double>(conv.kernel_area),
-            static_cast<double>(conv.stride),
-            static_cast<double>(conv.groups),
-            fused,
-            static_cast<double>(run_time_nodes),
-            static_cast<double>(kernel.launches)};
+                                 static_cast<double>(kernel.flops),
+                                 static_cast<double>(kernel.bytes_in),
+                                 static_cast<double>(kernel.bytes_out),
+                                 static_cast<double>(kernel.weight_bytes),
+                                 elements(model, first(anchor.inputs)),
+                                 elements(model, first(anchor.outputs)),
+                                 static_cast<double>(conv.cin),
+                                 static_cast<double>(conv.cout),
+                                 static_cast<double>(conv.kernel_area),
+                                 static_cast<double>(conv.stride),
+                                 static_cast<double>(conv.groups),
+                                 fused,
+                                 static_cast<double>(run_time_nodes),
+                                 static_cast<double>(kernel.launches)};
     features.insert(features.end(), mix.begin(), mix.end());
     return features;
 }
@@ -154,10 +153,10 @@ std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel) 
     if (category == kConvolution) {
         const auto c = conv_shape(model, anchor);
         if (c.groups > 1 && c.groups == c.cin)
-            return kernel.type + "/depthwise";
+            return anchor.op + "/depthwise";
         if (c.groups > 1)
-            return kernel.type + "/grouped";
-        return kernel.type + (c.kernel_area == 1 ? "/1x1" : "/kxk");
+            return anchor.op + "/grouped";
+        return anchor.op + (c.kernel_area == 1 ? "/1x1" : "/kxk");
     }
     if (category == kMatrixProduct) {
         // A product with one row (batch-1 classifier heads) is bound by reading the weights.
@@ -167,9 +166,9 @@ std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel) 
         std::int64_t batch = 1;
         for (std::size_t a = 0; a + 2 < r; ++a)
             batch *= std::max<std::int64_t>(1, dim(model, out, a));
-        return kernel.type + (rows * batch <= 1 ? "/gemv" : "/gemm");
+        return anchor.op + (rows * batch <= 1 ? "/gemv" : "/gemm");
     }
-    return kernel.type;
+    return anchor.op;
 }
 
 std::string cost_type(const std::string& cost_class) {

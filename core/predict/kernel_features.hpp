@@ -23,12 +23,15 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
 // that is not computed at load time.
 int kernel_anchor(const graph::Model& model, const fusion::Kernel& kernel);
 
-// Kernels whose costs follow one law: the kernel type, refined for convolutions by their shape
-// ("FusedConv/depthwise", "Conv/1x1", "Conv/grouped", "Conv/kxk") and for matrix products by
-// whether one side is a vector ("Gemm/gemv"). Predictors fall back from a class to its type.
+// Kernels whose costs follow one law: the ONNX op of the kernel's anchor, refined for
+// convolutions by their shape ("Conv/depthwise", "Conv/grouped", "Conv/1x1", "Conv/kxk") and for
+// matrix products by whether one side is a vector ("Gemm/gemv", "MatMul/gemm"). The runtime's own
+// name for the kernel (FusedConv, Convolution) is left out, so predictors trained on one
+// runtime's kernels classify any fusion method's kernels alike; what was fused in is in the
+// features. Predictors fall back from a class to its op.
 std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel);
 
-// "FusedConv/1x1" -> "FusedConv".
+// "Conv/1x1" -> "Conv".
 std::string cost_type(const std::string& cost_class);
 
 } // namespace cleave::predict

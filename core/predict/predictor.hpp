@@ -18,7 +18,7 @@
 namespace cleave::predict {
 
 inline constexpr const char* kAllKernels = "*"; // the class every other one falls back to
-// Indicator columns after the kernel features: "class=FusedConv/kxk" is 1 for kernels of that
+// Indicator columns after the kernel features: "class=Conv/kxk" is 1 for kernels of that
 // cost class, "type=FusedConv" for kernels of that type.
 inline constexpr const char* kClassColumn = "class=";
 inline constexpr const char* kTypeColumn = "type=";
@@ -47,7 +47,7 @@ std::vector<double> feature_row(const Predictor& predictor, const std::vector<do
 
 struct KernelLatency {
     double us = 0;
-    std::string model_class; // the class whose model gave it ("FusedConv/kxk", "FusedConv", "*")
+    std::string model_class; // the class whose model gave it ("Conv/kxk", "Conv", "*")
 };
 
 // One launch of a kernel of `cost_class` with these kernel features.

@@ -3,6 +3,7 @@
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "lasso.hpp"
+#include "mlp.hpp"
 #include "roofline.hpp"
 
 namespace cleave::predict {
@@ -19,13 +20,15 @@ const plugin::PluginRegistry& registry() {
 std::unique_ptr<Regressor> make_regressor(const std::string& kind, const std::string& option) {
     if (kind == "lasso")
         return std::make_unique<LassoRegressor>();
+    if (kind == "mlp")
+        return std::make_unique<MlpRegressor>();
     if (kind == "roofline")
         return std::make_unique<RooflineRegressor>();
     return registry().create<Regressor>(kind, option);
 }
 
 std::vector<std::string> regressor_kinds() {
-    std::vector<std::string> kinds{"lasso", "roofline"};
+    std::vector<std::string> kinds{"lasso", "mlp", "roofline"};
     for (const auto* descriptor : registry().plugins(Regressor::kPluginKind))
         kinds.emplace_back(descriptor->name);
     return kinds;

@@ -1,7 +1,8 @@
 // A regression model from kernel features to a kernel's time: what a predictor fits per cost
-// class. Kinds: "lasso" (lasso.hpp, Li et al. Eq. 1) and "roofline" (roofline.hpp) in core,
-// "gbdt" (XGBoost) as a plugin of kind "regressor" (plugins/xgboost_regressor). The interface crosses
-// the plugin boundary, so it holds only standard types.
+// class. Kinds: "lasso" (lasso.hpp, Li et al. Eq. 1), "mlp" (mlp.hpp) and "roofline"
+// (roofline.hpp) in core, "gbdt" (XGBoost) as a plugin of kind "regressor"
+// (plugins/xgboost_regressor). The interface crosses the plugin boundary, so it holds only
+// standard types.
 #pragma once
 
 #include <cstddef>
@@ -46,7 +47,7 @@ public:
     virtual void load(const std::string& json, std::size_t feature_count) = 0;
 };
 
-// A new, unfitted regressor of `kind`: lasso and roofline from core, others from the plugin of kind
+// A new, unfitted regressor of `kind`: lasso, mlp and roofline from core, others from the plugin of kind
 // "regressor" with that name. Throws InputError (place `option`) for a kind that is not there,
 // saying why (the plugin registry's reason).
 std::unique_ptr<Regressor> make_regressor(const std::string& kind, const std::string& option);

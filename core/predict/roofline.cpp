@@ -157,10 +157,8 @@ Predictor roofline_predictor(const device::DeviceSpec& device, const std::string
     p.kind = "roofline";
     p.rules = !rules.empty() ? rules : base.launch_us == kGpuLaunchUs ? "tensorrt-like" : "ort-cpu";
     p.features = kernel_feature_names();
-    for (const char* cls : {"*", "Conv/depthwise", "FusedConv/depthwise", "Conv/grouped",
-                            "FusedConv/grouped", "Conv/1x1", "FusedConv/1x1", "Conv/kxk",
-                            "FusedConv/kxk", "Gemm/gemm", "FusedGemm/gemm", "MatMul/gemm",
-                            "FusedMatMul/gemm"}) {
+    for (const char* cls : {"*", "Conv/depthwise", "Conv/grouped", "Conv/1x1", "Conv/kxk",
+                            "Gemm/gemm", "MatMul/gemm"}) {
         auto parameters = base;
         parameters.efficiency = default_efficiency(cls);
         p.classes.emplace(cls, ClassModel{std::make_shared<RooflineRegressor>(parameters), 0});

@@ -1,18 +1,19 @@
 // The gbdt regressor: gradient-boosted trees from XGBoost's C API on log(time / baseline), so
-// that the squared error it minimises is close to a squared relative error. The baseline is a
-// nominal roofline (a launch, MACs at 50 GMAC/s, bytes at 10 GB/s): trees predict a constant
-// beyond the largest kernel they saw, so they learn how far a kernel is from the baseline, which
-// levels off for big kernels, rather than its time, which does not. Trees split on thresholds,
+// that the squared error it minimises is close to a squared relative error. The baseline is the
+// nominal roofline (core/predict/baseline.hpp): trees predict a constant beyond the largest
+// kernel they saw, so they learn how far a kernel is from the baseline, which levels off for
+// big kernels, rather than its time, which does not. Trees split on thresholds,
 // so the raw kernel features need no scaling. The fitted booster is kept as XGBoost's own JSON
 // model inside the predictor file.
 #include "core/plugin/plugin_registry.hpp"
+#include "core/predict/baseline.hpp"
 #include "core/predict/regressor.hpp"
 
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -24,34 +25,6 @@ namespace cleave::xgboost_regressor {
 namespace {
 
 constexpr int kRounds = 300;
-constexpr double kLaunchUs = 2;
-constexpr double kMacsPerUs = 50e3;
-constexpr double kBytesPerUs = 10e3;
-
-// Columns of the baseline's features, found by name.
-struct Baseline {
-    int macs = -1;
-    std::vector<int> bytes;
-
-    static Baseline of(const std::vector<std::string>& names) {
-        Baseline b;
-        for (std::size_t j = 0; j < names.size(); ++j) {
-            if (names[j] == "macs")
-                b.macs = static_cast<int>(j);
-            if (names[j] == "bytes_in" || names[j] == "bytes_out" || names[j] == "weight_bytes")
-                b.bytes.push_back(static_cast<int>(j));
-        }
-        return b;
-    }
-
-    double us(const double* row) const {
-        double moved = 0;
-        for (const int j : bytes)
-            moved += row[j];
-        return kLaunchUs + (macs >= 0 ? row[macs] / kMacsPerUs : 0) + moved / kBytesPerUs;
-    }
-};
-
 void check(int status, const char* what) {
     if (status != 0)
         throw std::runtime_error(std::string("XGBoost ") + what + ": " + XGBGetLastError());
@@ -104,7 +77,7 @@ public:
             throw std::invalid_argument("gbdt: no samples, or sample sizes that do not match");
         std::vector<float> x(samples.x.begin(), samples.x.end());
         std::vector<float> label;
-        baseline_ = Baseline::of(samples.feature_names);
+        baseline_ = predict::NominalRoofline::of(samples.feature_names);
         for (std::size_t i = 0; i < samples.rows; ++i) {
             const double y = samples.y[i];
             if (!(y > 0))
@@ -119,10 +92,15 @@ public:
         auto booster = std::make_unique<Booster>(train.get());
         const BoosterHandle handle = booster->get();
         const std::string seed_text = std::to_string(seed);
-        const std::pair<const char*, const char*> parameters[] = {
-            {"objective", "reg:squarederror"}, {"tree_method", "hist"}, {"max_depth", "6"},
-            {"eta", "0.05"}, {"subsample", "0.8"}, {"colsample_bytree", "0.8"},
-            {"min_child_weight", "2"}, {"seed", seed_text.c_str()}, {"verbosity", "0"}};
+        const std::pair<const char*, const char*> parameters[] = {{"objective", "reg:squarederror"},
+                                                                  {"tree_method", "hist"},
+                                                                  {"max_depth", "6"},
+                                                                  {"eta", "0.05"},
+                                                                  {"subsample", "0.8"},
+                                                                  {"colsample_bytree", "0.8"},
+                                                                  {"min_child_weight", "2"},
+                                                                  {"seed", seed_text.c_str()},
+                                                                  {"verbosity", "0"}};
         for (const auto& [name, value] : parameters)
             check(XGBoosterSetParam(handle, name, value), "rejects a parameter");
         for (int round = 0; round < kRounds; ++round)
@@ -159,7 +137,8 @@ public:
                                         &result),
               "prediction failed");
         for (std::size_t i = 0; i < rows; ++i)
-            out[i] = baseline_.us(features + i * columns) * std::exp(static_cast<double>(result[i]));
+            out[i] =
+                baseline_.us(features + i * columns) * std::exp(static_cast<double>(result[i]));
     }
 
     std::string save() const override {
@@ -167,14 +146,12 @@ public:
             throw std::logic_error("gbdt: save before fit");
         bst_ulong length = 0;
         const char* bytes = nullptr;
-        check(XGBoosterSaveModelToBuffer(booster_->get(), "{\"format\": \"json\"}", &length,
-                                         &bytes),
-              "cannot save the model");
-        nlohmann::ordered_json doc{{"target", "log_us_over_baseline"},
-                                   {"features", columns_},
-                                   {"baseline_macs", baseline_.macs},
-                                   {"baseline_bytes", baseline_.bytes},
-                                   {"xgboost", nlohmann::json::parse(bytes, bytes + length)}};
+        check(
+            XGBoosterSaveModelToBuffer(booster_->get(), "{\"format\": \"json\"}", &length, &bytes),
+            "cannot save the model");
+        nlohmann::json doc{{"target", "log_us_over_baseline"}, {"features", columns_}};
+        baseline_.write(doc);
+        doc["xgboost"] = nlohmann::json::parse(bytes, bytes + length);
         return doc.dump();
     }
 
@@ -186,19 +163,7 @@ public:
             doc["features"].get<std::size_t>() != feature_count)
             throw std::runtime_error("at /features: expected " + std::to_string(feature_count) +
                                      ", the predictor's feature count");
-        Baseline baseline;
-        const auto column = [&](const nlohmann::json& value, const std::string& pointer) {
-            if (!value.is_number_integer() || value.get<long long>() < -1 ||
-                value.get<long long>() >= static_cast<long long>(feature_count))
-                throw std::runtime_error("at " + pointer + ": expected a feature column or -1");
-            return value.get<int>();
-        };
-        baseline.macs = column(doc.value("baseline_macs", nlohmann::json()), "/baseline_macs");
-        const auto bytes = doc.value("baseline_bytes", nlohmann::json());
-        if (!bytes.is_array())
-            throw std::runtime_error("at /baseline_bytes: expected an array of feature columns");
-        for (std::size_t j = 0; j < bytes.size(); ++j)
-            baseline.bytes.push_back(column(bytes[j], "/baseline_bytes/" + std::to_string(j)));
+        auto baseline = predict::NominalRoofline::read(doc, feature_count);
         if (!doc.contains("xgboost") || !doc["xgboost"].is_object())
             throw std::runtime_error("at /xgboost: expected XGBoost's JSON model");
         const std::string model = doc["xgboost"].dump();
@@ -215,7 +180,7 @@ public:
 private:
     std::unique_ptr<Booster> booster_;
     std::size_t columns_ = 0;
-    Baseline baseline_;
+    predict::NominalRoofline baseline_;
 };
 
 } // namespace

@@ -126,7 +126,7 @@ private slots:
         std::set<std::string> classes;
         for (const auto& k : resnet.samples)
             classes.insert(k.model_class);
-        QVERIFY(classes.count("FusedConv/kxk"));
+        QVERIFY(classes.count("Conv/kxk"));
         QVERIFY(classes.count("Gemm/gemv"));
     }
 
@@ -178,7 +178,7 @@ private slots:
         options.device = "xeon-ort-1t";
         const auto p = train_predictor(sample().all(), options);
         QVERIFY(p.classes.count(kAllKernels));
-        QVERIFY(p.classes.count("FusedConv/kxk"));
+        QVERIFY(p.classes.count("Conv/kxk"));
         QTemporaryDir dir;
         const auto path = dir.filePath("p.json").toStdString();
         save_predictor(p, path);
@@ -284,6 +284,51 @@ private slots:
         // A measured device has no datasheet figures: it needs a trained predictor.
         QVERIFY(message_of([] { roofline_of(device::find_device("xeon-ort-1t")); })
                     .find("train a predictor from its data") != std::string::npos);
+    }
+
+    void mlpFitsSavesAndLoads() {
+        // Kernel times a launch plus MACs at a rate set by the channel count: a ratio to the
+        // nominal roofline that a small network learns.
+        RegressionSamples s;
+        s.feature_names = kernel_feature_names();
+        const auto& names = s.feature_names;
+        const auto at = [&](const char* name) {
+            return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
+                                            names.begin());
+        };
+        std::mt19937 random(5);
+        std::uniform_real_distribution<double> macs(1e5, 1e8);
+        std::uniform_int_distribution<int> channels(8, 512);
+        const auto make = [&](int rows) {
+            RegressionSamples out = s;
+            for (int i = 0; i < rows; ++i) {
+                std::vector<double> row(names.size(), 0);
+                row[at("macs")] = macs(random);
+                row[at("channels_in")] = channels(random);
+                const double rate = row[at("channels_in")] < 64 ? 10e3 : 40e3; // MACs per us
+                out.x.insert(out.x.end(), row.begin(), row.end());
+                out.y.push_back(3 + row[at("macs")] / rate);
+                ++out.rows;
+            }
+            return out;
+        };
+        const auto train = make(3000);
+        const auto test = make(300);
+        auto mlp = make_regressor("mlp", "--kind");
+        mlp->fit(train, 2);
+        std::vector<double> predicted(test.rows);
+        mlp->predict_rows(test.x.data(), test.rows, names.size(), predicted.data());
+        double error = 0;
+        for (std::size_t i = 0; i < test.rows; ++i)
+            error += std::abs(predicted[i] - test.y[i]) / test.y[i];
+        error /= static_cast<double>(test.rows);
+        QVERIFY2(error < 0.08, std::to_string(error).c_str());
+        auto loaded = make_regressor("mlp", "--kind");
+        loaded->load(mlp->save(), names.size());
+        for (std::size_t i = 0; i < test.rows; i += 37)
+            QVERIFY(std::abs(loaded->predict(&test.x[i * names.size()]) - predicted[i]) <
+                    1e-9 * predicted[i]);
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, loaded->load(mlp->save(), names.size() + 1));
     }
 
     void shippedPredictorsLoadAndPredict() {
