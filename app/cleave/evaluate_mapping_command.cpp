@@ -7,6 +7,7 @@
 #include "core/input_error.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
+#include "core/partition/replay.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 
@@ -29,6 +30,9 @@ struct EvaluateMappingOptions {
     std::string save_mapping;
     bool json = false;
     std::string out;
+    bool replay = false;
+    int inputs = 32;
+    double interval_ms = 0;
 };
 
 nlohmann::ordered_json number_or_null(double value) {
@@ -48,6 +52,10 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
                          "--points (split points, one PE per segment)");
     if (!options.points.empty() && options.pes.empty())
         throw InputError("", "--points", "split points need --pes, one PE key per segment");
+    if (options.inputs < 1)
+        throw InputError("", "--inputs", "the replay needs at least one input");
+    if (!(options.interval_ms >= 0))
+        throw InputError("", "--interval-ms", "the interval between inputs must be 0 or more");
     const auto cluster = device::load_cluster(options.cluster);
     const auto model = options.model.load();
     const auto method = fusion::find_fusion_method(options.rules);
@@ -76,6 +84,12 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
         partition::pe_kernel_latencies_ms(model, kernels, cluster, options.rules, used);
     const partition::MappingCosts costs(model, kernels, cluster, latencies);
     const auto evaluation = mapping ? costs.evaluate(*mapping) : costs.evaluate(assignment);
+    std::optional<partition::Replay> replay;
+    std::vector<std::int64_t> peak_live;
+    if (options.replay) {
+        replay = partition::replay(costs, assignment, {options.inputs, options.interval_ms});
+        peak_live = partition::peak_live_bytes(costs, assignment);
+    }
 
     auto transfers = evaluation.transfers;
     std::sort(transfers.begin(), transfers.end(), [](const auto& a, const auto& b) {
@@ -93,6 +107,9 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
     const auto same_host = [&](int a, int b) {
         return cluster.pes[static_cast<std::size_t>(a)].host ==
                cluster.pes[static_cast<std::size_t>(b)].host;
+    };
+    const auto host_name = [&](int host) {
+        return cluster.hosts[static_cast<std::size_t>(host)].host;
     };
 
     if (options.json || !options.out.empty()) {
@@ -123,6 +140,8 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
                  {"busy_power_w", number_or_null(power.busy_w)},
                  {"communication_power_w", number_or_null(power.communication_w)},
                  {"energy_mj", number_or_null(c.energy_mj)}});
+            if (replay)
+                pe_list.back()["peak_live_bytes"] = peak_live[static_cast<std::size_t>(pe)];
         }
         auto transfer_list = nlohmann::ordered_json::array();
         for (const auto& t : transfers) {
@@ -155,6 +174,31 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
         document["throughput_per_s"] = evaluation.throughput_per_s;
         document["latency_ms"] = evaluation.latency_ms;
         document["transfers"] = transfer_list;
+        if (replay) {
+            auto replay_pes = nlohmann::ordered_json::array();
+            for (const int pe : used) {
+                const auto& r = replay->pes[static_cast<std::size_t>(pe)];
+                replay_pes.push_back({{"pe", key(pe)},
+                                      {"compute_ms", r.compute_ms},
+                                      {"busy_ms", r.busy_ms},
+                                      {"utilisation", r.utilisation}});
+            }
+            auto replay_links = nlohmann::ordered_json::array();
+            for (const auto& l : replay->links)
+                replay_links.push_back({{"hosts", {host_name(l.host_a), host_name(l.host_b)}},
+                                        {"transfers", l.transfers},
+                                        {"busy_ms", l.busy_ms},
+                                        {"utilisation", l.utilisation}});
+            document["replay"] = {{"inputs", replay->inputs},
+                                  {"interval_ms", replay->interval_ms},
+                                  {"first_latency_ms", replay->first_latency_ms},
+                                  {"mean_latency_ms", replay->mean_latency_ms},
+                                  {"throughput_per_s", replay->throughput_per_s},
+                                  {"makespan_ms", replay->makespan_ms},
+                                  {"latency_ms", replay->latency_ms},
+                                  {"pes", replay_pes},
+                                  {"links", replay_links}};
+        }
         emit_json(document, options.json, options.out);
         if (options.json)
             return 0;
@@ -190,6 +234,28 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
                         key(t.from_pe).c_str(), key(t.to_pe).c_str(), grouped(t.bytes).c_str(),
                         t.ms, same_host(t.from_pe, t.to_pe) ? " (same host: memory)" : "");
     }
+    if (replay) {
+        char spacing[48] = "back to back";
+        if (replay->interval_ms > 0)
+            std::snprintf(spacing, sizeof spacing, "every %.3f ms", replay->interval_ms);
+        std::printf("\nreplay of %d inputs %s: first latency %.3f ms, mean %.3f ms, throughput "
+                    "%.2f /s, all done at %.3f ms\n",
+                    replay->inputs, spacing, replay->first_latency_ms, replay->mean_latency_ms,
+                    replay->throughput_per_s, replay->makespan_ms);
+        std::printf("  %-16s %11s %9s %16s %14s\n", "PE", "busy ms", "busy", "peak-live bytes",
+                    "memory bytes");
+        for (const int pe : used) {
+            const auto& r = replay->pes[static_cast<std::size_t>(pe)];
+            std::printf(
+                "  %-16s %11.3f %8.1f%% %16s %14s\n", key(pe).c_str(), r.busy_ms,
+                100.0 * r.utilisation, grouped(peak_live[static_cast<std::size_t>(pe)]).c_str(),
+                grouped(evaluation.pes[static_cast<std::size_t>(pe)].memory_bytes()).c_str());
+        }
+        for (const auto& l : replay->links)
+            std::printf("  link %s-%s: %d transfers, busy %.3f ms (%.1f%%)\n",
+                        host_name(l.host_a).c_str(), host_name(l.host_b).c_str(), l.transfers,
+                        l.busy_ms, 100.0 * l.utilisation);
+    }
     return 0;
 }
 
@@ -214,6 +280,14 @@ Action add_evaluate_mapping_command(CLI::App& app) {
                         "Write the mapping as an AutoDiCE mapping.json (atomically)");
     command->add_flag("--json", options->json, "Print the costs as JSON");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
+    command->add_flag("--replay", options->replay,
+                      "Replay a stream of inputs over the PEs and links (latency and throughput "
+                      "with contention) and show each PE's peak-live memory");
+    command->add_option("--inputs", options->inputs, "Inputs in the replay")->capture_default_str();
+    command
+        ->add_option("--interval-ms", options->interval_ms,
+                     "Time between inputs in the replay; 0: back to back")
+        ->capture_default_str();
     return [options] { return run_evaluate_mapping(*options); };
 }
 

@@ -130,8 +130,11 @@ MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph&
             ms_per_byte_[a * P + b] = 8.0 / (link.bandwidth_gbps * 1e9) * 1e3;
             link_ms_[a * P + b] = link.latency_us / 1e3;
         }
-    for (const auto& pe : cluster.pes)
+    for (const auto& pe : cluster.pes) {
         power_.push_back(pe_power(cluster.hosts[pe.host_index].device, pe.spec));
+        host_of_pe_.push_back(static_cast<int>(pe.host_index));
+    }
+    host_count_ = static_cast<int>(cluster.hosts.size());
 }
 
 double MappingCosts::transfer_ms(int from_pe, int to_pe, std::int64_t bytes) const {

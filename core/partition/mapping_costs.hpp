@@ -10,6 +10,7 @@
 #include "mapping.hpp"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -72,21 +73,43 @@ public:
     // Transfer time between two PEs, in ms; 0 on one host (they share memory).
     double transfer_ms(int from_pe, int to_pe, std::int64_t bytes) const;
 
+    // A tensor produced by one kernel and read by later ones (or a graph input: producer -1).
+    struct CarriedTensor {
+        int tensor = -1;
+        int producer = -1;
+        std::int64_t bytes = 0;
+        int consumers_begin = 0; // its distinct reading kernels, ascending: readers()
+        int consumers_end = 0;
+    };
+
+    // The per-kernel figures and tensor lifetimes behind the sums, for the replay (replay.hpp).
+    double kernel_ms(int pe, int k) const {
+        const double* prefix =
+            &prefix_ms_[static_cast<std::size_t>(pe) * static_cast<std::size_t>(kernel_count_ + 1)];
+        return prefix[k + 1] - prefix[k];
+    }
+    std::int64_t weight_bytes(int k) const {
+        return weight_prefix_[static_cast<std::size_t>(k) + 1] -
+               weight_prefix_[static_cast<std::size_t>(k)];
+    }
+    std::int64_t output_bytes(int k) const {
+        return output_prefix_[static_cast<std::size_t>(k) + 1] -
+               output_prefix_[static_cast<std::size_t>(k)];
+    }
+    int host_of(int pe) const { return host_of_pe_[static_cast<std::size_t>(pe)]; }
+    int host_count() const { return host_count_; }
+    const std::vector<CarriedTensor>& carried_tensors() const { return carried_; } // by producer
+    const std::vector<CarriedTensor>& graph_inputs() const { return graph_inputs_; }
+    std::span<const int> readers(const CarriedTensor& t) const {
+        return {consumers_.data() + t.consumers_begin, consumers_.data() + t.consumers_end};
+    }
+
     // `mapping` must pass check_mapping. Reuses `out`'s buffers.
     void evaluate(const Mapping& mapping, Evaluation& out) const;
     Evaluation evaluate(const Mapping& mapping) const;
     Evaluation evaluate(const KernelAssignment& assignment) const;
 
 private:
-    // A tensor produced by one kernel and read by later ones (or a graph input: producer -1).
-    struct CarriedTensor {
-        int tensor = -1;
-        int producer = -1;
-        std::int64_t bytes = 0;
-        int consumers_begin = 0; // into consumers_: distinct reading kernels, ascending
-        int consumers_end = 0;
-    };
-
     void reset(Evaluation& out) const;
     void finish(Evaluation& out) const;
 
@@ -106,6 +129,8 @@ private:
     std::vector<double> link_ms_;     // [from * P + to]
     std::vector<PePower> power_;
     std::vector<bool> has_latencies_;
+    std::vector<int> host_of_pe_; // index into Cluster::hosts
+    int host_count_ = 0;
 };
 
 } // namespace cleave::partition

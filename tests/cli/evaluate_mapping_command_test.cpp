@@ -136,6 +136,49 @@ private slots:
         QVERIFY2(run.out.contains("throughput"), run.out.constData());
         QVERIFY2(run.out.contains("nx02_gpu"), run.out.constData());
     }
+
+    void replayAddsStreamLatencyThroughputAndPeakLiveMemory() {
+        const QStringList base{"evaluate-mapping", kResnet18, "--cluster", kCluster, "--points",
+                               "10,20", "--pes", "nx01_gpu,nx02_gpu,nx03_gpu", "--replay",
+                               "--inputs", "16"};
+        const Run run = run_cleave(base + QStringList{"--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = json_of(run);
+        const QJsonObject replay = root["replay"].toObject();
+        QCOMPARE(replay["inputs"].toInt(), 16);
+        QCOMPARE(replay["latency_ms"].toArray().size(), 16);
+        // Blocking transfers can only slow the pipeline down, never speed it up.
+        const double throughput = replay["throughput_per_s"].toDouble();
+        QVERIFY(throughput > 0);
+        QVERIFY(throughput <= root["throughput_per_s"].toDouble() * (1 + 1e-9));
+        QVERIFY(replay["first_latency_ms"].toDouble() <= replay["mean_latency_ms"].toDouble());
+        double compute_ms = 0;
+        for (const auto& value : root["pes"].toArray()) {
+            const QJsonObject pe = value.toObject();
+            compute_ms += pe["compute_ms"].toDouble();
+            QVERIFY(pe["peak_live_bytes"].toDouble() >= pe["weight_bytes"].toDouble());
+            QVERIFY(pe["peak_live_bytes"].toDouble() < pe["memory_bytes"].toDouble());
+        }
+        QVERIFY(replay["first_latency_ms"].toDouble() >= compute_ms);
+        const QJsonArray pes = replay["pes"].toArray();
+        QCOMPARE(pes.size(), 3);
+        for (const auto& value : pes) {
+            const double utilisation = value.toObject()["utilisation"].toDouble();
+            QVERIFY(utilisation > 0 && utilisation <= 1);
+        }
+        const QJsonArray links = replay["links"].toArray();
+        QVERIFY(!links.isEmpty());
+        QCOMPARE(links[0].toObject()["hosts"].toArray()[0].toString(), QString("nx01"));
+
+        const Run text = run_cleave(base);
+        QCOMPARE(text.exit_code, 0);
+        QVERIFY2(text.out.contains("replay of 16 inputs back to back"), text.out.constData());
+        QVERIFY2(text.out.contains("peak-live bytes"), text.out.constData());
+
+        const Run none = run_cleave(base + QStringList{"--inputs", "0"});
+        QCOMPARE(none.exit_code, 2);
+        QVERIFY2(none.err.contains("--inputs"), none.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(EvaluateMappingCommandTest)
