@@ -22,5 +22,7 @@ Action add_devices_command(CLI::App& app);
 Action add_platform_command(CLI::App& app);
 Action add_group_command(CLI::App& app);
 Action add_evaluate_mapping_command(CLI::App& app);
+Action add_sample_kernels_command(CLI::App& app);
+Action add_evaluate_sampling_command(CLI::App& app);
 
 } // namespace cleave::cli

@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_platform_command(app));
     add(cleave::cli::add_group_command(app));
     add(cleave::cli::add_evaluate_mapping_command(app));
+    add(cleave::cli::add_sample_kernels_command(app));
+    add(cleave::cli::add_evaluate_sampling_command(app));
 
     try {
         app.parse(argc, argv);

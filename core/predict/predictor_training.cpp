@@ -156,6 +156,17 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
     return p;
 }
 
+Predictor train_predictor_on_samples(const std::vector<KernelSample>& samples,
+                                     const std::vector<const RunData*>& overhead_runs,
+                                     const PredictorTrainingOptions& options) {
+    RunData profiled;
+    profiled.name = std::to_string(samples.size()) + " profiled kernels";
+    profiled.samples = samples;
+    auto p = train_predictor({&profiled}, options);
+    fit_overhead(p, overhead_runs);
+    return p;
+}
+
 ErrorSummary summarise_errors(const std::vector<double>& errors) {
     ErrorSummary s;
     s.count = static_cast<int>(errors.size());

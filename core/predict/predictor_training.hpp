@@ -53,6 +53,13 @@ struct PredictorTrainingOptions {
 Predictor train_predictor(const std::vector<const RunData*>& runs,
                           const PredictorTrainingOptions& options);
 
+// A predictor from kernels profiled one by one (kernel_sampling.hpp) rather than whole runs:
+// the class models from `samples` alone, the overhead fitted over `overhead_runs` (end-to-end
+// times are cheap to measure on a new device; kernel times are what costs).
+Predictor train_predictor_on_samples(const std::vector<KernelSample>& samples,
+                                     const std::vector<const RunData*>& overhead_runs,
+                                     const PredictorTrainingOptions& options);
+
 struct ErrorSummary {
     int count = 0;
     double mape = 0;  // mean absolute percentage error, as a fraction

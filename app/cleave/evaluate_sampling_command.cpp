@@ -1,0 +1,208 @@
+// cleave evaluate-sampling: does choosing the kernels to profile by KMeans (sample-kernels)
+// train a better predictor than as many kernels chosen at random? On one device's measured
+// runs: per budget, a predictor trained on the chosen kernels alone (one sample each, its median
+// time), scored on every other kernel of the runs and end to end on every run.
+#include "commands.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/predict/kernel_sampling.hpp"
+#include "core/profile/timing_statistics.hpp"
+#include "output.hpp"
+#include "predictor_runs.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <random>
+
+namespace cleave::cli {
+
+namespace {
+
+struct EvaluateSamplingOptions {
+    std::vector<std::string> data;
+    std::string models;
+    std::string device;
+    std::string rules = "ort-cpu";
+    std::string kind = "gbdt";
+    std::vector<int> budgets{25, 50, 100, 200};
+    int seeds = 5;
+    bool json = false;
+    std::string out;
+};
+
+// A kernel of the runs as a profiler sees it: every timed occurrence of one cost class and
+// feature vector.
+struct DistinctKernel {
+    std::string cost_class;
+    std::vector<double> features;
+    std::vector<double> us;
+};
+
+struct Score {
+    double kernel_mape = 0;
+    double e2e_mape = 0;
+};
+
+struct Spread {
+    double mean = 0;
+    double sd = 0; // over the seeds
+};
+
+Spread spread(const std::vector<Score>& scores, double Score::*field) {
+    Spread s;
+    for (const auto& x : scores)
+        s.mean += x.*field / static_cast<double>(scores.size());
+    for (const auto& x : scores)
+        s.sd += (x.*field - s.mean) * (x.*field - s.mean) / static_cast<double>(scores.size());
+    s.sd = std::sqrt(s.sd);
+    return s;
+}
+
+int run_evaluate_sampling(const EvaluateSamplingOptions& options) {
+    const auto method = fusion::find_fusion_method(options.rules);
+    const auto loaded =
+        load_predictor_runs(options.data, options.models, predict::device_threads(options.device));
+    std::vector<DistinctKernel> distinct;
+    std::vector<std::vector<int>> sample_ids; // per run, per sample: its distinct kernel
+    std::map<std::pair<std::string, std::vector<double>>, int> index;
+    std::vector<predict::KernelCandidate> candidates;
+    for (const auto& run : loaded.runs) {
+        auto& ids = sample_ids.emplace_back();
+        for (const auto& s : run.samples) {
+            const auto [it, added] = index.emplace(std::pair{s.model_class, s.features},
+                                                   static_cast<int>(distinct.size()));
+            if (added)
+                distinct.push_back({s.model_class, s.features, {}});
+            distinct[it->second].us.push_back(s.us);
+            ids.push_back(it->second);
+            // The kernel's name carries its index here, to find it again among the chosen.
+            candidates.push_back({run.name, std::to_string(it->second), s.model_class, s.features});
+        }
+    }
+    std::vector<fusion::KernelGraph> kernel_graphs;
+    std::vector<const predict::RunData*> run_pointers;
+    for (const auto& run : loaded.runs) {
+        kernel_graphs.push_back(fusion::detect_kernels(*run.model, method));
+        run_pointers.push_back(&run);
+    }
+
+    auto score = [&](const std::vector<int>& chosen, unsigned seed) {
+        std::vector<predict::KernelSample> train;
+        std::vector<bool> profiled(distinct.size(), false);
+        for (const int id : chosen) {
+            profiled[id] = true;
+            train.push_back(
+                {distinct[id].cost_class, distinct[id].features, profile::median(distinct[id].us)});
+        }
+        predict::PredictorTrainingOptions training;
+        training.device = options.device;
+        training.kind = options.kind;
+        training.rules = options.rules;
+        training.seed = seed;
+        const auto predictor = predict::train_predictor_on_samples(train, run_pointers, training);
+        std::vector<double> kernel_errors, e2e_errors;
+        for (std::size_t r = 0; r < loaded.runs.size(); ++r) {
+            const auto& run = loaded.runs[r];
+            for (std::size_t i = 0; i < run.samples.size(); ++i) {
+                if (profiled[sample_ids[r][i]])
+                    continue;
+                const auto& s = run.samples[i];
+                const double us =
+                    predict::predict_features(predictor, s.features, s.model_class).us;
+                kernel_errors.push_back((us - s.us) / s.us);
+            }
+            const double ms =
+                predict::predict_model(predictor, *run.model, kernel_graphs[r]).total_ms;
+            e2e_errors.push_back((ms - run.e2e_ms) / run.e2e_ms);
+        }
+        return Score{predict::summarise_errors(kernel_errors).mape,
+                     predict::summarise_errors(e2e_errors).mape};
+    };
+
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    if (!options.json)
+        std::printf("%s, %s: %zu runs, %zu timed kernels, %zu distinct; mean of %d seeds\n"
+                    "  %6s %14s %14s %14s %14s\n",
+                    options.device.c_str(), options.kind.c_str(), loaded.runs.size(),
+                    candidates.size(), distinct.size(), options.seeds, "budget", "kmeans kernel",
+                    "random kernel", "kmeans e2e", "random e2e");
+    for (const int budget : options.budgets) {
+        std::vector<Score> by_kmeans_scores, at_random_scores;
+        for (int s = 1; s <= options.seeds; ++s) {
+            const unsigned seed = static_cast<unsigned>(s);
+            std::vector<int> by_kmeans;
+            for (const auto& k : predict::sample_kernels(candidates, budget, seed))
+                by_kmeans.push_back(std::stoi(k.kernel.kernel));
+            std::vector<int> at_random(distinct.size());
+            std::iota(at_random.begin(), at_random.end(), 0);
+            std::mt19937_64 rng(seed);
+            std::shuffle(at_random.begin(), at_random.end(), rng);
+            at_random.resize(std::min<std::size_t>(budget, at_random.size()));
+            by_kmeans_scores.push_back(score(by_kmeans, seed));
+            at_random_scores.push_back(score(at_random, seed));
+        }
+        const Spread km_kernel = spread(by_kmeans_scores, &Score::kernel_mape),
+                     km_e2e = spread(by_kmeans_scores, &Score::e2e_mape),
+                     rn_kernel = spread(at_random_scores, &Score::kernel_mape),
+                     rn_e2e = spread(at_random_scores, &Score::e2e_mape);
+        rows.push_back({{"budget", budget},
+                        {"kmeans",
+                         {{"kernel_mape", km_kernel.mean},
+                          {"kernel_mape_sd", km_kernel.sd},
+                          {"e2e_mape", km_e2e.mean},
+                          {"e2e_mape_sd", km_e2e.sd}}},
+                        {"random",
+                         {{"kernel_mape", rn_kernel.mean},
+                          {"kernel_mape_sd", rn_kernel.sd},
+                          {"e2e_mape", rn_e2e.mean},
+                          {"e2e_mape_sd", rn_e2e.sd}}}});
+        if (!options.json)
+            std::printf("  %6d %7.1f%% +-%4.1f %7.1f%% +-%4.1f %7.1f%% +-%4.1f %7.1f%% +-%4.1f\n",
+                        budget, 100 * km_kernel.mean, 100 * km_kernel.sd, 100 * rn_kernel.mean,
+                        100 * rn_kernel.sd, 100 * km_e2e.mean, 100 * km_e2e.sd, 100 * rn_e2e.mean,
+                        100 * rn_e2e.sd);
+    }
+    const nlohmann::ordered_json document{{"device", options.device},
+                                          {"kind", options.kind},
+                                          {"rules", method.name},
+                                          {"data", options.data},
+                                          {"runs", loaded.runs.size()},
+                                          {"timed_kernels", candidates.size()},
+                                          {"distinct_kernels", distinct.size()},
+                                          {"seeds", options.seeds},
+                                          {"budgets", rows}};
+    if (options.json || !options.out.empty())
+        emit_json(document, options.json, options.out);
+    return 0;
+}
+
+} // namespace
+
+Action add_evaluate_sampling_command(CLI::App& app) {
+    auto options = std::make_shared<EvaluateSamplingOptions>();
+    auto* command = app.add_subcommand(
+        "evaluate-sampling",
+        "Compare predictors trained on kernels chosen by KMeans and at random (one device)");
+    add_data_options(*command, options->data, options->models);
+    command->add_option("--device", options->device, "The device whose runs to use (xeon-ort-4t)")
+        ->required();
+    command
+        ->add_option("--rules", options->rules,
+                     "Fusion method whose kernels are predicted end to end")
+        ->capture_default_str();
+    command->add_option("--kind", options->kind, "The regressor to train (lasso, gbdt, mlp)")
+        ->capture_default_str();
+    command->add_option("--budget", options->budgets, "Kernels to profile; repeat for several")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    command->add_option("--seeds", options->seeds, "Seeds (1..N) each budget is averaged over")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    command->add_flag("--json", options->json, "Print the scores as JSON");
+    command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
+    return [options] { return run_evaluate_sampling(*options); };
+}
+
+} // namespace cleave::cli
