@@ -2,12 +2,14 @@
 // the device's predictor (a file, the one shipped for the device, or a roofline from its spec).
 #include "commands.hpp"
 #include "core/device/device_library.hpp"
+#include "core/device/pe_power.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/predict/predictor_library.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -25,17 +27,12 @@ struct PredictOptions {
     std::string out;
 };
 
-// The power a device draws while it computes: the first PE's measured or stated busy power,
-// else its thermal design power, else the device's highest power mode (both upper bounds).
+// The power a device draws while it computes: that of its first PE with a figure
+// (device::pe_power says where each comes from).
 std::optional<double> busy_power_w(const device::DeviceSpec& device) {
     for (const auto& pe : device.processing_elements)
-        if (pe.busy_w)
-            return pe.busy_w;
-    for (const auto& pe : device.processing_elements)
-        if (pe.tdp_w)
-            return pe.tdp_w;
-    if (device.power && !device.power->modes_w.empty())
-        return *std::max_element(device.power->modes_w.begin(), device.power->modes_w.end());
+        if (const double w = device::pe_power(device, pe).busy_w; !std::isnan(w))
+            return w;
     return std::nullopt;
 }
 
@@ -48,9 +45,9 @@ int run_predict(const PredictOptions& options) {
     const auto kernels = fusion::detect_kernels(model, method);
     const auto latency = predict::predict_model(predictor, model, kernels);
     const auto power = busy_power_w(device);
-    const std::string source = predictor.kind + (predictor.file.empty()
-                                                     ? " from the device spec (uncalibrated)"
-                                                     : " " + predictor.file);
+    const std::string source =
+        predictor.kind +
+        (predictor.file.empty() ? " from the device spec (uncalibrated)" : " " + predictor.file);
     const auto energy_mj = [&](double ms) -> nlohmann::ordered_json {
         if (!power)
             return nullptr;
@@ -70,17 +67,17 @@ int run_predict(const PredictOptions& options) {
                             {"energy_mj", energy_mj(ms)},
                             {"source", predictor.kind + ":" + latency.kernels[k].model_class}});
         }
-        const nlohmann::ordered_json document{{"model", model.file},
-                                              {"device", device.id},
-                                              {"predictor", source},
-                                              {"rules", method.name},
-                                              {"busy_power_w", power ? nlohmann::ordered_json(*power)
-                                                                     : nlohmann::ordered_json()},
-                                              {"kernels", list},
-                                              {"kernels_ms", latency.kernels_ms},
-                                              {"overhead_ms", latency.overhead_ms},
-                                              {"total_ms", latency.total_ms},
-                                              {"energy_mj", energy_mj(latency.total_ms)}};
+        const nlohmann::ordered_json document{
+            {"model", model.file},
+            {"device", device.id},
+            {"predictor", source},
+            {"rules", method.name},
+            {"busy_power_w", power ? nlohmann::ordered_json(*power) : nlohmann::ordered_json()},
+            {"kernels", list},
+            {"kernels_ms", latency.kernels_ms},
+            {"overhead_ms", latency.overhead_ms},
+            {"total_ms", latency.total_ms},
+            {"energy_mj", energy_mj(latency.total_ms)}};
         emit_json(document, options.json, options.out);
         if (options.json)
             return 0;
@@ -99,7 +96,7 @@ int run_predict(const PredictOptions& options) {
         row.second += latency.kernels[k].us / 1000.0;
     }
     std::vector<std::pair<std::string, std::pair<int, double>>> rows(by_type.begin(),
-                                                                      by_type.end());
+                                                                     by_type.end());
     std::sort(rows.begin(), rows.end(),
               [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
     std::printf("  %-22s %7s %11s %7s\n", "kernel type", "kernels", "latency ms", "share");

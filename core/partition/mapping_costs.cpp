@@ -16,34 +16,6 @@ std::int64_t known_bytes(const graph::Tensor& tensor) {
 
 } // namespace
 
-PePower pe_power(const device::DeviceSpec& device, const device::ProcessingElement& pe) {
-    PePower power;
-    power.busy_w = kUnknown;
-    if (pe.busy_w) {
-        power.busy_w = *pe.busy_w;
-        power.busy_source = "the PE's busy power";
-    } else if (pe.tdp_w) {
-        power.busy_w = *pe.tdp_w;
-        power.busy_source = "the PE's thermal design power (an upper bound)";
-    } else if (device.power && !device.power->modes_w.empty()) {
-        power.busy_w =
-            *std::max_element(device.power->modes_w.begin(), device.power->modes_w.end());
-        power.busy_source = "the device's highest power mode (an upper bound)";
-    }
-    if (device.power && device.power->communication_w) {
-        power.communication_w = *device.power->communication_w;
-        power.communication_source = "the device's communication power";
-    } else if (device.power && device.power->idle_w) {
-        power.communication_w = *device.power->idle_w;
-        power.communication_source = "the device's idle power (no communication power given)";
-    } else {
-        power.communication_w = power.busy_w;
-        power.communication_source =
-            power.busy_source.empty() ? "" : power.busy_source + ", as no communication power is given";
-    }
-    return power;
-}
-
 MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph& kernels,
                            const device::Cluster& cluster,
                            const std::vector<std::vector<double>>& kernel_ms)
@@ -131,7 +103,7 @@ MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph&
             link_ms_[a * P + b] = link.latency_us / 1e3;
         }
     for (const auto& pe : cluster.pes) {
-        power_.push_back(pe_power(cluster.hosts[pe.host_index].device, pe.spec));
+        power_.push_back(device::pe_power(cluster.hosts[pe.host_index].device, pe.spec));
         host_of_pe_.push_back(static_cast<int>(pe.host_index));
     }
     host_count_ = static_cast<int>(cluster.hosts.size());

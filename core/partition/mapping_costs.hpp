@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/device/cluster.hpp"
+#include "core/device/pe_power.hpp"
 #include "core/fusion/kernel_graph.hpp"
 #include "mapping.hpp"
 
@@ -15,16 +16,6 @@
 #include <vector>
 
 namespace cleave::partition {
-
-// The power figures a PE's energy is computed from; NaN where the device gives none.
-struct PePower {
-    double busy_w = 0;          // while it computes
-    double communication_w = 0; // while it sends or receives
-    std::string busy_source;    // "busy_w", "tdp_w", "highest power mode"
-    std::string communication_source;
-};
-
-PePower pe_power(const device::DeviceSpec& device, const device::ProcessingElement& pe);
 
 struct PeCosts {
     int kernels = 0;
@@ -69,7 +60,7 @@ public:
     int kernel_count() const { return kernel_count_; }
     int pe_count() const { return pe_count_; }
     bool has_latencies(int pe) const { return has_latencies_[static_cast<std::size_t>(pe)]; }
-    const PePower& power(int pe) const { return power_[static_cast<std::size_t>(pe)]; }
+    const device::PePower& power(int pe) const { return power_[static_cast<std::size_t>(pe)]; }
     // Transfer time between two PEs, in ms; 0 on one host (they share memory).
     double transfer_ms(int from_pe, int to_pe, std::int64_t bytes) const;
 
@@ -127,7 +118,7 @@ private:
     std::vector<int> live_;
     std::vector<double> ms_per_byte_; // [from * P + to]
     std::vector<double> link_ms_;     // [from * P + to]
-    std::vector<PePower> power_;
+    std::vector<device::PePower> power_;
     std::vector<bool> has_latencies_;
     std::vector<int> host_of_pe_; // index into Cluster::hosts
     int host_count_ = 0;

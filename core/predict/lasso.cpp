@@ -2,11 +2,10 @@
 
 #include "kernel_features.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -83,9 +82,8 @@ LinearModel fit_standardised(const Standardised& s, const Eigen::VectorXd& y, do
         for (Eigen::Index j = 0; j < p; ++j) {
             if (curvature(j) <= 0)
                 continue;
-            const double rho =
-                (s.z.col(j).array() * weight.array() * r.array()).sum() / count +
-                curvature(j) * w(j);
+            const double rho = (s.z.col(j).array() * weight.array() * r.array()).sum() / count +
+                               curvature(j) * w(j);
             const double next = std::max(0.0, (rho - alpha) / curvature(j));
             const double step = next - w(j);
             if (step != 0) {
@@ -127,10 +125,9 @@ Eigen::VectorXd rows(const Eigen::VectorXd& y, const std::vector<Eigen::Index>& 
 
 } // namespace
 
-double LinearModel::predict(const std::vector<double>& x) const {
+double LinearModel::predict(const double* x) const {
     double value = intercept;
-    const auto n = std::min(x.size(), weights.size());
-    for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t j = 0; j < weights.size(); ++j)
         value += weights[j] * x[j];
     return std::max(value, floor);
 }
@@ -142,7 +139,7 @@ double mean_squared_percentage_error(const LinearModel& model, const Eigen::Matr
     for (Eigen::Index i = 0; i < x.rows(); ++i) {
         for (Eigen::Index j = 0; j < x.cols(); ++j)
             row[static_cast<std::size_t>(j)] = x(i, j);
-        const double e = (y(i) - model.predict(row)) / y(i);
+        const double e = (y(i) - model.predict(row.data())) / y(i);
         sum += e * e;
     }
     return x.rows() > 0 ? sum / static_cast<double>(x.rows()) : 0;
@@ -191,7 +188,7 @@ LinearModel fit_lasso_cv(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
                 for (Eigen::Index j = 0; j < x.cols(); ++j)
                     row[static_cast<std::size_t>(j)] = xt(r, j);
                 const double target = y(test[i]);
-                const double e = target - model.predict(row);
+                const double e = target - model.predict(row.data());
                 error += e * e * std::pow(target, -options.target_power);
             }
         }
@@ -218,18 +215,15 @@ void LassoRegressor::fit(const RegressionSamples& samples, unsigned seed) {
             for (std::size_t i = 0; i < samples.rows; ++i)
                 x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) =
                     samples.x[i * p + j];
-    const Eigen::VectorXd y =
-        Eigen::Map<const Eigen::VectorXd>(samples.y.data(), static_cast<Eigen::Index>(samples.rows));
+    const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(
+        samples.y.data(), static_cast<Eigen::Index>(samples.rows));
     auto options = options_;
     options.seed = seed;
     model_ = fit_lasso_cv(x, y, options);
 }
 
 double LassoRegressor::predict(const double* features) const {
-    double value = model_.intercept;
-    for (std::size_t j = 0; j < model_.weights.size(); ++j)
-        value += model_.weights[j] * features[j];
-    return std::max(value, model_.floor);
+    return model_.predict(features);
 }
 
 std::string LassoRegressor::save() const {

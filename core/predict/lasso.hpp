@@ -15,7 +15,7 @@ struct LinearModel {
     double floor = 0; // predictions never go below this (half the smallest training target)
     double alpha = 0; // the penalty it was fitted with, on standardised features
 
-    double predict(const std::vector<double>& x) const;
+    double predict(const double* x) const; // x: one value per weight
 };
 
 struct LassoOptions {

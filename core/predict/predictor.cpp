@@ -47,14 +47,6 @@ KernelLatency predict_features(const Predictor& predictor, const std::vector<dou
     throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
 }
 
-KernelLatency predict_kernel(const Predictor& predictor, const graph::Model& model,
-                             const fusion::Kernel& kernel) {
-    auto latency =
-        predict_features(predictor, kernel_features(model, kernel), cost_class(model, kernel));
-    latency.us *= kernel.launches;
-    return latency;
-}
-
 ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
                            const fusion::KernelGraph& kernels) {
     // Rows grouped by the class model that predicts them, one batch per model: libraries such as

@@ -54,9 +54,6 @@ struct KernelLatency {
 KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
                                const std::string& cost_class);
 
-KernelLatency predict_kernel(const Predictor& predictor, const graph::Model& model,
-                             const fusion::Kernel& kernel);
-
 struct ModelLatency {
     std::vector<KernelLatency> kernels; // per kernel of the graph, launches included
     double kernels_ms = 0;

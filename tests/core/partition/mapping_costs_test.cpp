@@ -215,7 +215,7 @@ private slots:
 
     void powerFallsBackToTheHighestPowerMode() {
         const auto nx = *device::library_device("jetson-xavier-nx");
-        const auto power = partition::pe_power(nx, nx.processing_elements[1]);
+        const auto power = device::pe_power(nx, nx.processing_elements[1]);
         QCOMPARE(power.busy_w, 15.0);
         QCOMPARE(power.communication_w, 15.0);
     }
