@@ -3,6 +3,7 @@
 // kernel's predicted latency on the chosen device, summed to the total the dock shows.
 #include "core/fusion/learned_fusion.hpp"
 #include "core/predict/predictor_library.hpp"
+#include "studio_waits.hpp"
 #include "ui/kernel_dock.hpp"
 #include "ui/kernel_table_model.hpp"
 #include "ui/latency_format.hpp"
@@ -22,22 +23,10 @@ using cleave::ui::KernelDock;
 using cleave::ui::KernelTableModel;
 using cleave::ui::MainWindow;
 
-namespace {
-bool openResnet18(MainWindow& window) {
-    QSignalSpy shown(&window, &MainWindow::modelShown);
-    window.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
-    return shown.wait(30000);
-}
+using cleave::test::openModel;
+using cleave::test::predictOn;
 
-// Picks a device and waits for its prediction of the kernels on show.
-bool predictOn(KernelDock& dock, const QString& device) {
-    dock.setDevice(device);
-    QElapsedTimer clock;
-    clock.start();
-    while ((dock.isPredicting() || !dock.latency()) && clock.elapsed() < 30000)
-        QTest::qWait(10);
-    return dock.latency() && dock.latency()->request.device == device.toStdString();
-}
+namespace {
 
 QList<QVariant> latencyColumn(const KernelDock& dock, int role) {
     QList<QVariant> cells;
@@ -56,7 +45,7 @@ private slots:
 
     void showsTheRuntimesKernels() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         const auto* view = window.kernelDock()->view();
         QCOMPARE(view->model()->rowCount(), 40);
         QCOMPARE(view->model()->index(0, KernelTableModel::Type).data().toString(),
@@ -67,7 +56,7 @@ private slots:
 
     void switchingRuleSetsRegroupsTheKernels() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         QVERIFY(window.kernelDock()->setRuleSet("tflite-gpu"));
         QCOMPARE(window.kernelDock()->ruleSet(), QString("tflite-gpu"));
         // Alg. 3.1 merges BN and Relu into each conv and the residual Add into the conv before it.
@@ -76,7 +65,7 @@ private slots:
 
     void badRuleFileKeepsTheCurrentSet() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         QTemporaryDir dir;
         QFile file(dir.filePath("rules.json"));
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -94,7 +83,7 @@ private slots:
 
     void learnedClassifierGroupsTheKernels() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         QTemporaryDir dir;
         const QString path = dir.filePath("fusion-model.json");
         // Untrained weights: the test is that the dock reads a classifier and groups by it.
@@ -115,14 +104,14 @@ private slots:
 
     void filterNarrowsKernels() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         window.kernelDock()->filterEdit()->setText("fusedconv");
         QCOMPARE(window.kernelDock()->view()->model()->rowCount(), 9);
     }
 
     void selectingAKernelSelectsItsNodes() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         auto* view = window.kernelDock()->view();
         view->selectionModel()->setCurrentIndex(view->model()->index(0, 0),
                                                 QItemSelectionModel::ClearAndSelect |
@@ -137,7 +126,7 @@ private slots:
 
     void defaultDeviceIsTheFirstWithAPredictor() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
         QVERIFY(dock.device().isEmpty() || dock.isPredicting());
         QElapsedTimer clock;
@@ -157,7 +146,7 @@ private slots:
 
     void latencyColumnAddsUpToTheTotal() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
         QVERIFY(predictOn(dock, "jetson-xavier-nx"));
         const auto& latency = dock.latency()->latency;
@@ -179,7 +168,7 @@ private slots:
 
     void latencyColumnSortsAsNumbers() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
         QVERIFY(predictOn(dock, "jetson-xavier-nx"));
         dock.view()->sortByColumn(KernelTableModel::Latency, Qt::DescendingOrder);
@@ -200,7 +189,7 @@ private slots:
 
     void switchingDeviceChangesTheLatency() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
         QVERIFY(predictOn(dock, "jetson-xavier-nx"));
         const auto nx = latencyColumn(dock, KernelTableModel::SortRole);
@@ -218,7 +207,7 @@ private slots:
 
     void deviceWithoutFiguresShowsWhy() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
         QVERIFY(predictOn(dock, "raspberry-pi-4"));
         const auto& report = *dock.latency();
@@ -233,7 +222,7 @@ private slots:
 
     void switchingRuleSetsPredictsTheNewKernels() {
         MainWindow window;
-        QVERIFY(openResnet18(window));
+        QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
         QVERIFY(predictOn(dock, "jetson-xavier-nx"));
         QSignalSpy changed(&dock, &KernelDock::latencyChanged);

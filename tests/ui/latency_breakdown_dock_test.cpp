@@ -1,5 +1,6 @@
 // The latency breakdown: ResNet-18's predicted time on a device summed by kernel type, one bar per
 // type with the slowest on top, and the reason instead of bars for a device without figures.
+#include "studio_waits.hpp"
 #include "ui/charts/latency_breakdown_chart.hpp"
 #include "ui/kernel_dock.hpp"
 #include "ui/latency_breakdown_dock.hpp"
@@ -16,22 +17,10 @@ using cleave::ui::KernelDock;
 using cleave::ui::LatencyByTypeModel;
 using cleave::ui::MainWindow;
 
+using cleave::test::openModel;
+using cleave::test::predictOn;
+
 namespace {
-
-bool openModel(MainWindow& window, const char* name) {
-    QSignalSpy shown(&window, &MainWindow::modelShown);
-    window.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx");
-    return shown.wait(30000);
-}
-
-bool predictOn(KernelDock& dock, const QString& device) {
-    dock.setDevice(device);
-    QElapsedTimer clock;
-    clock.start();
-    while ((dock.isPredicting() || !dock.latency()) && clock.elapsed() < 30000)
-        QTest::qWait(10);
-    return dock.latency() && dock.latency()->request.device == device.toStdString();
-}
 
 // Predicted ms per kernel type, summed from the kernel table.
 std::map<QString, double> msByType(const KernelDock& dock) {

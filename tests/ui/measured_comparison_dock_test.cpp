@@ -2,6 +2,7 @@
 // (tests/data/ort-cpu-xeon-sample.json) as a scatter with one point per kernel the runtime timed,
 // nothing to show before a dataset is open, and the errors for a model it lacks and a bad file.
 #include "core/predict/measured_kernels.hpp"
+#include "studio_waits.hpp"
 #include "ui/charts/measured_scatter_chart.hpp"
 #include "ui/kernel_dock.hpp"
 #include "ui/main_window.hpp"
@@ -23,28 +24,18 @@ using cleave::ui::KernelDock;
 using cleave::ui::MainWindow;
 using cleave::ui::MeasuredComparisonModel;
 
+using cleave::test::openModel;
+using cleave::test::waitForPrediction;
+
 namespace {
 
-const QString kSample = QString(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
 
-bool openModel(MainWindow& window, const char* name) {
-    QSignalSpy shown(&window, &MainWindow::modelShown);
-    window.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx");
-    return shown.wait(30000);
-}
+const QString kSample = QString(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
 
 bool openMeasurements(MainWindow& window, const QString& path) {
     QSignalSpy loaded(&window, &MainWindow::measurementsLoaded);
     window.openMeasurements(path);
     return loaded.wait(30000);
-}
-
-bool settle(KernelDock& dock) {
-    QElapsedTimer clock;
-    clock.start();
-    while ((dock.isPredicting() || !dock.latency()) && clock.elapsed() < 30000)
-        QTest::qWait(10);
-    return dock.latency() != nullptr;
 }
 
 // The kernels of the sample's resnet18 run that ONNX Runtime timed, laid over the model by core.
@@ -86,7 +77,7 @@ private slots:
         QVERIFY(dock.run());
         QCOMPARE(QString::fromStdString(dock.run()->model), QString("resnet18"));
         QCOMPARE(dock.runBox()->currentText(), QString("1 thread, 1×3×224×224"));
-        QVERIFY(settle(*window.kernelDock()));
+        QVERIFY(waitForPrediction(*window.kernelDock()));
         QCOMPARE(window.kernelDock()->latency()->request.measured, dock.run());
 
         const int timed = timedKernels(window);
@@ -123,13 +114,13 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         QVERIFY(openMeasurements(window, kSample));
-        QVERIFY(settle(*window.kernelDock()));
+        QVERIFY(waitForPrediction(*window.kernelDock()));
         window.kernelDock()->setDevice("jetson-xavier-nx");
-        QVERIFY(settle(*window.kernelDock()));
+        QVERIFY(waitForPrediction(*window.kernelDock()));
         const QPointF before = window.comparisonDock()->chart()->points()->at(0);
         const QString summary = window.comparisonDock()->summary();
         window.kernelDock()->setDevice("nvidia-h100");
-        QVERIFY(settle(*window.kernelDock()));
+        QVERIFY(waitForPrediction(*window.kernelDock()));
         const QPointF after = window.comparisonDock()->chart()->points()->at(0);
         QCOMPARE(after.x(), before.x());
         QVERIFY(after.y() != before.y());
@@ -146,7 +137,7 @@ private slots:
         QVERIFY2(window.comparisonDock()->summary().contains(
                      "ort-cpu-xeon-sample.json has no run of resnet50"),
                  qPrintable(window.comparisonDock()->summary()));
-        QVERIFY(settle(*window.kernelDock()));
+        QVERIFY(waitForPrediction(*window.kernelDock()));
         QVERIFY(!window.kernelDock()->latency()->request.measured);
     }
 

@@ -2,6 +2,7 @@
 // CNNs of the measured sample (tests/data/ort-cpu-xeon-sample.json) and scoring the fifth, the
 // model file's round trip and its errors, and launches read from the data.
 #include "../graph/onnx_builder.hpp"
+#include "../measured_sample.hpp"
 #include "core/atomic_file.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/fusion/fusion_score.hpp"
@@ -20,18 +21,8 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-const std::string kSample = std::string(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
-
 // The sample's runs with their example models, kept alive for the examples' pointers.
-struct Sample {
-    profile::MeasuredDataset data = profile::load_measured_dataset(kSample);
-    std::vector<graph::Model> models;
-
-    Sample() {
-        for (const auto& run : data.runs)
-            models.push_back(graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/" +
-                                               run.model + ".onnx"));
-    }
+struct Sample : cleave::test::MeasuredSample {
     std::vector<FusionExample> examples(const std::string& except = "") const {
         std::vector<FusionExample> out;
         for (std::size_t i = 0; i < data.runs.size(); ++i)

@@ -3,6 +3,7 @@
 // the predictor file's round trip and its errors, kernels attributed by the node they grew from,
 // and the roofline from a device spec.
 #include "../graph/onnx_builder.hpp"
+#include "../measured_sample.hpp"
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
@@ -26,18 +27,10 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-const std::string kSample = std::string(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json";
-
-struct Sample {
-    profile::MeasuredDataset data = profile::load_measured_dataset(kSample);
-    std::vector<graph::Model> models;
+struct Sample : cleave::test::MeasuredSample {
     std::vector<RunData> runs;
 
     Sample() {
-        models.reserve(data.runs.size());
-        for (const auto& run : data.runs)
-            models.push_back(graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/" +
-                                               run.model + ".onnx"));
         for (std::size_t i = 0; i < data.runs.size(); ++i)
             runs.push_back(prepare_run(models[i], data.runs[i]));
     }
