@@ -24,5 +24,6 @@ Action add_group_command(CLI::App& app);
 Action add_evaluate_mapping_command(CLI::App& app);
 Action add_sample_kernels_command(CLI::App& app);
 Action add_evaluate_sampling_command(CLI::App& app);
+Action add_device_vector_command(CLI::App& app);
 
 } // namespace cleave::cli

@@ -5,9 +5,12 @@
 #include "core/device/cluster.hpp"
 #include "core/grouping/balanced_grouping.hpp"
 #include "core/grouping/device_features.hpp"
+#include "core/grouping/device_vectors.hpp"
+#include "core/grouping/serving_simulation.hpp"
 #include "core/input_error.hpp"
 #include "output.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -20,6 +23,11 @@ struct GroupOptions {
     int groups = 0;
     std::string features;
     std::string features_file;
+    std::string vectors;
+    std::vector<double> serve_rates;
+    std::string workload;
+    double duration_s = grouping::ServingOptions{}.duration_s;
+    int batch = grouping::ServingOptions{}.batch;
     int restarts = grouping::SearchOptions{}.restarts;
     std::uint64_t seed = grouping::SearchOptions{}.seed;
     bool exact = false;
@@ -69,10 +77,45 @@ void print_groups(const grouping::FeatureTable& table, const grouping::Grouping&
     }
 }
 
+nlohmann::ordered_json serving_json(const grouping::ServingResult& result, double rate) {
+    auto groups = nlohmann::ordered_json::array();
+    for (const auto& g : result.groups)
+        groups.push_back({{"devices", g.devices},
+                          {"tasks", g.tasks},
+                          {"images_per_s", g.images_per_s},
+                          {"mean_latency_ms", g.mean_latency_ms},
+                          {"p95_latency_ms", g.p95_latency_ms},
+                          {"completion_s", g.completion_s}});
+    return {{"rate_per_s", rate},
+            {"groups", groups},
+            {"mean_latency_ms", result.mean_latency_ms},
+            {"latency_std_ms", result.latency_std_ms},
+            {"completion_std_s", result.completion_std_s}};
+}
+
 int run_group(const GroupOptions& options) {
     if (options.features.empty() == options.features_file.empty())
         throw InputError("", "--features",
-                         "expected exactly one of --features (flops, config) and --features-file");
+                         "expected exactly one of --features (flops, config, hp, he, ha) and "
+                         "--features-file");
+    const bool vector_set =
+        std::find(grouping::kVectorFeatureSets.begin(), grouping::kVectorFeatureSets.end(),
+                  options.features) != grouping::kVectorFeatureSets.end();
+    if (vector_set && options.vectors.empty())
+        throw InputError("", "--features",
+                         options.features + " comes from device vectors: give --vectors FILE "
+                                            "(written by cleave device-vector --out)");
+    if (!options.serve_rates.empty() && (options.workload.empty() || options.vectors.empty()))
+        throw InputError("", "--serve-rates",
+                         "the serving simulation needs --workload BENCHMARK and --vectors FILE "
+                         "(the workload's measured time on every host's device)");
+    for (const double rate : options.serve_rates)
+        if (!(rate > 0))
+            throw InputError("", "--serve-rates", "expected task rates above 0 per second");
+    if (!(options.duration_s > 0))
+        throw InputError("", "--duration-s", "expected a duration above 0 s");
+    if (options.batch < 1)
+        throw InputError("", "--batch", "expected at least 1 image per task");
     const auto cluster = device::load_cluster(options.cluster);
     const int devices = static_cast<int>(cluster.hosts.size());
     if (options.groups < 1 || options.groups > devices)
@@ -87,15 +130,32 @@ int run_group(const GroupOptions& options) {
                          "the exact solver takes at most " +
                              std::to_string(grouping::kExactMaxDevices) + " hosts; " +
                              options.cluster + " has " + std::to_string(devices));
-    const auto table = options.features_file.empty()
-                           ? grouping::cluster_features(cluster, options.features)
-                           : grouping::features_from_file(options.features_file, cluster);
+    std::optional<grouping::DeviceVectors> vectors;
+    if (!options.vectors.empty())
+        vectors = grouping::load_device_vectors(options.vectors);
+    const auto table =
+        !options.features_file.empty()
+            ? grouping::features_from_file(options.features_file, cluster)
+        : vector_set ? grouping::vector_features(cluster, *vectors, options.features, options.vectors)
+                     : grouping::cluster_features(cluster, options.features);
     const auto normalised = grouping::normalised(table.values);
     const auto search = grouping::balance_local_search(
         normalised, options.groups, {.restarts = options.restarts, .seed = options.seed});
     std::optional<grouping::Grouping> exact;
     if (options.exact)
         exact = grouping::balance_exact(normalised, options.groups);
+    std::vector<std::pair<double, grouping::ServingResult>> serving;
+    if (!options.serve_rates.empty()) {
+        const auto image_ms = grouping::host_benchmark_ms(cluster, *vectors, options.workload,
+                                                          options.vectors, "--workload");
+        for (const double rate : options.serve_rates)
+            serving.emplace_back(rate, grouping::simulate_serving(
+                                           search.best.group_of, options.groups, image_ms,
+                                           {.rate_per_s = rate,
+                                            .duration_s = options.duration_s,
+                                            .batch = options.batch,
+                                            .seed = options.seed}));
+    }
 
     if (options.json || !options.out.empty()) {
         nlohmann::ordered_json scales;
@@ -118,11 +178,21 @@ int run_group(const GroupOptions& options) {
               {"starts_reaching_best", search.starts_reaching_best},
               {"steps", search.steps}}},
             {"exact", nullptr},
+            {"serving", nullptr},
             {"notes", table.notes}};
         if (exact)
             document["exact"] = {{"objective", exact->objective},
                                  {"groups", groups_json(table, normalised, *exact, options.groups)},
                                  {"gap", search.best.objective - exact->objective}};
+        if (!serving.empty()) {
+            auto runs = nlohmann::ordered_json::array();
+            for (const auto& [rate, result] : serving)
+                runs.push_back(serving_json(result, rate));
+            document["serving"] = {{"workload", options.workload},
+                                   {"batch", options.batch},
+                                   {"duration_s", options.duration_s},
+                                   {"runs", runs}};
+        }
         emit_json(document, options.json, options.out);
         if (options.json)
             return 0;
@@ -141,6 +211,16 @@ int run_group(const GroupOptions& options) {
                     search.best.objective <= exact->objective + 1e-9 * (1 + exact->objective)
                         ? "reached it"
                         : "did not reach it");
+    if (!serving.empty())
+        std::printf("serving %s, %d images a task, arrivals for %g s:\n", options.workload.c_str(),
+                    options.batch, options.duration_s);
+    for (const auto& [rate, result] : serving) {
+        std::printf("  %g tasks/s: mean latency per group", rate);
+        for (const auto& g : result.groups)
+            std::printf(" %.1f", g.mean_latency_ms);
+        std::printf(" ms; std dev %.1f ms (completion std dev %.3f s)\n", result.latency_std_ms,
+                    result.completion_std_s);
+    }
     for (const auto& note : table.notes)
         std::printf("note: %s\n", note.c_str());
     return 0;
@@ -156,7 +236,20 @@ Action add_group_command(CLI::App& app) {
         ->required();
     command->add_option("--groups", options->groups, "Number of groups G (1 .. hosts)")->required();
     command->add_option("--features", options->features,
-                        "Feature set from the device specs: flops or config");
+                        "Feature set: flops or config (device specs), hp, he or ha (--vectors)");
+    command->add_option("--vectors", options->vectors,
+                        "Device vectors file (cleave device-vector --out) for hp, he, ha and "
+                        "the serving simulation");
+    command->add_option("--serve-rates", options->serve_rates,
+                        "Simulate serving Poisson task arrivals at these rates (tasks/s, "
+                        "comma-separated) with the groups found")
+        ->delimiter(',');
+    command->add_option("--workload", options->workload,
+                        "The benchmark each task runs, as the vectors file names it "
+                        "(squeezenet1_1@1x3x224x224)");
+    command->add_option("--duration-s", options->duration_s,
+                        "Seconds of arrivals in the serving simulation (default 10)");
+    command->add_option("--batch", options->batch, "Images per task (default 16)");
     command->add_option("--features-file", options->features_file,
                         "JSON file mapping each host to its feature vector (HP, HE, HA, ...)");
     command->add_option("--restarts", options->restarts,

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_evaluate_mapping_command(app));
     add(cleave::cli::add_sample_kernels_command(app));
     add(cleave::cli::add_evaluate_sampling_command(app));
+    add(cleave::cli::add_device_vector_command(app));
 
     try {
         app.parse(argc, argv);

@@ -102,7 +102,8 @@ FeatureTable cluster_features(const device::Cluster& cluster, const std::string&
         return config_features(cluster);
     throw InputError("", where,
                      "unknown feature set \"" + set + "\"; expected one of " + join(kFeatureSets) +
-                         " (or per-host vectors through --features-file)");
+                         " (device specs), hp, he, ha (device vectors, with --vectors) or "
+                         "per-host vectors through --features-file");
 }
 
 FeatureTable features_from_file(const std::string& path, const device::Cluster& cluster) {

@@ -40,7 +40,8 @@ private slots:
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(root.keys(),
                  (QStringList{"cluster", "exact", "feature_names", "features", "groups",
-                              "normalisation", "notes", "objective", "scales", "search"}));
+                              "normalisation", "notes", "objective", "scales", "search",
+                              "serving"}));
         QCOMPARE(root["features"].toString(), QString("flops"));
         QCOMPARE(root["feature_names"].toArray(), (QJsonArray{"fp32_gflops"}));
         QCOMPARE(root["scales"].toObject()["fp32_gflops"].toDouble(), 1402.88); // AGX Xavier
@@ -122,8 +123,9 @@ private slots:
             << QStringList{"--cluster", mixed, "--groups", "5", "--features", "flops"}
             << "cleave: --groups: 5 groups for the 4 hosts";
         QTest::newRow("unknown feature set")
-            << QStringList{"--cluster", mixed, "--groups", "2", "--features", "hp"}
-            << "cleave: --features: unknown feature set \"hp\"; expected one of flops, config";
+            << QStringList{"--cluster", mixed, "--groups", "2", "--features", "gflops"}
+            << "cleave: --features: unknown feature set \"gflops\"; expected one of flops, config "
+               "(device specs), hp, he, ha";
         QTest::newRow("no feature set") << QStringList{"--cluster", mixed, "--groups", "2"}
                                         << "cleave: --features: expected exactly one of";
         QTest::newRow("missing cluster") << QStringList{"--cluster",  "/nonexistent/x.cluster.json",

@@ -1,0 +1,373 @@
+#include "device_vectors.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
+#include "core/predict/predictor_training.hpp"
+#include "core/profile/timing_statistics.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
+
+namespace cleave::grouping {
+
+namespace {
+
+std::string file_stem(const std::string& path) {
+    auto name = std::filesystem::path(path).filename().string();
+    if (name.size() > 3 && name.ends_with(".xz"))
+        name.resize(name.size() - 3);
+    return name;
+}
+
+std::string benchmark_name(const profile::MeasuredRun& run) {
+    std::string name = run.model + "@";
+    for (std::size_t i = 0; i < run.input_shape.size(); ++i)
+        name += (i ? "x" : "") + std::to_string(run.input_shape[i]);
+    return name;
+}
+
+double pearson(const std::vector<double>& a, const std::vector<double>& b) {
+    const double n = static_cast<double>(a.size());
+    const double ma = std::accumulate(a.begin(), a.end(), 0.0) / n;
+    const double mb = std::accumulate(b.begin(), b.end(), 0.0) / n;
+    double sab = 0, saa = 0, sbb = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        sab += (a[i] - ma) * (b[i] - mb);
+        saa += (a[i] - ma) * (a[i] - ma);
+        sbb += (b[i] - mb) * (b[i] - mb);
+    }
+    return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0.0;
+}
+
+// Non-negative least squares on relative errors: min sum_b ((y_b - x_b w) / y_b)^2, w >= 0, by
+// trying every support set (a handful of columns) and keeping the best feasible one.
+std::vector<double> relative_nnls(const Eigen::MatrixXd& x, const Eigen::VectorXd& y) {
+    const auto columns = static_cast<int>(x.cols());
+    Eigen::MatrixXd weighted = y.cwiseInverse().asDiagonal() * x;
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(y.size());
+    std::vector<double> best(static_cast<std::size_t>(columns), 0.0);
+    double best_error = ones.squaredNorm(); // every weight 0
+    for (unsigned subset = 1; subset < (1u << columns); ++subset) {
+        std::vector<int> kept;
+        for (int c = 0; c < columns; ++c)
+            if (subset & (1u << c))
+                kept.push_back(c);
+        if (kept.size() > static_cast<std::size_t>(y.size()))
+            continue;
+        Eigen::MatrixXd a(weighted.rows(), static_cast<Eigen::Index>(kept.size()));
+        for (std::size_t i = 0; i < kept.size(); ++i)
+            a.col(static_cast<Eigen::Index>(i)) = weighted.col(kept[i]);
+        const Eigen::VectorXd w = a.colPivHouseholderQr().solve(ones);
+        if (!w.allFinite() || (w.array() < 0).any())
+            continue;
+        const double error = (a * w - ones).squaredNorm();
+        if (error < best_error - 1e-12) {
+            best_error = error;
+            std::fill(best.begin(), best.end(), 0.0);
+            for (std::size_t i = 0; i < kept.size(); ++i)
+                best[static_cast<std::size_t>(kept[i])] = w(static_cast<Eigen::Index>(i));
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+std::vector<DeviceRuns> measured_devices(const profile::MeasuredDataset& data,
+                                         const std::vector<device::DeviceSpec>& library) {
+    std::vector<DeviceRuns> found;
+    for (const auto& spec : library) {
+        if (!spec.measurement || file_stem(spec.measurement->data) != file_stem(data.file))
+            continue;
+        DeviceRuns device{spec.id, data.file, {}};
+        for (const auto& run : data.runs) {
+            if (spec.measurement->threads && run.threads != *spec.measurement->threads)
+                continue;
+            if (!spec.measurement->dtype.empty() && run.dtype != spec.measurement->dtype)
+                continue;
+            device.runs.push_back(&run);
+        }
+        if (!device.runs.empty())
+            found.push_back(std::move(device));
+    }
+    return found;
+}
+
+DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
+                                     profile::RunModels& models,
+                                     const DeviceVectorOptions& options) {
+    if (devices.size() < 2)
+        throw InputError("", "--data",
+                         "device vectors compare devices: expected the runs of at least two "
+                         "devices, got " + std::to_string(devices.size()));
+    DeviceVectors out;
+    // Benchmarks: the (model, input shape, dtype) runs every device has, by name.
+    std::vector<std::map<std::string, const profile::MeasuredRun*>> by_name(devices.size());
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        out.devices.push_back(devices[d].device);
+        out.files.push_back(devices[d].file);
+        for (const auto* run : devices[d].runs) {
+            if (!run->e2e_ms.empty())
+                by_name[d].emplace(benchmark_name(*run), run);
+        }
+    }
+    std::vector<std::string> common;
+    for (const auto& [name, run] : by_name.front()) {
+        bool everywhere = true;
+        for (std::size_t d = 1; d < devices.size() && everywhere; ++d)
+            everywhere = by_name[d].contains(name);
+        if (everywhere)
+            common.push_back(name);
+    }
+    // The model behind each benchmark; one missing from the folder drops the benchmark.
+    std::vector<std::vector<double>> features; // [benchmark][feature]
+    const auto method = fusion::find_fusion_method(options.rules);
+    for (const auto& name : common) {
+        const auto* model = models.find(*by_name.front().at(name));
+        if (!model) {
+            out.notes.push_back(name + ": model not in the models folder, left out");
+            continue;
+        }
+        out.benchmarks.push_back(name);
+        features.push_back(
+            predict::summed_kernel_features(*model, fusion::detect_kernels(*model, method)));
+    }
+    if (out.benchmarks.size() < 3) {
+        std::string names;
+        for (const auto& d : devices)
+            names += (names.empty() ? "" : ", ") + d.device;
+        throw InputError("", "--data",
+                         "the devices " + names + " share " +
+                             std::to_string(out.benchmarks.size()) +
+                             " measured runs (same model and input shape) whose model is in the "
+                             "models folder; expected at least 3");
+    }
+    const std::size_t bench_count = out.benchmarks.size();
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        std::vector<double> row;
+        for (const auto& name : out.benchmarks)
+            row.push_back(profile::median(by_name[d].at(name)->e2e_ms));
+        out.hp_ms.push_back(std::move(row));
+    }
+
+    // HE, Algorithm 1: features ranked by their mean |Pearson r| with the devices' latencies;
+    // greedily kept unless nearly collinear with one already kept.
+    const auto& names = predict::summed_feature_names();
+    std::vector<std::vector<double>> columns(names.size(), std::vector<double>(bench_count));
+    for (std::size_t b = 0; b < bench_count; ++b)
+        for (std::size_t f = 0; f < names.size(); ++f)
+            columns[f][b] = features[b][f];
+    std::vector<std::pair<double, std::size_t>> ranked;
+    for (std::size_t f = 0; f < names.size(); ++f) {
+        double score = 0;
+        for (const auto& y : out.hp_ms)
+            score += std::abs(pearson(columns[f], y));
+        if (score > 0)
+            ranked.emplace_back(score / static_cast<double>(devices.size()), f);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::size_t> kept;
+    const std::size_t limit = std::min(options.max_features, bench_count - 1);
+    for (const auto& [score, f] : ranked) {
+        if (kept.size() >= limit)
+            break;
+        bool distinct = true;
+        for (const auto k : kept)
+            distinct = distinct &&
+                       std::abs(pearson(columns[f], columns[k])) < options.max_feature_correlation;
+        if (distinct)
+            kept.push_back(f);
+    }
+    out.he_features.push_back("fixed_ms");
+    for (const auto f : kept)
+        out.he_features.push_back(names[f]);
+
+    // Per device: latency = fixed + sum_j w_j x_j, w >= 0, on relative errors; feature j's share
+    // is w_j times its mean over the benchmarks, over the fitted latency of that mean.
+    const auto n = static_cast<Eigen::Index>(bench_count);
+    Eigen::MatrixXd x(n, static_cast<Eigen::Index>(kept.size() + 1));
+    std::vector<double> scale(kept.size() + 1, 1.0);
+    for (Eigen::Index b = 0; b < n; ++b)
+        x(b, 0) = 1.0;
+    for (std::size_t j = 0; j < kept.size(); ++j) {
+        const auto& column = columns[kept[j]];
+        scale[j + 1] = *std::max_element(column.begin(), column.end());
+        for (Eigen::Index b = 0; b < n; ++b)
+            x(b, static_cast<Eigen::Index>(j + 1)) =
+                column[static_cast<std::size_t>(b)] / scale[j + 1];
+    }
+    const Eigen::VectorXd mean_x = x.colwise().mean();
+    for (const auto& hp : out.hp_ms) {
+        const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(hp.data(), n);
+        const auto w = relative_nnls(x, y);
+        std::vector<double> share(w.size());
+        for (std::size_t j = 0; j < w.size(); ++j)
+            share[j] = w[j] * mean_x(static_cast<Eigen::Index>(j));
+        const double total = std::accumulate(share.begin(), share.end(), 0.0);
+        for (auto& s : share)
+            s = total > 0 ? s / total : 0.0;
+        out.he.push_back(std::move(share));
+        const Eigen::VectorXd fit = x * Eigen::Map<const Eigen::VectorXd>(w.data(), x.cols());
+        out.he_fit_mape.push_back(100.0 * ((fit - y).cwiseAbs().cwiseQuotient(y)).mean());
+    }
+    return out;
+}
+
+std::string device_vectors_json(const DeviceVectors& vectors) {
+    nlohmann::ordered_json root;
+    root["format"] = "cleave-device-vectors";
+    root["version"] = 1;
+    root["benchmarks"] = vectors.benchmarks;
+    root["he_features"] = vectors.he_features;
+    auto devices = nlohmann::ordered_json::object();
+    for (std::size_t d = 0; d < vectors.devices.size(); ++d) {
+        nlohmann::ordered_json entry;
+        entry["data"] = vectors.files[d];
+        entry["hp_ms"] = vectors.hp_ms[d];
+        entry["he"] = vectors.he[d];
+        entry["he_fit_mape"] = vectors.he_fit_mape[d];
+        devices[vectors.devices[d]] = std::move(entry);
+    }
+    root["devices"] = std::move(devices);
+    root["notes"] = vectors.notes;
+    return root.dump(2) + "\n";
+}
+
+void save_device_vectors(const DeviceVectors& vectors, const std::string& path) {
+    write_file_atomically(path, device_vectors_json(vectors));
+}
+
+DeviceVectors load_device_vectors(const std::string& path) {
+    const auto root = read_json_file(path, "a device vectors file (cleave device-vector --out)");
+    auto fail = [&](const std::string& pointer, const std::string& expected) {
+        throw InputError(path, pointer, expected);
+    };
+    if (!root.is_object() || root.value("format", "") != "cleave-device-vectors")
+        fail("/format", "expected \"cleave-device-vectors\" (a file cleave device-vector wrote)");
+    if (root.value("version", 0) != 1)
+        fail("/version", "expected version 1");
+    DeviceVectors vectors;
+    auto strings = [&](const char* key, std::vector<std::string>& into) {
+        const auto it = root.find(key);
+        if (it == root.end() || !it->is_array())
+            fail(std::string("/") + key, "expected an array of names");
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            if (!(*it)[i].is_string())
+                fail(std::string("/") + key + "/" + std::to_string(i), "expected a string");
+            into.push_back((*it)[i].get<std::string>());
+        }
+    };
+    strings("benchmarks", vectors.benchmarks);
+    strings("he_features", vectors.he_features);
+    auto numbers = [&](const nlohmann::json& value, const std::string& pointer, std::size_t size) {
+        if (!value.is_array() || value.size() != size)
+            fail(pointer, "expected an array of " + std::to_string(size) + " numbers");
+        std::vector<double> row;
+        for (std::size_t i = 0; i < size; ++i) {
+            if (!value[i].is_number() || !std::isfinite(value[i].get<double>()))
+                fail(pointer + "/" + std::to_string(i), "expected a finite number");
+            row.push_back(value[i].get<double>());
+        }
+        return row;
+    };
+    const auto devices = root.find("devices");
+    if (devices == root.end() || !devices->is_object() || devices->empty())
+        fail("/devices", "expected an object mapping device ids to their vectors");
+    for (const auto& [id, entry] : devices->items()) {
+        const std::string pointer = "/devices/" + id;
+        if (!entry.is_object())
+            fail(pointer, "expected an object with hp_ms and he");
+        if (!entry.contains("hp_ms"))
+            fail(pointer + "/hp_ms", "missing; expected the device's latencies per benchmark");
+        if (!entry.contains("he"))
+            fail(pointer + "/he", "missing; expected the device's HE shares");
+        vectors.devices.push_back(id);
+        vectors.files.push_back(entry.value("data", ""));
+        auto hp = numbers(entry["hp_ms"], pointer + "/hp_ms", vectors.benchmarks.size());
+        for (std::size_t i = 0; i < hp.size(); ++i)
+            if (!(hp[i] > 0))
+                fail(pointer + "/hp_ms/" + std::to_string(i), "expected a latency above 0 ms");
+        vectors.hp_ms.push_back(std::move(hp));
+        vectors.he.push_back(numbers(entry["he"], pointer + "/he", vectors.he_features.size()));
+        vectors.he_fit_mape.push_back(entry.value("he_fit_mape", 0.0));
+    }
+    return vectors;
+}
+
+namespace {
+
+std::size_t vector_index(const DeviceVectors& vectors, const device::ClusterHost& host,
+                         const std::string& file) {
+    const auto it = std::find(vectors.devices.begin(), vectors.devices.end(), host.device.id);
+    if (it == vectors.devices.end()) {
+        std::string known;
+        for (const auto& d : vectors.devices)
+            known += (known.empty() ? "" : ", ") + d;
+        throw InputError(file, "/devices",
+                         "no vector for host " + host.host + "'s device " + host.device.id +
+                             "; the file has " + known);
+    }
+    return static_cast<std::size_t>(it - vectors.devices.begin());
+}
+
+} // namespace
+
+FeatureTable vector_features(const device::Cluster& cluster, const DeviceVectors& vectors,
+                             const std::string& set, const std::string& file) {
+    if (std::find(kVectorFeatureSets.begin(), kVectorFeatureSets.end(), set) ==
+        kVectorFeatureSets.end())
+        throw InputError("", "--features", "expected hp, he or ha with --vectors, got " + set);
+    const bool hp = set != "he", he = set != "hp";
+    FeatureTable table;
+    table.set = set;
+    if (hp)
+        for (const auto& b : vectors.benchmarks)
+            table.features.push_back("hp_per_s:" + b);
+    if (he)
+        for (const auto& f : vectors.he_features)
+            table.features.push_back("he:" + f);
+    for (const auto& host : cluster.hosts) {
+        const auto d = vector_index(vectors, host, file);
+        table.hosts.push_back(host.host);
+        table.devices.push_back(host.device.id);
+        std::vector<double> row;
+        if (hp)
+            for (const double ms : vectors.hp_ms[d])
+                row.push_back(1000.0 / ms);
+        if (he)
+            row.insert(row.end(), vectors.he[d].begin(), vectors.he[d].end());
+        table.values.push_back(std::move(row));
+    }
+    return table;
+}
+
+std::vector<double> host_benchmark_ms(const device::Cluster& cluster,
+                                      const DeviceVectors& vectors, const std::string& benchmark,
+                                      const std::string& file, const std::string& where) {
+    const auto it = std::find(vectors.benchmarks.begin(), vectors.benchmarks.end(), benchmark);
+    if (it == vectors.benchmarks.end()) {
+        std::string known;
+        for (const auto& b : vectors.benchmarks)
+            known += (known.empty() ? "" : ", ") + b;
+        throw InputError("", where,
+                         "no benchmark " + benchmark + " in " + file + "; expected one of " +
+                             known);
+    }
+    const auto b = static_cast<std::size_t>(it - vectors.benchmarks.begin());
+    std::vector<double> ms;
+    for (const auto& host : cluster.hosts)
+        ms.push_back(vectors.hp_ms[vector_index(vectors, host, file)][b]);
+    return ms;
+}
+
+} // namespace cleave::grouping
