@@ -1,0 +1,52 @@
+// The generated model sets of Arch2End's device modelling (docs/model-generation.md): the
+// benchmark suite whose latencies make a device's HP vector (Table II's categories), and
+// simulation models, random networks built from blocks abstracted from seed architectures or
+// drawn from a 9-choice NAS space, for training and checking predictors on more structures than
+// the zoo has.
+#pragma once
+
+#include "net_builder.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cleave::modelgen {
+
+struct ModelSpec {
+    std::string name;     // file stem: "affinity_conv3x3"
+    std::string category; // "affinity", "scale", ... ; "blocks" or "nas9" for simulation models
+    std::string description;
+    std::vector<std::int64_t> input_shape;
+    std::function<void(NetBuilder&)> build; // adds the layers and the output
+};
+
+// Categories: affinity (conv kinds at equal shape), scale (conv channels and matmul sizes),
+// activation (special activations after one conv), sparsity (zeroed weights), memory (equal
+// MACs, activations traded for weights), mobilenet (MobileNetV2 widths x resolutions), batch
+// (one CNN at batch 1 to 16), fusion (blocks a runtime fuses into one kernel).
+std::vector<ModelSpec> benchmark_suite();
+inline const std::vector<std::string> kSimulationSpaces{"blocks", "nas9"};
+// `count` random networks; the same seed gives the same networks. `space`: "blocks" (stages of
+// ResNet basic / bottleneck, MobileNet inverted residual, SqueezeNet fire, DenseNet and VGG
+// blocks with random widths, depths, strides and input sizes) or "nas9" (MobileNetV2's stages,
+// each block one of 9 inverted residuals: kernel 3, 5 or 7 x expansion 1, 3 or 6).
+std::vector<ModelSpec> simulation_models(int count, std::uint64_t seed, const std::string& space);
+
+struct WrittenModel {
+    std::string name;
+    std::string category;
+    std::string file; // inside the folder
+    std::uint64_t bytes = 0;
+};
+
+// Builds and writes every model (NAME.onnx, each atomically) and manifest.json ({"models":
+// [{"name", "category", "description", "input_shape", "file"}]}) into `folder`, creating it.
+// `progress(done, total, name)` after each model; it may throw to cancel.
+std::vector<WrittenModel> write_models(
+    const std::vector<ModelSpec>& specs, const std::filesystem::path& folder, std::uint64_t seed,
+    const std::function<void(int, int, const std::string&)>& progress = {});
+
+} // namespace cleave::modelgen
