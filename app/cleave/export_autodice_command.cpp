@@ -1,0 +1,105 @@
+// cleave export-autodice: a mapping of a model onto a cluster (an AutoDiCE mapping.json, or
+// split points with a PE per segment) as an AutoDiCE deployment package: mapping.json,
+// platform.txt, rankfile, hostfile, sender.json, receiver.json and one sub-model per PE key.
+#include "commands.hpp"
+#include "core/autodice/export.hpp"
+#include "core/autodice/mapping_file.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/input_error.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+#include "package_report.hpp"
+
+#include <chrono>
+
+namespace cleave::cli {
+
+namespace {
+
+struct ExportAutodiceOptions {
+    ModelOptions model;
+    std::string cluster;
+    std::string mapping;
+    std::string points;
+    std::string pes;
+    std::string rules = "ort-cpu";
+    std::string out;
+    bool no_sub_models = false;
+    bool json = false;
+};
+
+int run_export_autodice(const ExportAutodiceOptions& options) {
+    if (options.mapping.empty() == options.pes.empty())
+        throw InputError("", "--mapping",
+                         "give either --mapping FILE (an AutoDiCE mapping.json) or --pes with "
+                         "--points (split points, one PE per segment)");
+    if (!options.points.empty() && options.pes.empty())
+        throw InputError("", "--points", "split points need --pes, one PE key per segment");
+    const auto cluster = device::load_cluster(options.cluster);
+    const auto model = options.model.load();
+    const auto method = fusion::find_fusion_method(options.rules);
+    const auto kernels = fusion::detect_kernels(model, method);
+    const int kernel_count = static_cast<int>(kernels.kernels.size());
+
+    partition::KernelAssignment assignment;
+    std::string source = options.mapping;
+    if (!options.mapping.empty()) {
+        const auto pe_of_node = autodice::read_mapping_file(options.mapping, model, cluster);
+        assignment =
+            autodice::kernel_assignment(pe_of_node, model, kernels, cluster, options.mapping);
+    } else {
+        const auto mapping =
+            partition::parse_mapping(options.points, options.pes, cluster, kernel_count);
+        assignment = partition::assignment_of(mapping, kernel_count);
+        source = "--points/--pes";
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto package = autodice::make_package(
+        model, autodice::package_parts(model, kernels, assignment, cluster), &cluster, source);
+    // The mapping.json as evaluate-mapping --save-mapping writes it: one format, one writer.
+    package.mapping_json = autodice::mapping_file_json(model, kernels, assignment, cluster);
+    const auto files =
+        autodice::write_package(model, package, options.out, {!options.no_sub_models});
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const PackageReport report{&model,      &cluster, method.name, kernel_count,
+                               options.out, &package, files,       seconds};
+    if (options.json)
+        emit_json(package_report_json(report), true, "");
+    else
+        print_package_report(report);
+    return 0;
+}
+
+} // namespace
+
+Action add_export_autodice_command(CLI::App& app) {
+    auto options = std::make_shared<ExportAutodiceOptions>();
+    auto* command = app.add_subcommand(
+        "export-autodice",
+        "Write a mapping as an AutoDiCE package: mapping.json, platform.txt, rankfile, hostfile, "
+        "sender.json, receiver.json and one sub-model per PE key");
+    options->model.add_to(*command, false);
+    command
+        ->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
+        ->required();
+    command->add_option("--mapping", options->mapping, "AutoDiCE mapping.json");
+    command->add_option("--points", options->points,
+                        "Split points: kernels before each cut, e.g. 12,40");
+    command->add_option("--pes", options->pes,
+                        "PE key per segment, e.g. nx01_gpu,nx02_gpu,nx03_gpu");
+    command
+        ->add_option("--out", options->out,
+                     "Package folder; replaced only when complete, and only if empty or an "
+                     "earlier export")
+        ->required();
+    command->add_flag("--no-submodels", options->no_sub_models,
+                      "Write the text files only, no sub-model ONNX files");
+    command->add_option("--rules", options->rules, "Fusion method for the kernels")
+        ->capture_default_str();
+    command->add_flag("--json", options->json, "Print the package's ranks and files as JSON");
+    return [options] { return run_export_autodice(*options); };
+}
+
+} // namespace cleave::cli

@@ -1,0 +1,341 @@
+#include "sub_model.hpp"
+
+#include "../input_error.hpp"
+#include "autodice_names.hpp"
+#include "onnx_source.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fcntl.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/wire_format_lite.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace cleave::graph {
+
+namespace {
+
+using google::protobuf::internal::WireFormatLite;
+using google::protobuf::io::CodedOutputStream;
+
+// Field numbers from onnx.proto.
+constexpr int kModelGraph = 7;
+constexpr int kGraphInitializer = 5;
+constexpr int kTensorRawData = 9;
+
+std::string in_quotes(const std::string& s) {
+    return "'" + s + "'";
+}
+
+// The tag and length prefix of a length-delimited field.
+std::string field_header(int number, std::uint64_t length) {
+    std::uint8_t bytes[24];
+    std::uint8_t* p = CodedOutputStream::WriteTagToArray(
+        WireFormatLite::MakeTag(number, WireFormatLite::WIRETYPE_LENGTH_DELIMITED), bytes);
+    p = CodedOutputStream::WriteVarint64ToArray(length, p);
+    return std::string(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(p - bytes));
+}
+
+bool has_subgraph(const onnx::NodeProto& node) {
+    return std::any_of(
+        node.attribute().begin(), node.attribute().end(),
+        [](const onnx::AttributeProto& a) { return a.has_g() || a.graphs_size() > 0; });
+}
+
+// Everything the file needs, in order: owned byte strings and spans of the mapped model file.
+class Pieces {
+public:
+    void add(std::string bytes) {
+        owned_.push_back(std::move(bytes));
+        spans_.emplace_back();
+        owner_.push_back(static_cast<int>(owned_.size()) - 1);
+    }
+    void add(std::span<const std::uint8_t> bytes) {
+        spans_.push_back(bytes);
+        owner_.push_back(-1);
+    }
+
+    std::uint64_t write(const std::filesystem::path& file, bool sync) const {
+        std::vector<iovec> vectors;
+        std::uint64_t total = 0;
+        for (std::size_t i = 0; i < spans_.size(); ++i) {
+            iovec v{};
+            if (owner_[i] >= 0) {
+                const auto& s = owned_[static_cast<std::size_t>(owner_[i])];
+                v.iov_base = const_cast<char*>(s.data());
+                v.iov_len = s.size();
+            } else {
+                v.iov_base = const_cast<std::uint8_t*>(spans_[i].data());
+                v.iov_len = spans_[i].size();
+            }
+            total += v.iov_len;
+            if (v.iov_len > 0)
+                vectors.push_back(v);
+        }
+        const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            fail(file, "cannot create the file");
+        std::size_t next = 0;
+        while (next < vectors.size()) {
+            const int count =
+                static_cast<int>(std::min<std::size_t>(vectors.size() - next, IOV_MAX));
+            const ssize_t n = ::writev(fd, vectors.data() + next, count);
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                const int error = errno;
+                ::close(fd);
+                errno = error;
+                fail(file, "cannot write the file");
+            }
+            // Skip what was written; a partial write leaves the rest of one vector.
+            auto left = static_cast<std::size_t>(n);
+            while (next < vectors.size() && left >= vectors[next].iov_len)
+                left -= vectors[next++].iov_len;
+            if (left > 0) {
+                vectors[next].iov_base = static_cast<char*>(vectors[next].iov_base) + left;
+                vectors[next].iov_len -= left;
+            }
+        }
+        // Without sync, writeback starts now and the caller syncs later (many files, one wait).
+        if (sync ? ::fsync(fd) != 0 : ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) != 0) {
+            const int error = errno;
+            ::close(fd);
+            errno = error;
+            fail(file, "cannot flush the file");
+        }
+        if (::close(fd) != 0)
+            fail(file, "cannot close the file");
+        return total;
+    }
+
+private:
+    [[noreturn]] static void fail(const std::filesystem::path& file, const std::string& what) {
+        throw InputError(file.string(), "", what + " (" + std::strerror(errno) + ")");
+    }
+
+    std::vector<std::string> owned_;
+    std::vector<std::span<const std::uint8_t>> spans_;
+    std::vector<int> owner_;
+};
+
+} // namespace
+
+SubModelPlan plan_sub_model(const Model& model, std::vector<int> nodes) {
+    std::sort(nodes.begin(), nodes.end());
+    std::vector<char> inside(model.nodes.size(), 0);
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const int n = nodes[i];
+        if (n < 0 || n >= static_cast<int>(model.nodes.size()))
+            throw InputError(model.file, "node #" + std::to_string(n),
+                             "is no node of the model (it has " +
+                                 std::to_string(model.nodes.size()) + ")");
+        if (i > 0 && nodes[i - 1] == n)
+            throw InputError(model.file, "node " + in_quotes(model.nodes[n].name),
+                             "is listed twice for one sub-model");
+        inside[static_cast<std::size_t>(n)] = 1;
+    }
+    if (model.source)
+        for (const int n : nodes)
+            if (has_subgraph(model.source->proto.graph().node(n)))
+                throw InputError(model.file, "node " + in_quotes(model.nodes[n].name),
+                                 "has a subgraph attribute (" + model.nodes[n].op +
+                                     "); sub-models of such nodes are not supported");
+
+    SubModelPlan plan;
+    plan.nodes = std::move(nodes);
+    std::vector<char> seen(model.tensors.size(), 0);
+    std::vector<int> activations;
+    for (const int n : plan.nodes)
+        for (const int t : model.nodes[n].inputs) {
+            if (t < 0 || seen[t])
+                continue;
+            const Tensor& tensor = model.tensors[t];
+            if (tensor.producer >= 0 && inside[tensor.producer])
+                continue;
+            seen[t] = 1;
+            if (tensor.kind == Tensor::Kind::Initializer)
+                plan.initializers.push_back(t);
+            else if (tensor.kind == Tensor::Kind::GraphInput)
+                plan.inputs.push_back(t);
+            else
+                activations.push_back(t);
+        }
+    plan.inputs.insert(plan.inputs.end(), activations.begin(), activations.end());
+    for (const int n : plan.nodes)
+        for (const int t : model.nodes[n].outputs) {
+            if (t < 0)
+                continue;
+            const Tensor& tensor = model.tensors[t];
+            const bool read_elsewhere =
+                std::any_of(tensor.consumers.begin(), tensor.consumers.end(),
+                            [&](int c) { return !inside[static_cast<std::size_t>(c)]; });
+            if (tensor.is_graph_output || read_elsewhere)
+                plan.outputs.push_back(t);
+        }
+    return plan;
+}
+
+std::string sub_model_tensor_name(const std::string& name, SubModelNaming naming) {
+    if (naming == SubModelNaming::model)
+        return name;
+    std::string renamed = name;
+    std::replace(renamed.begin(), renamed.end(), '/', '_');
+    return renamed;
+}
+
+std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
+                              const std::filesystem::path& file, SubModelNaming naming, bool sync) {
+    if (!model.source)
+        throw InputError(model.file, "",
+                         "the model was not loaded from ONNX; no sub-model can be written");
+    const OnnxSource& source = *model.source;
+    const onnx::ModelProto& whole = source.proto;
+    const onnx::GraphProto& graph = whole.graph();
+
+    // Names: each tensor the sub-model holds, renamed once, checked for collisions.
+    std::unordered_map<std::string, std::string> names;
+    std::unordered_set<std::string> taken;
+    auto name_of = [&](const std::string& original) -> const std::string& {
+        auto it = names.find(original);
+        if (it != names.end())
+            return it->second;
+        std::string renamed = sub_model_tensor_name(original, naming);
+        if (!taken.insert(renamed).second)
+            throw InputError(model.file, "tensor " + in_quotes(original),
+                             "its AutoDiCE name " + in_quotes(renamed) +
+                                 " is also another tensor's; rename one of them in the model");
+        return names.emplace(original, std::move(renamed)).first->second;
+    };
+
+    // Where the declared types are: graph inputs, value_info (inferred) and graph outputs.
+    std::unordered_map<std::string, const onnx::ValueInfoProto*> declared;
+    for (const auto& v : graph.value_info())
+        declared.emplace(v.name(), &v);
+    for (const auto& v : graph.output())
+        declared.emplace(v.name(), &v);
+    std::unordered_map<std::string, const onnx::ValueInfoProto*> graph_inputs;
+    for (const auto& v : graph.input())
+        graph_inputs.emplace(v.name(), &v);
+    auto value_info = [&](onnx::ValueInfoProto* out, int t) {
+        const Tensor& tensor = model.tensors[t];
+        const onnx::ValueInfoProto* found = nullptr;
+        if (const auto input = graph_inputs.find(tensor.name); input != graph_inputs.end())
+            found = input->second;
+        else if (const auto d = declared.find(tensor.name); d != declared.end())
+            found = d->second;
+        if (found)
+            out->CopyFrom(*found);
+        else if (tensor.dtype != DataType::Undefined) {
+            auto* type = out->mutable_type()->mutable_tensor_type();
+            type->set_elem_type(static_cast<std::int32_t>(tensor.dtype));
+            if (tensor.shape) {
+                auto* shape = type->mutable_shape();
+                for (const auto d : *tensor.shape)
+                    if (d >= 0)
+                        shape->add_dim()->set_dim_value(d);
+                    else
+                        shape->add_dim();
+            }
+        }
+        out->set_name(name_of(tensor.name));
+    };
+
+    onnx::ModelProto header;
+    header.set_ir_version(whole.ir_version());
+    *header.mutable_opset_import() = whole.opset_import();
+    header.set_producer_name(whole.producer_name());
+    header.set_producer_version(whole.producer_version());
+    header.set_domain(whole.domain());
+    header.set_model_version(whole.model_version());
+    *header.mutable_metadata_props() = whole.metadata_props();
+    *header.mutable_functions() = whole.functions();
+
+    onnx::GraphProto sub;
+    sub.set_name(graph.name());
+    for (const int n : plan.nodes) {
+        onnx::NodeProto* node = sub.add_node();
+        node->CopyFrom(graph.node(n));
+        node->set_name(naming == SubModelNaming::autodice ? autodice_name(model, model.nodes[n])
+                                                          : model.nodes[n].name);
+        for (auto& in : *node->mutable_input())
+            if (!in.empty())
+                in = name_of(in);
+        for (auto& out : *node->mutable_output())
+            if (!out.empty())
+                out = name_of(out);
+    }
+
+    std::unordered_map<std::string, int> initializer_index;
+    for (int i = 0; i < graph.initializer_size(); ++i)
+        initializer_index.emplace(graph.initializer(i).name(), i);
+    std::vector<int> streamed; // initializers whose raw bytes stay in the mapped file
+    for (const int t : plan.initializers) {
+        const std::string& original = model.tensors[t].name;
+        const int i = initializer_index.at(original);
+        const onnx::TensorProto& tensor = graph.initializer(i);
+        if (tensor.data_location() == onnx::TensorProto::EXTERNAL)
+            throw InputError(model.file, "initializer " + in_quotes(original),
+                             "keeps its data in an external file; sub-models of such models "
+                             "are not supported");
+        if (source.initializer_payloads[static_cast<std::size_t>(i)]) {
+            streamed.push_back(i);
+            continue;
+        }
+        onnx::TensorProto* copy = sub.add_initializer();
+        copy->CopyFrom(tensor);
+        copy->set_name(name_of(original));
+    }
+    // Inputs: graph inputs the nodes read (an initializer listed as input stays listed), then
+    // the activations produced elsewhere.
+    for (const auto& v : graph.input()) {
+        const int t = model.find_tensor(v.name());
+        if (t < 0 || model.tensors[t].kind != Tensor::Kind::Initializer)
+            continue;
+        if (std::find(plan.initializers.begin(), plan.initializers.end(), t) !=
+            plan.initializers.end())
+            value_info(sub.add_input(), t);
+    }
+    for (const int t : plan.inputs)
+        value_info(sub.add_input(), t);
+    for (const int t : plan.outputs)
+        value_info(sub.add_output(), t);
+    // Shapes of the tensors inside, for runtimes that read them.
+    std::unordered_set<int> border(plan.outputs.begin(), plan.outputs.end());
+    for (const int n : plan.nodes)
+        for (const int t : model.nodes[n].outputs)
+            if (t >= 0 && !border.count(t) && declared.count(model.tensors[t].name))
+                value_info(sub.add_value_info(), t);
+
+    // ModelProto fields, then the graph: its small part, then each large initializer as its
+    // TensorProto header followed by the raw bytes from the model file.
+    Pieces pieces;
+    std::string graph_bytes = sub.SerializeAsString();
+    std::vector<std::string> tensor_heads;
+    std::uint64_t graph_length = graph_bytes.size();
+    for (const int i : streamed) {
+        onnx::TensorProto head = graph.initializer(i);
+        head.set_name(name_of(head.name()));
+        const auto payload = source.raw_initializer(i);
+        std::string bytes = head.SerializeAsString();
+        bytes += field_header(kTensorRawData, payload.size());
+        const std::uint64_t tensor_length = bytes.size() + payload.size();
+        bytes.insert(0, field_header(kGraphInitializer, tensor_length));
+        graph_length += bytes.size() + payload.size();
+        tensor_heads.push_back(std::move(bytes));
+    }
+    pieces.add(header.SerializeAsString() + field_header(kModelGraph, graph_length));
+    pieces.add(std::move(graph_bytes));
+    for (std::size_t s = 0; s < streamed.size(); ++s) {
+        pieces.add(std::move(tensor_heads[s]));
+        pieces.add(source.raw_initializer(streamed[s]));
+    }
+    return pieces.write(file, sync);
+}
+
+} // namespace cleave::graph
