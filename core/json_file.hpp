@@ -10,5 +10,7 @@ namespace cleave {
 
 // `expected`: what the file should be, for the message ("a predictor written by cleave train").
 nlohmann::json read_json_file(const std::string& path, const std::string& expected);
+// The same, keeping the objects' keys in file order.
+nlohmann::ordered_json read_ordered_json_file(const std::string& path, const std::string& expected);
 
 } // namespace cleave

@@ -27,6 +27,7 @@ Action add_evaluate_sampling_command(CLI::App& app);
 Action add_device_vector_command(CLI::App& app);
 Action add_benchmark_suite_command(CLI::App& app);
 Action add_generate_models_command(CLI::App& app);
+Action add_run_partition_command(CLI::App& app);
 Action add_export_autodice_command(CLI::App& app);
 Action add_split_command(CLI::App& app);
 

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_device_vector_command(app));
     add(cleave::cli::add_benchmark_suite_command(app));
     add(cleave::cli::add_generate_models_command(app));
+    add(cleave::cli::add_run_partition_command(app));
     add(cleave::cli::add_export_autodice_command(app));
     add(cleave::cli::add_split_command(app));
 

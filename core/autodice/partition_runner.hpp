@@ -1,0 +1,37 @@
+// Running an exported package for real: each MPI rank loads its sub-model, receives its input
+// buffers, runs and sends its outputs as the package's tables say, over a stream of inputs, and
+// rank 0 checks the final output against the whole model and writes run-summary.json. The
+// runner is a plugin (core/plugin: kind "runner", name "mpi": Open MPI + OpenCV DNN), started on
+// every rank by `mpirun ... cleave run-partition DIR` (docs/autodice.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace cleave::autodice {
+
+struct PartitionRunOptions {
+    std::filesystem::path package; // an exported package folder (read_package)
+    std::filesystem::path model;   // the whole model, for rank 0's check
+    int inputs = 16;               // inputs streamed through the pipeline
+    double timeout_s = 30;         // longest wait for one buffer before the run is aborted
+    int threads = 1;               // OpenCV threads per rank
+};
+
+class PartitionRunner {
+public:
+    static constexpr const char* kPluginKind = "runner";
+
+    virtual ~PartitionRunner() = default;
+
+    // The libraries it runs on ("Open MPI 4.1.4, OpenCV 4.6.0 DNN").
+    virtual std::string runtime() const = 0;
+
+    // Runs this process's rank to the end. Rank 0 writes run-summary.json into the package
+    // (atomically) and returns its text; other ranks return "". Throws InputError for a bad
+    // package or model; a rank that fails or waits past the timeout aborts the whole job with a
+    // message naming the rank.
+    virtual std::string run(const PartitionRunOptions& options) = 0;
+};
+
+} // namespace cleave::autodice

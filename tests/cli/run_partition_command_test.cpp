@@ -1,0 +1,121 @@
+// `cleave run-partition` under Open MPI on this machine: resnet18 split in 2, run as 2 ranks
+// (oversubscribed), gives the whole model's output; a rank count that does not match the package,
+// a missing package, and a rank killed mid-run end the job with an error naming what happened.
+#include "cli_run.hpp"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+using cleave::test::CliRun;
+using cleave::test::run_cleave;
+
+const QString kModel = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx";
+
+QProcessEnvironment mpi_environment() {
+    auto env = QProcessEnvironment::systemEnvironment();
+    // Containers and CI run as root, which Open MPI refuses unless told.
+    env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
+    return env;
+}
+
+void start_mpirun(QProcess& process, int ranks, const QStringList& arguments) {
+    process.setProcessEnvironment(mpi_environment());
+    process.start(CLEAVE_MPIEXEC, QStringList{"-np", QString::number(ranks), "--oversubscribe",
+                                              CLEAVE_CLI_PATH, "run-partition"} +
+                                      arguments);
+}
+
+CliRun mpirun(int ranks, const QStringList& arguments) {
+    QProcess process;
+    start_mpirun(process, ranks, arguments);
+    process.waitForFinished(240000);
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+} // namespace
+
+class RunPartitionCommandTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString package_;
+
+private slots:
+    void initTestCase() {
+        package_ = dir_.filePath("resnet18-2");
+        const CliRun split = run_cleave({"split", kModel, "--parts", "2", "--pes",
+                                         "h1_cpu0,h2_cpu0", "--out", package_});
+        QCOMPARE(split.exit_code, 0);
+    }
+
+    void twoRanksGiveTheWholeModelsOutput() {
+        const CliRun run = mpirun(2, {package_, "--model", kModel, "--inputs", "4", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(summary["format"].toString(), QString("cleave-run-summary"));
+        QCOMPARE(summary["ranks"].toInt(), 2);
+        QCOMPARE(summary["inputs"].toInt(), 4);
+        QVERIFY(summary["max_abs_diff"].toDouble() <= 1e-4);
+        QVERIFY(summary["throughput_ips"].toDouble() > 0);
+        const QJsonArray ranks = summary["per_rank"].toArray();
+        QCOMPARE(ranks.size(), 2);
+        QCOMPARE(ranks[1].toObject()["key"].toString(), QString("h2_cpu0"));
+        for (const auto& r : ranks) {
+            QVERIFY(r.toObject()["compute_ms"].toDouble() > 0);
+            QVERIFY(r.toObject()["peak_rss_kib"].toDouble() > 0);
+        }
+        // Rank 1 waits for rank 0's buffers; rank 0 reads the graph input itself.
+        QVERIFY(ranks[1].toObject()["receive_wait_ms"].toDouble() > 0);
+        QFile written(package_ + "/run-summary.json");
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(written.readAll()).object()["ranks"].toInt(), 2);
+    }
+
+    void wrongRankCountIsRefused() {
+        const CliRun run = mpirun(3, {package_, "--model", kModel, "--inputs", "1"});
+        QVERIFY(run.exit_code != 0);
+        QVERIFY2(run.err.contains("has 2 ranks but mpirun started 3"), run.err.constData());
+    }
+
+    void missingPackageExitsTwo() {
+        const CliRun run = run_cleave({"run-partition", dir_.filePath("nothing"), "--model", kModel});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("mapping.json"), run.err.constData());
+    }
+
+    void killedRankEndsTheRun() {
+        QProcess process;
+        start_mpirun(process, 2, {package_, "--model", kModel, "--inputs", "100000"});
+        QVERIFY(process.waitForStarted());
+        // Wait for both ranks to be running, then kill one of them.
+        QStringList ranks;
+        for (int i = 0; i < 100 && ranks.size() < 2; ++i) {
+            QTest::qWait(100);
+            QProcess pgrep;
+            pgrep.start("pgrep", {"-P", QString::number(process.processId())});
+            pgrep.waitForFinished();
+            ranks = QString::fromUtf8(pgrep.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+        }
+        QCOMPARE(ranks.size(), 2);
+        QTest::qWait(1500); // past start-up, into the pipeline
+        QElapsedTimer timer;
+        timer.start();
+        QProcess::execute("kill", {"-9", ranks.last()});
+        QVERIFY(process.waitForFinished(30000));
+        QVERIFY(timer.elapsed() < 30000);
+        QVERIFY(process.exitCode() != 0);
+        QVERIFY(process.readAllStandardError().contains("rank"));
+    }
+};
+
+QTEST_GUILESS_MAIN(RunPartitionCommandTest)
+#include "run_partition_command_test.moc"
