@@ -30,5 +30,6 @@ Action add_generate_models_command(CLI::App& app);
 Action add_run_partition_command(CLI::App& app);
 Action add_export_autodice_command(CLI::App& app);
 Action add_split_command(CLI::App& app);
+Action add_dse_command(CLI::App& app);
 
 } // namespace cleave::cli

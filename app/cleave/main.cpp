@@ -44,6 +44,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_run_partition_command(app));
     add(cleave::cli::add_export_autodice_command(app));
     add(cleave::cli::add_split_command(app));
+    add(cleave::cli::add_dse_command(app));
 
     try {
         app.parse(argc, argv);

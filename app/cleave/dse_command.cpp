@@ -1,0 +1,272 @@
+// cleave dse: the Pareto front of a model's mappings onto a cluster (throughput, the largest
+// per-device memory and energy, optionally latency) by pagmo2's NSGA-II, multi-stage and
+// hierarchical as in AutoDiCE's DSE; progress on stderr, the front and the hypervolume per
+// generation as JSON.
+#include "commands.hpp"
+#include "core/dse/exploration_inputs.hpp"
+#include "core/dse/nsga2_search.hpp"
+#include "core/device/cluster.hpp"
+#include "core/input_error.hpp"
+#include "model_options.hpp"
+#include "output.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cleave::cli {
+
+namespace {
+
+struct DseOptions {
+    ModelOptions model;
+    std::string cluster;
+    std::string predictor;
+    std::string rules = "ort-cpu";
+    int generations = 400;
+    int population = 100;
+    std::string stages = "auto";
+    int levels = 2;
+    std::string encoding = "spe";
+    std::string segment_pes = "genes";
+    std::int64_t budget = 0;
+    double crossover = 0.5;
+    double mutation = 0.2;
+    double level2_share = 0.2;
+    int replay_inputs = 16;
+    int max_pes = 0;
+    bool latency = false;
+    unsigned seed = 1;
+    bool json = false;
+    std::string out;
+    bool quiet = false;
+};
+
+dse::SearchSettings settings_of(const DseOptions& options) {
+    dse::SearchSettings settings;
+    if (options.encoding == "spe")
+        settings.encoding = dse::Encoding::spe;
+    else if (options.encoding == "naive")
+        settings.encoding = dse::Encoding::naive;
+    else
+        throw InputError("", "--encoding", "spe or naive, not '" + options.encoding + "'");
+    if (options.stages == "auto")
+        settings.stages = 0;
+    else if (options.stages == "1")
+        settings.stages = 1;
+    else
+        throw InputError("", "--stages", "auto or 1, not '" + options.stages + "'");
+    if (options.segment_pes == "genes")
+        settings.assign_pes = true;
+    else if (options.segment_pes == "order")
+        settings.assign_pes = false;
+    else
+        throw InputError("", "--segment-pes", "genes or order, not '" + options.segment_pes + "'");
+    settings.population = options.population;
+    settings.generations = options.generations;
+    settings.levels = options.levels;
+    settings.evaluation_budget = options.budget;
+    settings.crossover = options.crossover;
+    settings.mutation = options.mutation;
+    settings.level2_share = options.level2_share;
+    settings.seed = options.seed;
+    return settings;
+}
+
+const char* level_name(dse::Level level) {
+    return level == dse::Level::analytical ? "analytical" : "replay";
+}
+
+int run_dse(const DseOptions& options) {
+    // Settings first, so bad flags are refused before any model is read.
+    const auto settings = settings_of(options);
+    dse::check_settings(settings);
+    dse::ExplorationOptions exploration;
+    exploration.rules = options.rules;
+    exploration.predictor_file = options.predictor;
+    exploration.latency_objective = options.latency;
+    exploration.max_pes = options.max_pes;
+    exploration.replay_inputs = options.replay_inputs;
+    const auto inputs = dse::prepare_exploration(options.model.load(),
+                                                 device::load_cluster(options.cluster), exploration);
+    const auto& space = *inputs->space;
+    const auto& cluster = inputs->cluster;
+    const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
+    for (const auto& note : inputs->notes)
+        std::fprintf(stderr, "cleave: note: %s\n", note.c_str());
+
+    int last_phase = -1;
+    const auto progress = [&](const dse::Generation& step) {
+        if (options.quiet)
+            return;
+        const bool phase_end = step.generation == step.phase->generations;
+        if (step.phase_index != last_phase || phase_end || step.generation % 25 == 0) {
+            std::fprintf(stderr,
+                         "stage %d (%d PEs) level %d (%s) generation %d/%d: %lld/%lld evaluations, "
+                         "front %zu, hypervolume %.4f\n",
+                         step.phase->stage, step.phase->pes, static_cast<int>(step.phase->level),
+                         level_name(step.phase->level), step.generation, step.phase->generations,
+                         static_cast<long long>(step.evaluations),
+                         static_cast<long long>(step.budget), step.front.size(), step.hypervolume);
+            last_phase = step.phase_index;
+        }
+    };
+    auto result = dse::run_search(space, settings, progress);
+    std::sort(result.front.begin(), result.front.end(), [](const auto& a, const auto& b) {
+        return a.throughput_per_s > b.throughput_per_s;
+    });
+
+    const auto names = dse::objective_names(space.objectives());
+    const auto& best = space.best_single_pe();
+    int beat_throughput = 0, beat_memory = 0;
+    for (const auto& s : result.front) {
+        beat_throughput += s.objectives[0] < best[0] ? 1 : 0;
+        beat_memory += s.objectives[1] < best[1] ? 1 : 0;
+    }
+
+    if (options.json || !options.out.empty()) {
+        nlohmann::ordered_json searched = nlohmann::ordered_json::array();
+        for (const int pe : space.pes())
+            searched.push_back(key(pe));
+        nlohmann::ordered_json best_single = nlohmann::ordered_json::object();
+        for (std::size_t j = 0; j < names.size(); ++j)
+            best_single[names[j]] = best[j];
+        best_single["throughput_per_s"] = 1000.0 / best[0];
+        auto plan = nlohmann::ordered_json::array();
+        for (const auto& phase : result.plan)
+            plan.push_back({{"stage", phase.stage},
+                            {"pes", phase.pes},
+                            {"level", static_cast<int>(phase.level)},
+                            {"generations", phase.generations},
+                            {"evaluations", phase.evaluations}});
+        auto front = nlohmann::ordered_json::array();
+        for (const auto& s : result.front) {
+            nlohmann::ordered_json pes = nlohmann::ordered_json::array();
+            for (const int pe : s.mapping.pes)
+                pes.push_back(key(pe));
+            nlohmann::ordered_json solution{{"points", s.mapping.points},
+                                            {"pes", pes},
+                                            {"throughput_per_s", s.throughput_per_s}};
+            for (std::size_t j = 0; j < names.size(); ++j)
+                solution[names[j]] = s.objectives[j];
+            solution["normalised"] = s.normalised;
+            solution["stage"] = s.stage;
+            solution["level"] = static_cast<int>(s.level);
+            front.push_back(solution);
+        }
+        auto history = nlohmann::ordered_json::array();
+        for (const auto& h : result.history)
+            history.push_back({{"stage", h.stage},
+                               {"level", static_cast<int>(h.level)},
+                               {"generation", h.generation},
+                               {"evaluations", h.evaluations},
+                               {"hypervolume", h.hypervolume}});
+        const nlohmann::ordered_json document{
+            {"model", inputs->model.file},
+            {"cluster", cluster.file},
+            {"rules", options.rules},
+            {"kernels", space.costs().kernel_count()},
+            {"encoding", options.encoding},
+            {"settings",
+             {{"population", settings.population},
+              {"generations", settings.generations},
+              {"crossover", settings.crossover},
+              {"mutation", settings.mutation},
+              {"stages", options.stages},
+              {"levels", settings.levels},
+              {"segment_pes", options.segment_pes},
+              {"level2_share", settings.level2_share},
+              {"replay_inputs", options.replay_inputs},
+              {"seed", settings.seed}}},
+            {"pes", searched},
+            {"notes", inputs->notes},
+            {"objectives", names},
+            {"best_single_pe", best_single},
+            {"reference_point", result.reference_point},
+            {"plan", plan},
+            {"evaluations", result.evaluations},
+            {"cancelled", result.cancelled},
+            {"beats_best_single_pe", {{"throughput", beat_throughput}, {"memory", beat_memory}}},
+            {"front", front},
+            {"hypervolume", history}};
+        emit_json(document, options.json, options.out);
+        if (options.json)
+            return 0;
+    }
+
+    std::printf("%s on %s: %d kernels by %s, %zu PEs searched, %lld evaluations\n",
+                inputs->model.file.c_str(), cluster.file.c_str(), space.costs().kernel_count(),
+                options.rules.c_str(), space.pes().size(),
+                static_cast<long long>(result.evaluations));
+    char best_energy[48] = "";
+    if (space.objectives().energy)
+        std::snprintf(best_energy, sizeof best_energy, ", %.3f mJ", best[2]);
+    std::printf("best single PE: %.2f /s, %s bytes%s\n", 1000.0 / best[0],
+                grouped(static_cast<std::int64_t>(best[1])).c_str(), best_energy);
+    std::printf("front: %zu mappings, %d beat it in throughput, %d in memory; hypervolume %.4f\n\n",
+                result.front.size(), beat_throughput, beat_memory,
+                result.history.empty() ? 0.0 : result.history.back().hypervolume);
+    std::printf("  %12s %16s %12s  %s\n", "throughput/s", "max memory B",
+                space.objectives().energy ? "max energy mJ" : "", "mapping (points | PEs)");
+    for (const auto& s : result.front) {
+        char energy[32] = "";
+        if (space.objectives().energy)
+            std::snprintf(energy, sizeof energy, "%.3f", s.objectives[2]);
+        std::printf("  %12.2f %16s %12s  %s\n", s.throughput_per_s,
+                    grouped(static_cast<std::int64_t>(s.objectives[1])).c_str(), energy,
+                    dse::mapping_key(s.mapping, cluster).c_str());
+    }
+    return 0;
+}
+
+} // namespace
+
+Action add_dse_command(CLI::App& app) {
+    auto options = std::make_shared<DseOptions>();
+    auto* command = app.add_subcommand(
+        "dse", "Pareto front of mappings onto a cluster by NSGA-II (throughput, per-device memory "
+               "and energy), multi-stage and hierarchical");
+    options->model.add_to(*command, false);
+    command->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
+        ->required();
+    command->add_option("--predictor", options->predictor,
+                        "Predictor file for the PEs of its device (others: shipped, else roofline)");
+    command->add_option("--rules", options->rules, "Fusion method for the kernels")
+        ->capture_default_str();
+    command->add_option("--generations", options->generations,
+                        "Generations (with --population: the evaluation budget)")
+        ->capture_default_str();
+    command->add_option("--population", options->population, "Population (>= 8, a multiple of 4)")
+        ->capture_default_str();
+    command->add_option("--stages", options->stages, "auto: ceil(log2 N) stages; 1: one stage")
+        ->capture_default_str();
+    command->add_option("--levels", options->levels, "2: analytical then replay; 1: analytical")
+        ->capture_default_str();
+    command->add_option("--encoding", options->encoding, "spe (split points) or naive (PE per kernel)")
+        ->capture_default_str();
+    command->add_option("--segment-pes", options->segment_pes,
+                        "SPE: genes (a PE gene per segment) or order (segment s on PE s)")
+        ->capture_default_str();
+    command->add_option("--budget", options->budget,
+                        "Evaluations in all; 0: population x (generations + 1)")
+        ->capture_default_str();
+    command->add_option("--crossover", options->crossover, "Crossover probability")
+        ->capture_default_str();
+    command->add_option("--mutation", options->mutation, "Mutation probability")
+        ->capture_default_str();
+    command->add_option("--level2-share", options->level2_share,
+                        "Share of each stage's evaluations for level 2")
+        ->capture_default_str();
+    command->add_option("--replay-inputs", options->replay_inputs, "Inputs per level-2 replay")
+        ->capture_default_str();
+    command->add_option("--max-pes", options->max_pes, "Search only the N fastest PEs; 0: all")
+        ->capture_default_str();
+    command->add_flag("--latency", options->latency, "Add the pipeline latency as an objective");
+    command->add_option("--seed", options->seed, "Seed (the same seed repeats the run)")
+        ->capture_default_str();
+    command->add_flag("--quiet", options->quiet, "No progress on stderr");
+    command->add_flag("--json", options->json, "Print the front and hypervolumes as JSON");
+    command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
+    return [options] { return run_dse(*options); };
+}
+
+} // namespace cleave::cli

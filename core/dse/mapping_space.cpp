@@ -1,0 +1,187 @@
+#include "mapping_space.hpp"
+
+#include "core/input_error.hpp"
+#include "core/partition/replay.hpp"
+#include "core/predict/predictor_library.hpp"
+#include "core/predict/roofline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <utility>
+
+namespace cleave::dse {
+
+SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::KernelGraph& kernels,
+                                     const device::Cluster& cluster, const std::string& rules,
+                                     const std::string& predictor_file) {
+    std::optional<predict::Predictor> given;
+    if (!predictor_file.empty()) {
+        given = predict::load_predictor(predictor_file);
+        const bool used = std::any_of(cluster.hosts.begin(), cluster.hosts.end(),
+                                      [&](const auto& h) { return h.device.id == given->device; });
+        if (!used)
+            throw InputError(predictor_file, "--predictor",
+                             "the predictor is for device '" + given->device +
+                                 "', which no host of " + cluster.file + " runs");
+    }
+    SearchablePes result;
+    result.kernel_ms.resize(cluster.pes.size());
+    // PEs of one device with the same name get the same figures: predict each kind once.
+    std::map<std::pair<std::string, std::string>, std::optional<std::vector<double>>> predicted;
+    for (std::size_t index = 0; index < cluster.pes.size(); ++index) {
+        const auto& pe = cluster.pes[index];
+        const auto& device = cluster.hosts[pe.host_index].device;
+        const auto found = predicted.find({device.id, pe.spec.name});
+        if (found == predicted.end()) {
+            std::optional<std::vector<double>> row;
+            try {
+                const predict::Predictor predictor =
+                    given && given->device == device.id ? *given
+                    : predict::shipped_predictor(device.id)
+                        ? predict::predictor_for(device, "", rules)
+                        : predict::roofline_predictor(device, rules, pe.spec.name);
+                const auto latency = predict::predict_model(predictor, model, kernels);
+                row.emplace();
+                for (const auto& kernel : latency.kernels)
+                    row->push_back(kernel.us / 1e3);
+            } catch (const InputError& e) {
+                result.notes.push_back("left out " + pe.key + " (" + pe.spec.name + " of " +
+                                       device.id + "): its kernel latencies cannot be predicted: " +
+                                       e.problem());
+            }
+            predicted[{device.id, pe.spec.name}] = row;
+        } else if (!found->second) {
+            result.notes.push_back("left out " + pe.key + " (" + pe.spec.name + " of " + device.id +
+                                   "): as above");
+        }
+        const auto& row = predicted[{device.id, pe.spec.name}];
+        if (row) {
+            result.pes.push_back(static_cast<int>(index));
+            result.kernel_ms[index] = *row;
+        }
+    }
+    return result;
+}
+
+std::optional<std::int64_t> capacity_bytes(const device::DeviceSpec& device) {
+    if (!device.memory || !device.memory->capacity_gib)
+        return std::nullopt;
+    return static_cast<std::int64_t>(*device.memory->capacity_gib * 1024.0 * 1024.0 * 1024.0);
+}
+
+MappingSpace::MappingSpace(const partition::MappingCosts& costs, std::vector<int> pes,
+                           std::vector<std::optional<std::int64_t>> capacity_bytes,
+                           ObjectiveSet objectives, int replay_inputs)
+    : costs_(&costs), pes_(std::move(pes)), capacity_(std::move(capacity_bytes)),
+      objectives_(objectives), replay_inputs_(replay_inputs) {
+    if (pes_.empty())
+        throw InputError("", "--cluster", "the search needs at least one PE with kernel latencies");
+    for (const int pe : pes_)
+        if (pe < 0 || pe >= costs.pe_count() || !costs.has_latencies(pe))
+            throw InputError("", "--cluster",
+                             "PE " + std::to_string(pe) + " has no kernel latencies");
+    capacity_.resize(static_cast<std::size_t>(costs.host_count()));
+    if (replay_inputs_ < 2)
+        throw InputError("", "--replay-inputs", "the replay needs at least 2 inputs");
+    if (objectives_.energy)
+        for (const int pe : pes_)
+            if (std::isnan(costs.power(pe).busy_w) || std::isnan(costs.power(pe).communication_w))
+                throw InputError("", "--cluster",
+                                 "PE " + std::to_string(pe) +
+                                     " has no power figure, so energy cannot be an objective");
+
+    Scratch scratch;
+    best_single_.assign(static_cast<std::size_t>(objectives_.count()),
+                        std::numeric_limits<double>::infinity());
+    for (const int pe : pes_) {
+        const auto raw = raw_objectives(figures(partition::Mapping{{}, {pe}}, Level::analytical, scratch));
+        for (std::size_t j = 0; j < raw.size(); ++j)
+            best_single_[j] = std::min(best_single_[j], raw[j]);
+    }
+    for (auto& best : best_single_)
+        if (!(best > 0))
+            best = 1; // a zero objective (a model without weights) is left unscaled
+}
+
+MappingFigures MappingSpace::sum_hosts(const partition::Evaluation& evaluation,
+                                       Scratch& scratch) const {
+    scratch.host_memory.assign(capacity_.size(), 0.0);
+    scratch.host_energy.assign(capacity_.size(), 0.0);
+    for (std::size_t pe = 0; pe < evaluation.pes.size(); ++pe) {
+        const auto& c = evaluation.pes[pe];
+        if (c.kernels == 0 && c.communication_ms() == 0)
+            continue;
+        const auto host = static_cast<std::size_t>(costs_->host_of(static_cast<int>(pe)));
+        scratch.host_memory[host] += static_cast<double>(c.memory_bytes());
+        scratch.host_energy[host] += c.energy_mj;
+    }
+    MappingFigures figures;
+    double max_memory = 0;
+    figures.max_energy_mj = 0;
+    for (std::size_t host = 0; host < capacity_.size(); ++host) {
+        max_memory = std::max(max_memory, scratch.host_memory[host]);
+        if (std::isnan(scratch.host_energy[host]) || std::isnan(figures.max_energy_mj))
+            figures.max_energy_mj = std::numeric_limits<double>::quiet_NaN();
+        else
+            figures.max_energy_mj = std::max(figures.max_energy_mj, scratch.host_energy[host]);
+        if (capacity_[host] && scratch.host_memory[host] > static_cast<double>(*capacity_[host]))
+            figures.memory_excess += (scratch.host_memory[host] - static_cast<double>(*capacity_[host])) /
+                                     static_cast<double>(*capacity_[host]);
+    }
+    figures.max_memory_bytes = static_cast<std::int64_t>(max_memory);
+    figures.bottleneck_ms = evaluation.bottleneck_ms;
+    figures.throughput_per_s = evaluation.throughput_per_s;
+    figures.latency_ms = evaluation.latency_ms;
+    return figures;
+}
+
+MappingFigures MappingSpace::figures(const partition::Mapping& mapping, Level level,
+                                     Scratch& scratch) const {
+    if (level == Level::replay)
+        return figures(partition::assignment_of(mapping, costs_->kernel_count()), level, scratch);
+    costs_->evaluate(mapping, scratch.evaluation);
+    return sum_hosts(scratch.evaluation, scratch);
+}
+
+MappingFigures MappingSpace::figures(const partition::KernelAssignment& assignment, Level level,
+                                     Scratch& scratch) const {
+    scratch.evaluation = costs_->evaluate(assignment);
+    auto result = sum_hosts(scratch.evaluation, scratch);
+    if (level == Level::replay) {
+        const auto replayed = partition::replay(*costs_, assignment, {replay_inputs_, 0.0});
+        result.throughput_per_s = replayed.throughput_per_s;
+        result.bottleneck_ms = 1000.0 / replayed.throughput_per_s;
+        result.latency_ms = replayed.first_latency_ms;
+    }
+    return result;
+}
+
+std::vector<double> MappingSpace::raw_objectives(const MappingFigures& figures) const {
+    std::vector<double> raw{figures.bottleneck_ms, static_cast<double>(figures.max_memory_bytes)};
+    if (objectives_.energy)
+        raw.push_back(figures.max_energy_mj);
+    if (objectives_.latency)
+        raw.push_back(figures.latency_ms);
+    return raw;
+}
+
+std::vector<double> MappingSpace::normalised(const std::vector<double>& raw) const {
+    std::vector<double> result(raw.size());
+    for (std::size_t j = 0; j < raw.size(); ++j)
+        result[j] = raw[j] / best_single_[j];
+    return result;
+}
+
+std::string mapping_key(const partition::Mapping& mapping, const device::Cluster& cluster) {
+    std::string key;
+    for (std::size_t i = 0; i < mapping.points.size(); ++i)
+        key += (i ? "," : "") + std::to_string(mapping.points[i]);
+    key += '|';
+    for (std::size_t i = 0; i < mapping.pes.size(); ++i)
+        key += (i ? "," : "") + cluster.pes[static_cast<std::size_t>(mapping.pes[i])].key;
+    return key;
+}
+
+} // namespace cleave::dse

@@ -1,0 +1,105 @@
+// What the DSE searches: the PEs a mapping may use, each host's memory capacity, and the
+// objectives of a mapping (throughput, the largest per-device memory and energy, optionally the
+// pipeline latency) at level 1 (the analytical sums of MappingCosts) or level 2 (the replay
+// simulator), normalised by the best single PE. docs/dse.md has the formulas.
+#pragma once
+
+#include "core/device/cluster.hpp"
+#include "core/fusion/kernel_graph.hpp"
+#include "core/graph/model.hpp"
+#include "core/partition/mapping_costs.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cleave::dse {
+
+// Level 1: MappingCosts (AutoDiCE's analytical models); level 2: partition::replay.
+enum class Level { analytical = 1, replay = 2 };
+
+// Every PE of the cluster that has kernel latencies, in cluster order, with the latencies
+// MappingCosts is built from; PEs left out (no usable predictor and no peak figures for a roofline,
+// like the Jetson Xavier NX's Carmel CPU) get a note each.
+struct SearchablePes {
+    std::vector<int> pes;                       // indices into Cluster::pes
+    std::vector<std::vector<double>> kernel_ms; // per cluster PE; empty rows for PEs left out
+    std::vector<std::string> notes;
+};
+
+// `predictor_file` (may be empty) predicts for the PEs of the device it was trained for; the
+// others use their shipped predictor, else a roofline from their figures. Throws InputError
+// (place --predictor) when no PE of the cluster is that file's device.
+SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::KernelGraph& kernels,
+                                     const device::Cluster& cluster, const std::string& rules,
+                                     const std::string& predictor_file);
+
+// A device's memory capacity in bytes (memory.capacity_gib), if its spec gives one.
+std::optional<std::int64_t> capacity_bytes(const device::DeviceSpec& device);
+
+// The raw figures of one mapping.
+struct MappingFigures {
+    double throughput_per_s = 0;
+    double bottleneck_ms = 0;         // 1000 / throughput
+    std::int64_t max_memory_bytes = 0; // the largest sum over one host's PEs
+    double max_energy_mj = 0;         // likewise; NaN when a used PE has no power figure
+    double latency_ms = 0;            // level 1: the pipeline latency L; level 2: the first input's
+    double memory_excess = 0;         // sum over hosts of (memory - capacity) / capacity, if > 0
+    bool feasible() const { return memory_excess <= 0; }
+};
+
+struct ObjectiveSet {
+    bool energy = true;
+    bool latency = false;
+    int count() const { return 2 + (energy ? 1 : 0) + (latency ? 1 : 0); }
+};
+
+class MappingSpace {
+public:
+    // `costs` must outlive the space. `pes`: the PEs mappings may use, in the order stages take
+    // them (stage k uses the first 2^k); each must have latencies. `capacity_bytes`: per cluster
+    // host, nullopt for no limit. Throws InputError (place --cluster) for an empty list.
+    MappingSpace(const partition::MappingCosts& costs, std::vector<int> pes,
+                 std::vector<std::optional<std::int64_t>> capacity_bytes, ObjectiveSet objectives,
+                 int replay_inputs = 16);
+
+    const partition::MappingCosts& costs() const { return *costs_; }
+    const std::vector<int>& pes() const { return pes_; }
+    const ObjectiveSet& objectives() const { return objectives_; }
+    int replay_inputs() const { return replay_inputs_; }
+    const std::vector<std::optional<std::int64_t>>& capacities() const { return capacity_; }
+
+    // Reuses `evaluation` and `host_sums` between calls.
+    struct Scratch {
+        partition::Evaluation evaluation;
+        std::vector<double> host_memory;
+        std::vector<double> host_energy;
+    };
+    MappingFigures figures(const partition::Mapping& mapping, Level level, Scratch& scratch) const;
+    MappingFigures figures(const partition::KernelAssignment& assignment, Level level,
+                           Scratch& scratch) const;
+
+    // Objective values to minimise, in objective order: bottleneck ms, max memory, max energy,
+    // latency ms (those selected).
+    std::vector<double> raw_objectives(const MappingFigures& figures) const;
+    // The best value of each objective over the single-PE mappings of `pes` at level 1:
+    // what normalised objectives are divided by.
+    const std::vector<double>& best_single_pe() const { return best_single_; }
+    std::vector<double> normalised(const std::vector<double>& raw) const;
+
+private:
+    MappingFigures sum_hosts(const partition::Evaluation& evaluation, Scratch& scratch) const;
+
+    const partition::MappingCosts* costs_;
+    std::vector<int> pes_;
+    std::vector<std::optional<std::int64_t>> capacity_;
+    ObjectiveSet objectives_;
+    int replay_inputs_;
+    std::vector<double> best_single_;
+};
+
+// A mapping's key for deduplication and display: "12,40|nx01_gpu,nx02_gpu,nx03_gpu".
+std::string mapping_key(const partition::Mapping& mapping, const device::Cluster& cluster);
+
+} // namespace cleave::dse

@@ -1,0 +1,120 @@
+// The multi-stage hierarchical NSGA-II search of AutoDiCE's DSE on pagmo2's nsga2: K =
+// ceil(log2 N) stages, stage k mapping onto the first 2^k of the N PEs (all N in the last) with
+// its population seeded from stage k-1's Pareto set, each stage in two levels (1: analytical
+// objectives; 2: the replay simulator, seeded from level 1's population). Every evaluation counts
+// once against one budget whatever its level, so runs compare at equal evaluations. Each
+// generation is reported with its front and hypervolume; a SearchControl pauses or cancels the
+// search between generations from another thread (a Qt panel runs run_search on a worker).
+#pragma once
+
+#include "mapping_space.hpp"
+#include "split_point_encoding.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace cleave::dse {
+
+struct SearchSettings {
+    Encoding encoding = Encoding::spe;
+    bool assign_pes = true; // SPE: PE genes per segment; else segment s runs on PE s
+    // The defaults of the AutoDiCE DSE paper.
+    int population = 100;
+    int generations = 400;
+    double crossover = 0.5;
+    double mutation = 0.2;
+    int stages = 0; // 0: ceil(log2 N) stages; 1: one stage over all N PEs
+    int levels = 2; // 1: analytical only; 2: analytical, then the replay
+    // Evaluations over the whole search, every level alike; 0: population x (generations + 1),
+    // what one stage of one level with these settings uses.
+    std::int64_t evaluation_budget = 0;
+    double level2_share = 0.2; // of each stage's evaluations, with 2 levels
+    unsigned seed = 1;
+    // In normalised objectives (1 = the best single PE); empty: 2 for each objective.
+    std::vector<double> reference_point;
+};
+
+// Throws InputError naming the flag (--population, --generations, --stages, --levels, ...) for
+// settings the search cannot run: population < 8 or not a multiple of 4 (pagmo's nsga2), fewer
+// than 2 PEs or 2 kernels, a budget too small for the stages and levels. A negative count is
+// not known yet (flags checked before the model is read) and not checked.
+void check_settings(const SearchSettings& settings, int pe_count = -1, int kernel_count = -1);
+
+struct Solution {
+    partition::Mapping mapping;         // cluster PEs
+    std::vector<double> objectives;     // raw, minimised: bottleneck ms, bytes, mJ, latency ms
+    std::vector<double> normalised;     // divided by MappingSpace::best_single_pe()
+    double throughput_per_s = 0;
+    int stage = 0;                      // where the mapping first appeared on a front
+    Level level = Level::analytical;
+};
+
+struct StagePlan {
+    int stage = 0; // 1-based
+    int pes = 0;   // the first `pes` of MappingSpace::pes()
+    Level level = Level::analytical;
+    int generations = 0;
+    std::int64_t evaluations = 0; // population x (generations + 1)
+};
+
+// The stages and levels the settings give for N PEs, with each one's generations.
+std::vector<StagePlan> plan_search(const SearchSettings& settings, int pe_count);
+
+struct Generation {
+    const StagePlan* phase = nullptr;
+    int phase_index = 0;
+    int phases = 0;
+    int generation = 0;           // within the phase; 0 is the initial population
+    std::int64_t evaluations = 0; // so far, all phases
+    std::int64_t budget = 0;
+    std::vector<Solution> front;  // feasible, non-dominated, one per mapping
+    double hypervolume = 0;       // of the front's normalised objectives
+};
+
+struct HypervolumeStep {
+    int stage = 0;
+    Level level = Level::analytical;
+    int generation = 0;
+    std::int64_t evaluations = 0;
+    double hypervolume = 0;
+};
+
+struct SearchResult {
+    std::vector<Solution> front; // of the last phase run
+    std::vector<HypervolumeStep> history;
+    std::vector<StagePlan> plan;
+    std::vector<double> reference_point;
+    std::int64_t evaluations = 0;
+    bool cancelled = false;
+};
+
+// Thread-safe: another thread may pause, resume or cancel while run_search runs.
+class SearchControl {
+public:
+    void cancel();
+    void pause();
+    void resume();
+    bool cancelled() const { return cancelled_; }
+    bool paused() const { return paused_; }
+    // Blocks while paused; false once cancelled.
+    bool proceed() const;
+
+private:
+    std::atomic<bool> cancelled_{false};
+    std::atomic<bool> paused_{false};
+    mutable std::mutex mutex_;
+    mutable std::condition_variable changed_;
+};
+
+using GenerationCallback = std::function<void(const Generation&)>;
+
+// Checks the settings first (check_settings). A cancelled search returns the front so far.
+SearchResult run_search(const MappingSpace& space, const SearchSettings& settings,
+                        const GenerationCallback& on_generation = {},
+                        const SearchControl* control = nullptr);
+
+} // namespace cleave::dse

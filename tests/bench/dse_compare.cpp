@@ -1,0 +1,207 @@
+// The DSE experiment of docs/dse.md: at equal numbers of evaluations, split-point encoding
+// against the naive encoding (one stage, level 1 both), and multi-stage search (level 1 only,
+// and hierarchical: levels 1 and 2) against one stage, per model and device count, over seeds
+// 1..S. Every run's final front is scored afresh by both evaluators (level 1: the analytical
+// sums; level 2: the replay), objectives normalised by the best single PE, infeasible mappings
+// dropped, non-dominated points kept. Each comparison of two configurations has its own
+// reference point, 1.1 x the worst value of each objective over all fronts of both (every seed),
+// per model, device count and evaluator. Reported: the median over seeds of each one's
+// hypervolume and of the per-seed ratios, and on how many seeds the ratio exceeds 1.
+// Usage: dse_compare CLUSTER.json MODEL.onnx... [--devices 4,8] [--seeds 10] [--budget 40100]
+//                    [--population 100] [--json FILE]
+#include "core/device/cluster.hpp"
+#include "core/dse/exploration_inputs.hpp"
+#include "core/dse/nsga2_search.hpp"
+#include "core/dse/pareto_front.hpp"
+#include "core/graph/onnx_import.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace cleave;
+
+namespace {
+
+struct Config {
+    std::string name;
+    dse::Encoding encoding;
+    int stages;
+    int levels;
+};
+
+const std::vector<Config> kConfigs{
+    {"spe-1stage", dse::Encoding::spe, 1, 1},
+    {"naive-1stage", dse::Encoding::naive, 1, 1},
+    {"spe-multistage", dse::Encoding::spe, 0, 1},
+    {"spe-hierarchical", dse::Encoding::spe, 0, 2},
+};
+
+// Ratios of configuration a's hypervolume to b's, seed by seed.
+const std::vector<std::pair<int, int>> kRatios{{0, 1}, {2, 0}, {3, 0}};
+
+double median(std::vector<double> values) {
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::vector<int> int_list(const std::string& text) {
+    std::vector<int> values;
+    std::stringstream stream(text);
+    for (std::string item; std::getline(stream, item, ',');)
+        values.push_back(std::stoi(item));
+    return values;
+}
+
+} // namespace
+
+int main(int argc, char** argv) try {
+    std::vector<std::string> models;
+    std::string cluster_file, json_file;
+    std::vector<int> device_counts{4, 8};
+    int seeds = 10, population = 100;
+    std::int64_t budget = 40100;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) == 0 && i + 1 < argc) {
+            const std::string value = argv[++i];
+            if (arg == "--devices")
+                device_counts = int_list(value);
+            else if (arg == "--seeds")
+                seeds = std::stoi(value);
+            else if (arg == "--budget")
+                budget = std::stoll(value);
+            else if (arg == "--population")
+                population = std::stoi(value);
+            else if (arg == "--json")
+                json_file = value;
+        } else if (cluster_file.empty()) {
+            cluster_file = arg;
+        } else {
+            models.push_back(arg);
+        }
+    }
+    if (cluster_file.empty() || models.empty()) {
+        std::fprintf(stderr, "usage: dse_compare CLUSTER.json MODEL.onnx... [--devices 4,8] "
+                             "[--seeds 10] [--budget 40100] [--population 100] [--json FILE]\n");
+        return 2;
+    }
+    const auto cluster = device::load_cluster(cluster_file);
+    auto document = nlohmann::ordered_json{{"cluster", cluster_file},
+                                           {"seeds", seeds},
+                                           {"budget", budget},
+                                           {"population", population},
+                                           {"results", nlohmann::ordered_json::array()}};
+    std::printf("%-12s %3s %-10s | %s\n", "model", "PEs", "scored by",
+                "median hypervolume ratio (seeds above 1): spe/naive, multistage/1stage, "
+                "hierarchical/1stage");
+    for (const auto& model_file : models) {
+        const auto model = graph::load_model(model_file);
+        const std::string name = std::filesystem::path(model_file).stem().string();
+        for (const int devices : device_counts) {
+            dse::ExplorationOptions options;
+            options.max_pes = devices;
+            const auto inputs = dse::prepare_exploration(model, cluster, options);
+            const auto& space = *inputs->space;
+            const auto start = std::chrono::steady_clock::now();
+            // fronts[config][seed]: the mappings of each run's final front.
+            std::vector<std::vector<std::vector<partition::Mapping>>> fronts(kConfigs.size());
+            std::vector<std::int64_t> evaluations(kConfigs.size(), 0);
+            for (std::size_t c = 0; c < kConfigs.size(); ++c)
+                for (int seed = 1; seed <= seeds; ++seed) {
+                    dse::SearchSettings settings;
+                    settings.encoding = kConfigs[c].encoding;
+                    settings.stages = kConfigs[c].stages;
+                    settings.levels = kConfigs[c].levels;
+                    settings.population = population;
+                    settings.evaluation_budget = budget;
+                    settings.seed = static_cast<unsigned>(seed);
+                    const auto result = dse::run_search(space, settings);
+                    std::vector<partition::Mapping> mappings;
+                    for (const auto& s : result.front)
+                        mappings.push_back(s.mapping);
+                    fronts[c].push_back(std::move(mappings));
+                    evaluations[c] = std::max(evaluations[c], result.evaluations);
+                }
+            const double search_s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+            auto entry = nlohmann::ordered_json{{"model", name},
+                                                {"kernels", space.costs().kernel_count()},
+                                                {"pes", devices},
+                                                {"search_s", search_s},
+                                                {"evaluations", evaluations}};
+            for (const auto level : {dse::Level::analytical, dse::Level::replay}) {
+                dse::MappingSpace::Scratch scratch;
+                std::vector<std::vector<std::vector<std::vector<double>>>> points(kConfigs.size());
+                for (std::size_t c = 0; c < kConfigs.size(); ++c)
+                    for (const auto& front : fronts[c]) {
+                        std::vector<std::vector<double>> scored;
+                        for (const auto& mapping : front) {
+                            const auto figures = space.figures(mapping, level, scratch);
+                            if (figures.feasible())
+                                scored.push_back(space.normalised(space.raw_objectives(figures)));
+                        }
+                        std::vector<std::vector<double>> kept;
+                        for (const std::size_t i : dse::non_dominated(scored))
+                            kept.push_back(scored[i]);
+                        points[c].push_back(std::move(kept));
+                    }
+                auto scored = nlohmann::ordered_json::object();
+                std::string ratio_text;
+                for (const auto& [a, b] : kRatios) {
+                    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+                    // The reference point of this comparison: 1.1 x the worst over its fronts.
+                    std::vector<double> reference(
+                        static_cast<std::size_t>(space.objectives().count()), 0.0);
+                    for (const auto c : {ua, ub})
+                        for (const auto& front : points[c])
+                            for (const auto& p : front)
+                                for (std::size_t j = 0; j < p.size(); ++j)
+                                    reference[j] = std::max(reference[j], 1.1 * p[j]);
+                    std::vector<double> hv_a, hv_b, ratios;
+                    for (int seed = 0; seed < seeds; ++seed) {
+                        hv_a.push_back(dse::hypervolume(points[ua][static_cast<std::size_t>(seed)], reference));
+                        hv_b.push_back(dse::hypervolume(points[ub][static_cast<std::size_t>(seed)], reference));
+                        ratios.push_back(hv_a.back() / hv_b.back());
+                    }
+                    const std::string key = kConfigs[ua].name + "/" + kConfigs[ub].name;
+                    const auto wins = std::count_if(ratios.begin(), ratios.end(),
+                                                    [](double r) { return r > 1; });
+                    scored[key] = {{"reference_point", reference},
+                                   {"median_hypervolume", {median(hv_a), median(hv_b)}},
+                                   {"median_ratio", median(ratios)},
+                                   {"seeds_above_1", wins},
+                                   {"hypervolumes", {hv_a, hv_b}},
+                                   {"ratios", ratios}};
+                    char cell[64];
+                    std::snprintf(cell, sizeof cell, " %.3f (%d/%d)", median(ratios),
+                                  static_cast<int>(wins), seeds);
+                    ratio_text += cell;
+                }
+                const char* level_name = level == dse::Level::analytical ? "analytical" : "replay";
+                entry[level_name] = scored;
+                std::printf("%-12s %3d %-10s |%s\n", name.c_str(), devices, level_name,
+                            ratio_text.c_str());
+                std::fflush(stdout);
+            }
+            document["results"].push_back(entry);
+        }
+    }
+    if (!json_file.empty())
+        std::ofstream(json_file) << document.dump(2) << '\n';
+    return 0;
+} catch (const std::exception& e) {
+    std::fprintf(stderr, "dse_compare: %s\n", e.what());
+    return 2;
+}

@@ -1,0 +1,110 @@
+// `cleave dse` end to end on resnet18 and the eight Jetson Xavier NX (small population and few
+// generations): the front and its hypervolumes as JSON, --out, repeatability by seed, and bad
+// settings refused with exit 2 naming the flag.
+#include "cli_run.hpp"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+using Run = cleave::test::CliRun;
+using cleave::test::run_cleave;
+
+const QString kResnet18 = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx";
+const QString kCluster = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json";
+
+QStringList small_run(const QStringList& extra = {}) {
+    return QStringList{"dse", kResnet18, "--cluster", kCluster, "--population", "16",
+                       "--generations", "80"} +
+           extra;
+}
+
+} // namespace
+
+class DseCommandTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+private slots:
+    void frontAndHypervolumesAsJson() {
+        const QString out = dir_.filePath("front.json");
+        const Run run = run_cleave(small_run({"--json", "--out", out}));
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root["objectives"].toArray().size(), 3);
+        QCOMPARE(root["pes"].toArray().size(), 8); // the GPUs; the CPUs have no latencies
+        QVERIFY(root["notes"].toArray()[0].toString().contains("nx01_arm012345"));
+        // ceil(log2 8) = 3 stages of 2 levels.
+        const QJsonArray plan = root["plan"].toArray();
+        QCOMPARE(plan.size(), 6);
+        qint64 planned = 0;
+        int generations = 0;
+        for (const auto& phase : plan) {
+            planned += phase.toObject()["evaluations"].toInteger();
+            generations += phase.toObject()["generations"].toInt() + 1;
+        }
+        QCOMPARE(root["evaluations"].toInteger(), planned);
+        QVERIFY(planned <= 16 * 81);
+        QCOMPARE(root["hypervolume"].toArray().size(), generations);
+        const QJsonArray front = root["front"].toArray();
+        QVERIFY(!front.isEmpty());
+        const int kernels = root["kernels"].toInt();
+        for (const auto& value : front) {
+            const QJsonObject s = value.toObject();
+            const QJsonArray points = s["points"].toArray();
+            QCOMPARE(s["pes"].toArray().size(), points.size() + 1);
+            int last = 0;
+            for (const auto& p : points) {
+                QVERIFY(p.toInt() > last && p.toInt() < kernels);
+                last = p.toInt();
+            }
+            QVERIFY(s["pes"].toArray()[0].toString().endsWith("_gpu"));
+            QVERIFY(std::abs(s["throughput_per_s"].toDouble() * s["bottleneck_ms"].toDouble() - 1000) < 1e-6);
+            QVERIFY(s["max_memory_bytes"].toDouble() > 0);
+            QVERIFY(s["max_energy_mj"].toDouble() > 0);
+            QVERIFY(s["stage"].toInt() >= 1 && s["stage"].toInt() <= 3);
+        }
+        QFile written(out);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(written.readAll()).object()["front"].toArray(), front);
+        QVERIFY(run.err.contains("stage 3 (8 PEs) level 2"));
+    }
+
+    void sameSeedSameFront() {
+        const QStringList args = small_run({"--stages", "1", "--levels", "1", "--encoding",
+                                            "naive", "--seed", "9", "--json", "--quiet"});
+        const Run a = run_cleave(args);
+        const Run b = run_cleave(args);
+        QVERIFY2(a.exit_code == 0, a.err.constData());
+        QCOMPARE(QJsonDocument::fromJson(a.out).object()["front"],
+                 QJsonDocument::fromJson(b.out).object()["front"]);
+        QCOMPARE(QJsonDocument::fromJson(a.out).object()["plan"].toArray().size(), 1);
+        QVERIFY(a.err.isEmpty() || !a.err.contains("generation"));
+    }
+
+    void badSettingsExitTwoNamingTheFlag() {
+        const std::vector<std::pair<QStringList, QString>> cases{
+            {{"--population", "6"}, "--population"},
+            {{"--population", "18"}, "--population"},
+            {{"--encoding", "gray"}, "--encoding"},
+            {{"--stages", "3"}, "--stages"},
+            {{"--levels", "3"}, "--levels"},
+            {{"--budget", "40"}, "--budget"},
+            {{"--max-pes", "1"}, "--cluster"},
+        };
+        for (const auto& [extra, flag] : cases) {
+            const Run run = run_cleave(small_run(extra));
+            QVERIFY2(run.exit_code == 2, qPrintable(extra.join(' ') + ": " + run.err));
+            QVERIFY2(run.err.contains(flag.toUtf8()), run.err.constData());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(DseCommandTest)
+#include "dse_command_test.moc"

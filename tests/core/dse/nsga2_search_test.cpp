@@ -1,0 +1,229 @@
+// The search on resnet18 and the eight Jetson Xavier NX GPUs (the NX CPUs have no latencies and
+// are left out): stages and levels, the evaluation budget, seeds, cancel, pause, bad settings,
+// and fronts that hold what they claim. Small populations keep it to seconds.
+#include "core/device/cluster.hpp"
+#include "core/dse/exploration_inputs.hpp"
+#include "core/dse/nsga2_search.hpp"
+#include "core/dse/pareto_front.hpp"
+#include "core/graph/onnx_import.hpp"
+#include "core/input_error.hpp"
+
+#include <QtTest>
+#include <chrono>
+#include <thread>
+
+using namespace cleave;
+
+namespace {
+
+std::unique_ptr<dse::ExplorationInputs> resnet18_on_nx8(dse::ExplorationOptions options = {}) {
+    return dse::prepare_exploration(
+        graph::load_model(CLEAVE_EXAMPLE_MODELS_DIR "/resnet18.onnx"),
+        device::load_cluster(CLEAVE_EXAMPLE_CLUSTERS_DIR "/nx8.cluster.json"), options);
+}
+
+// 80 generations of 16 are the fewest that leave every phase of 3 stages x 2 levels a generation.
+dse::SearchSettings small(int generations = 80) {
+    dse::SearchSettings settings;
+    settings.population = 16;
+    settings.generations = generations;
+    return settings;
+}
+
+QString place_of(const std::function<void()>& run) {
+    try {
+        run();
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.place());
+    }
+    return {};
+}
+
+} // namespace
+
+class Nsga2SearchTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<dse::ExplorationInputs> inputs_ = resnet18_on_nx8();
+
+private slots:
+    void nxCpusAreLeftOutWithANote() {
+        QCOMPARE(inputs_->space->pes().size(), std::size_t(8));
+        for (const int pe : inputs_->space->pes())
+            QCOMPARE(inputs_->cluster.pes[static_cast<std::size_t>(pe)].kind, device::PeKind::gpu);
+        QCOMPARE(inputs_->searchable.notes.size(), std::size_t(8));
+        QVERIFY(inputs_->notes[0].find("nx01_arm012345") != std::string::npos);
+    }
+
+    void stagesDoubleThePesUpToAll() {
+        auto settings = small();
+        const auto plan = dse::plan_search(settings, 8);
+        QCOMPARE(plan.size(), std::size_t(6)); // ceil(log2 8) = 3 stages x 2 levels
+        const std::vector<int> pes{2, 2, 4, 4, 8, 8};
+        std::int64_t evaluations = 0;
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            QCOMPARE(plan[i].pes, pes[i]);
+            QCOMPARE(plan[i].level, i % 2 ? dse::Level::replay : dse::Level::analytical);
+            QCOMPARE(plan[i].evaluations, std::int64_t(16) * (plan[i].generations + 1));
+            evaluations += plan[i].evaluations;
+        }
+        QVERIFY(evaluations <= 16 * 81);
+        QVERIFY(evaluations > 16 * 81 - 16);
+        // Stages share the budget in proportion to their PEs: 2, 4, 8 of 14.
+        QVERIFY(plan[4].evaluations + plan[5].evaluations > 16 * 81 * 8 / 14 - 16);
+        QCOMPARE(dse::plan_search(settings, 5).back().pes, 5);
+        settings.stages = 1;
+        settings.levels = 1;
+        QCOMPARE(dse::plan_search(settings, 8).size(), std::size_t(1));
+        QCOMPARE(dse::plan_search(settings, 8)[0].generations, 80);
+    }
+
+    void everyEvaluationCountsOnceAgainstTheBudget() {
+        auto settings = small();
+        settings.evaluation_budget = 16 * 100;
+        int reports = 0;
+        std::int64_t last = 0;
+        const auto result = dse::run_search(*inputs_->space, settings, [&](const dse::Generation& g) {
+            ++reports;
+            QVERIFY(g.evaluations >= last);
+            last = g.evaluations;
+        });
+        std::int64_t planned = 0;
+        int generations = 0;
+        for (const auto& phase : result.plan) {
+            planned += phase.evaluations;
+            generations += phase.generations + 1;
+        }
+        QCOMPARE(result.evaluations, planned);
+        QCOMPARE(last, planned);
+        QVERIFY(planned <= settings.evaluation_budget);
+        QCOMPARE(reports, generations);
+        QCOMPARE(static_cast<int>(result.history.size()), generations);
+    }
+
+    void sameSeedRepeatsTheRun() {
+        auto settings = small();
+        settings.seed = 42;
+        const auto a = dse::run_search(*inputs_->space, settings);
+        const auto b = dse::run_search(*inputs_->space, settings);
+        QCOMPARE(a.front.size(), b.front.size());
+        for (std::size_t i = 0; i < a.front.size(); ++i) {
+            QCOMPARE(a.front[i].mapping.points, b.front[i].mapping.points);
+            QCOMPARE(a.front[i].mapping.pes, b.front[i].mapping.pes);
+            QCOMPARE(a.front[i].objectives, b.front[i].objectives);
+        }
+        QCOMPARE(a.history.back().hypervolume, b.history.back().hypervolume);
+        settings.seed = 43;
+        const auto c = dse::run_search(*inputs_->space, settings);
+        bool differs = c.front.size() != a.front.size();
+        for (std::size_t i = 0; !differs && i < a.front.size(); ++i)
+            differs = a.front[i].objectives != c.front[i].objectives;
+        QVERIFY(differs);
+    }
+
+    void frontIsNonDominatedAndTrue() {
+        auto settings = small();
+        settings.levels = 1;
+        const auto result = dse::run_search(*inputs_->space, settings);
+        QVERIFY(!result.front.empty());
+        std::vector<std::vector<double>> points;
+        dse::MappingSpace::Scratch scratch;
+        for (const auto& s : result.front) {
+            points.push_back(s.normalised);
+            // The objectives are those of the mapping, evaluated afresh.
+            const auto raw = inputs_->space->raw_objectives(
+                inputs_->space->figures(s.mapping, dse::Level::analytical, scratch));
+            for (std::size_t j = 0; j < raw.size(); ++j)
+                QVERIFY(std::abs(raw[j] - s.objectives[j]) <= 1e-9 * raw[j]);
+            QCOMPARE(s.throughput_per_s, 1000 / s.objectives[0]);
+            QVERIFY(s.stage >= 1 && s.stage <= 3);
+        }
+        QCOMPARE(dse::non_dominated(points).size(), points.size());
+        // The search improves on its random start.
+        QVERIFY(result.history.back().hypervolume > result.history.front().hypervolume);
+    }
+
+    void naiveEncodingSearchesToo() {
+        auto settings = small();
+        settings.encoding = dse::Encoding::naive;
+        const auto result = dse::run_search(*inputs_->space, settings);
+        QVERIFY(!result.front.empty());
+        for (const auto& s : result.front)
+            QCOMPARE(s.mapping.pes.size(), s.mapping.points.size() + 1);
+    }
+
+    void cancelReturnsTheFrontSoFar() {
+        dse::SearchControl control;
+        auto settings = small();
+        std::vector<dse::Solution> seen;
+        const auto result = dse::run_search(
+            *inputs_->space, settings,
+            [&](const dse::Generation& g) {
+                if (g.phase_index == 0 && g.generation == 3) {
+                    seen = g.front;
+                    control.cancel();
+                }
+            },
+            &control);
+        QVERIFY(result.cancelled);
+        QCOMPARE(result.history.size(), std::size_t(4)); // generations 0..3
+        QCOMPARE(result.evaluations, std::int64_t(16 * 4));
+        QVERIFY(!result.front.empty());
+        QCOMPARE(result.front.size(), seen.size());
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            QCOMPARE(result.front[i].objectives, seen[i].objectives);
+    }
+
+    void pauseHoldsTheSearchUntilResumed() {
+        dse::SearchControl control;
+        auto settings = small(4);
+        settings.levels = 1;
+        settings.stages = 1;
+        std::chrono::steady_clock::time_point paused_at, next_at;
+        std::thread resumer;
+        const auto result = dse::run_search(
+            *inputs_->space, settings,
+            [&](const dse::Generation& g) {
+                if (g.generation == 1) {
+                    control.pause();
+                    paused_at = std::chrono::steady_clock::now();
+                    resumer = std::thread([&] {
+                        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                        control.resume();
+                    });
+                } else if (g.generation == 2) {
+                    next_at = std::chrono::steady_clock::now();
+                }
+            },
+            &control);
+        resumer.join();
+        QVERIFY(!result.cancelled);
+        QCOMPARE(result.history.size(), std::size_t(5));
+        QVERIFY(next_at - paused_at >= std::chrono::milliseconds(150));
+    }
+
+    void badSettingsAreRefusedNamingTheFlag() {
+        const auto& space = *inputs_->space;
+        const auto refused = [&](const std::function<void(dse::SearchSettings&)>& change) {
+            auto settings = small();
+            change(settings);
+            return place_of([&] { dse::run_search(space, settings); });
+        };
+        QCOMPARE(refused([](auto& s) { s.population = 4; }), QString("--population"));
+        QCOMPARE(refused([](auto& s) { s.population = 18; }), QString("--population"));
+        QCOMPARE(refused([](auto& s) { s.generations = 0; }), QString("--generations"));
+        QCOMPARE(refused([](auto& s) { s.levels = 3; }), QString("--levels"));
+        QCOMPARE(refused([](auto& s) { s.stages = 2; }), QString("--stages"));
+        QCOMPARE(refused([](auto& s) { s.crossover = 1; }), QString("--crossover"));
+        QCOMPARE(refused([](auto& s) { s.evaluation_budget = 100; }), QString("--budget"));
+        QCOMPARE(refused([](auto& s) { s.reference_point = {2, 2}; }), QString("reference_point"));
+        QCOMPARE(place_of([] { dse::check_settings(small(), 1, 50); }), QString("--cluster"));
+        QCOMPARE(place_of([] { dse::check_settings(small(), 0, 50); }), QString("--cluster"));
+        dse::ExplorationOptions one;
+        one.max_pes = 1;
+        QCOMPARE(place_of([&] { resnet18_on_nx8(one); }), QString("--cluster"));
+    }
+};
+
+QTEST_APPLESS_MAIN(Nsga2SearchTest)
+#include "nsga2_search_test.moc"
