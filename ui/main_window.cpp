@@ -8,6 +8,8 @@
 #include "measured_comparison_dock.hpp"
 #include "model_summary_dock.hpp"
 #include "node_table_model.hpp"
+#include "partition_document.hpp"
+#include "partition_page.hpp"
 #include "properties_dock.hpp"
 #include "recent_files.hpp"
 #include "start_page.hpp"
@@ -39,6 +41,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <algorithm>
@@ -90,6 +93,8 @@ MainWindow::MainWindow(QWidget* parent)
     graphPage_ = new GraphPage(tabs_);
     tabs_->addTab(graphPage_, tr("Graph"));
     tabs_->addTab(tablePage, tr("Nodes"));
+    partitionPage_ = new PartitionPage(tabs_);
+    tabs_->addTab(partitionPage_, tr("Partition"));
     pages_->addWidget(tabs_);
     setCentralWidget(pages_);
 
@@ -129,12 +134,10 @@ MainWindow::MainWindow(QWidget* parent)
     comparison_->toggleViewAction()->setEnabled(false);
     connectGraph();
     connectLatency();
+    connectPartition();
     connect(kernelDock_, &KernelDock::kernelSelected, this, &MainWindow::selectNodes);
     connect(kernelDock_, &KernelDock::ruleSetFailed, this, [this](const QString& message) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not use these fusion rules"),
-                                    message, QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
+        warn(tr("Could not use these fusion rules"), message);
     });
 
     progress_->setMaximumWidth(220);
@@ -191,11 +194,39 @@ void MainWindow::createMenus() {
     // Rebuilt on every showing, so files deleted since start-up are gone from it.
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
     file->addAction(tr("Open &Measurements…"), this, &MainWindow::openMeasurementsDialog);
+    file->addAction(tr("Open &Cluster…"), this, &MainWindow::openClusterDialog);
+    openMappingAction_ =
+        file->addAction(tr("Open Ma&pping…"), this, &MainWindow::openMappingDialog);
+    saveMappingAction_ =
+        file->addAction(tr("&Save Mapping…"), this, &MainWindow::saveMappingDialog);
+    saveMappingAction_->setShortcut(QKeySequence::Save);
+    exportPackageAction_ =
+        file->addAction(tr("&Export AutoDiCE Package…"), this, &MainWindow::exportPackageDialog);
+    exportPackageAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(partitionPage_, &PartitionPage::exportRequested, this,
+            &MainWindow::exportPackageDialog);
+    const auto updateMappingActions = [this] {
+        const bool has = partitionPage_->document()->hasMapping();
+        openMappingAction_->setEnabled(has);
+        saveMappingAction_->setEnabled(has);
+        exportPackageAction_->setEnabled(has && !exporting_);
+    };
+    connect(partitionPage_->document(), &PartitionDocument::mappingChanged, this,
+            updateMappingActions);
+    updateMappingActions();
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
+    // Every edit of the mapping in the Partition tab.
+    auto* undo = partitionPage_->document()->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    edit->addAction(undo);
+    auto* redo = partitionPage_->document()->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(redo);
+    edit->addSeparator();
     // Finds in the graph or filters the table, whichever tab is showing.
     filterAction_ = edit->addAction(tr("&Find Nodes"), this, [this] {
         if (tabs_->currentWidget() == graphPage_)
@@ -293,12 +324,7 @@ void MainWindow::showFailure(const QString& path, const QString& message) {
     recent_->remove(path); // a file that no longer loads is no shortcut
     // One text, not text plus informative text: QMessageBox sizes itself by its main text, and
     // the short headline alone would squeeze the importer's message into a narrow column.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open model"),
-                                tr("Could not open %1.").arg(name) + "\n\n" + message,
-                                QMessageBox::Ok, this);
-    box->setTextFormat(Qt::PlainText);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open(); // window-modal without a nested event loop: the window keeps running
+    warn(tr("Could not open model"), tr("Could not open %1.").arg(name) + "\n\n" + message);
     emit loadFailed(path, message);
 }
 
@@ -433,11 +459,7 @@ void MainWindow::openMeasurements(const QString& path) {
         const Outcome outcome = watcher->result();
         if (!outcome.dataset) {
             statusBar()->showMessage(tr("Could not read %1").arg(QFileInfo(path).fileName()), 8000);
-            auto* box = new QMessageBox(QMessageBox::Warning, tr("Could not open measurements"),
-                                        outcome.error, QMessageBox::Ok, this);
-            box->setTextFormat(Qt::PlainText);
-            box->setAttribute(Qt::WA_DeleteOnClose);
-            box->open();
+            warn(tr("Could not open measurements"), outcome.error);
             emit measurementsFailed(path, outcome.error);
             return;
         }
@@ -473,6 +495,140 @@ void MainWindow::selectNodes(const QList<int>& nodes) {
     selection->select(rows, QItemSelectionModel::ClearAndSelect);
     if (!rows.isEmpty())
         nodeView_->scrollTo(rows.first().topLeft(), QAbstractItemView::PositionAtCenter);
+}
+
+} // namespace cleave::ui
+
+namespace cleave::ui {
+
+// The Partition tab follows the kernels on show; a kernel clicked in its strip is selected in the
+// kernel dock, the graph and the properties dock.
+void MainWindow::connectPartition() {
+    connect(kernelDock_, &KernelDock::kernelsChanged, this, [this] {
+        partitionPage_->setKernels(kernelDock_->kernels()->model(), kernelDock_->kernelGraph(),
+                                   kernelDock_->ruleSet());
+    });
+    connect(partitionPage_, &PartitionPage::kernelActivated, this,
+            [this](int kernel) { kernelDock_->selectKernel(kernel); });
+    connect(partitionPage_, &PartitionPage::openClusterRequested, this,
+            &MainWindow::openClusterDialog);
+    connect(partitionPage_, &PartitionPage::reopenClusterRequested, this, &MainWindow::openCluster);
+}
+
+bool MainWindow::openCluster(const QString& path) {
+    ClusterPtr cluster;
+    try {
+        cluster = std::make_shared<const device::Cluster>(device::load_cluster(path.toStdString()));
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
+        warn(tr("Could not open cluster"),
+             tr("Could not open %1.").arg(QFileInfo(path).fileName()) + "\n\n" + message);
+        emit clusterFailed(path, message);
+        return false;
+    }
+    QSettings().setValue("partition/lastCluster", QFileInfo(path).absoluteFilePath());
+    partitionPage_->setCluster(std::move(cluster));
+    tabs_->setCurrentWidget(partitionPage_);
+    statusBar()->showMessage(tr("Opened cluster %1: %2 hosts, %3 PEs")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(partitionPage_->cluster()->hosts.size())
+                                 .arg(partitionPage_->cluster()->pes.size()),
+                             8000);
+    emit clusterOpened(path);
+    return true;
+}
+
+void MainWindow::openClusterDialog() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Cluster"), settings.value("lastClusterFolder").toString(),
+        tr("Clusters (*.cluster.json *.json *.txt);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue("lastClusterFolder", QFileInfo(path).absolutePath());
+    openCluster(path);
+}
+
+void MainWindow::openMappingDialog() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Mapping"), settings.value("lastMappingFolder").toString(),
+        tr("AutoDiCE mappings (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue("lastMappingFolder", QFileInfo(path).absolutePath());
+    openMapping(path);
+}
+
+bool MainWindow::openMapping(const QString& path) {
+    const QString error = partitionPage_->openMapping(path);
+    if (error.isEmpty()) {
+        tabs_->setCurrentWidget(partitionPage_);
+        statusBar()->showMessage(tr("Opened mapping %1").arg(QFileInfo(path).fileName()), 8000);
+        return true;
+    }
+    warn(tr("Could not open mapping"), error);
+    return false;
+}
+
+void MainWindow::saveMappingDialog() {
+    QSettings settings;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Mapping"), settings.value("lastMappingFolder").toString() + "/mapping.json",
+        tr("AutoDiCE mappings (*.json)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue("lastMappingFolder", QFileInfo(path).absolutePath());
+    const QString error = partitionPage_->saveMapping(path);
+    if (error.isEmpty()) {
+        statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 8000);
+        return;
+    }
+    warn(tr("Could not save mapping"), error);
+}
+
+void MainWindow::exportPackageDialog() {
+    if (exporting_)
+        return;
+    QSettings settings;
+    const QString suggested = settings.value("lastPackageFolder").toString() + "/" +
+                              QFileInfo(path_).completeBaseName() + "-package";
+    const QString folder =
+        QFileDialog::getSaveFileName(this, tr("Export AutoDiCE Package (a folder)"), suggested,
+                                     QString(), nullptr, QFileDialog::DontConfirmOverwrite);
+    if (folder.isEmpty())
+        return;
+    settings.setValue("lastPackageFolder", QFileInfo(folder).absolutePath());
+    auto task = partitionPage_->exportTask(folder);
+    if (!task)
+        return;
+    // Sub-models of a large model take a while to write: off the UI thread, one at a time.
+    exporting_ = true;
+    exportPackageAction_->setEnabled(false);
+    statusBar()->showMessage(tr("Exporting %1…").arg(QFileInfo(folder).fileName()));
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, folder] {
+        watcher->deleteLater();
+        exporting_ = false;
+        exportPackageAction_->setEnabled(partitionPage_->document()->hasMapping());
+        const QString error = watcher->result();
+        if (error.isEmpty()) {
+            statusBar()->showMessage(tr("Exported the package to %1").arg(folder), 10000);
+            return;
+        }
+        statusBar()->clearMessage();
+        warn(tr("Could not export the package"), error);
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(task)));
+}
+
+void MainWindow::warn(const QString& title, const QString& text) {
+    // Window-modal, so the studio's work (predictions, loads) goes on behind it.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setTextFormat(Qt::PlainText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 } // namespace cleave::ui

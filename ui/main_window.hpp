@@ -1,7 +1,7 @@
-// The studio's main window: the graph and the node table as tabs, the summary, kernel,
-// properties, latency breakdown and predicted-versus-measured docks kept in step with each other,
-// file opening (menu, recent files, drag and drop) with loading off the UI thread, and measured
-// datasets to compare predictions with.
+// The studio's main window: the graph, the node table and the partition view as tabs, the
+// summary, kernel, properties, latency breakdown and predicted-versus-measured docks kept in step
+// with each other, file opening (menu, recent files, drag and drop) with loading off the UI
+// thread, measured datasets to compare predictions with, and a cluster to split the model across.
 #pragma once
 
 #include "model_loader.hpp"
@@ -22,6 +22,7 @@ class QTimer;
 namespace cleave::ui {
 
 class GraphPage;
+class PartitionPage;
 class LatencyBreakdownDock;
 class MeasuredComparisonDock;
 class GraphView;
@@ -45,6 +46,12 @@ public:
     // A measured dataset (docs/profiling.md; .json or .json.xz), read in the background; its run
     // of the open model is compared with the prediction.
     void openMeasurements(const QString& path);
+    // A cluster file or an AutoDiCE platform.txt for the Partition tab; it stays when another
+    // model is opened. A bad file is reported in a message box and clusterFailed().
+    bool openCluster(const QString& path);
+    PartitionPage* partitionPage() const { return partitionPage_; }
+    // An AutoDiCE mapping.json for the Partition tab; a bad one is reported in a message box.
+    bool openMapping(const QString& path);
 
     const ModelPtr& model() const;
     QString modelPath() const { return path_; }
@@ -69,6 +76,8 @@ signals:
     void loadFailed(const QString& path, const QString& message);
     void measurementsLoaded(const QString& path);
     void measurementsFailed(const QString& path, const QString& message);
+    void clusterOpened(const QString& path);
+    void clusterFailed(const QString& path, const QString& message);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -86,6 +95,13 @@ private:
     void setBusy(bool busy);
     void updateCount();
     void connectGraph();
+    void connectPartition();
+    void openClusterDialog();
+    void openMappingDialog();
+    void saveMappingDialog();
+    void exportPackageDialog();
+    // A warning with `text` as plain text (file names, JSON pointers), not blocking the window.
+    void warn(const QString& title, const QString& text);
 
     ModelLoader* loader_;
     NodeTableModel* nodes_;
@@ -109,6 +125,11 @@ private:
     QMenu* recentMenu_ = nullptr;
     QAction* filterAction_ = nullptr;
     QString path_;
+    PartitionPage* partitionPage_ = nullptr;
+    QAction* saveMappingAction_ = nullptr;
+    QAction* openMappingAction_ = nullptr;
+    QAction* exportPackageAction_ = nullptr;
+    bool exporting_ = false;
 };
 
 } // namespace cleave::ui

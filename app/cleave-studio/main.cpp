@@ -1,6 +1,7 @@
 // cleave-studio: the desktop application. Everything but start-up lives in ui/.
 #include "ui/kernel_dock.hpp"
 #include "ui/main_window.hpp"
+#include "ui/partition_page.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -30,6 +31,16 @@ int main(int argc, char** argv) {
         "file");
     parser.addOption(device);
     parser.addOption(measurements);
+    const QCommandLineOption cluster(
+        "cluster",
+        "Split the model across this cluster in the Partition tab (a .cluster.json or an AutoDiCE "
+        "platform.txt).",
+        "file");
+    parser.addOption(cluster);
+    const QCommandLineOption mapping(
+        "mapping",
+        "With --cluster: show this AutoDiCE mapping.json once the kernels are predicted.", "file");
+    parser.addOption(mapping);
     parser.process(app);
 
     QStringList models = parser.positionalArguments();
@@ -43,6 +54,12 @@ int main(int argc, char** argv) {
             window->kernelDock()->setDevice(parser.value(device));
         if (parser.isSet(measurements))
             window->openMeasurements(parser.value(measurements));
+        if (parser.isSet(cluster) && window->openCluster(parser.value(cluster)) &&
+            parser.isSet(mapping))
+            QObject::connect(
+                window->partitionPage(), &cleave::ui::PartitionPage::prepared, window,
+                [window, file = parser.value(mapping)] { window->openMapping(file); },
+                Qt::SingleShotConnection);
         if (!model.isEmpty())
             window->openFile(model);
     }
