@@ -56,8 +56,7 @@ std::string read_json_text(const std::string& path, const std::string& expected)
     return is_xz(text) ? decompress_xz(text, path, expected) : text;
 }
 
-template <class Json>
-Json parse_json_file(const std::string& path, const std::string& expected) {
+template <class Json> Json parse_json_file(const std::string& path, const std::string& expected) {
     const auto text = read_json_text(path, expected);
     try {
         return Json::parse(text);

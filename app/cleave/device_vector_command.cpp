@@ -52,7 +52,8 @@ int run_device_vector(const DeviceVectorOptions& options) {
             if (kinds.size() > 1)
                 throw InputError(data.file, "/runs",
                                  "runs at several thread counts or dtypes cannot all stand for "
-                                 "one device " + named[i] +
+                                 "one device " +
+                                     named[i] +
                                      "; give the file without DEVICE= so each library device "
                                      "measured in it gets its runs");
             devices.push_back(std::move(runs));
@@ -82,8 +83,8 @@ int run_device_vector(const DeviceVectorOptions& options) {
         std::fputs(grouping::device_vectors_json(vectors).c_str(), stdout);
         return 0;
     }
-    std::printf("%zu devices, %zu benchmark runs measured on all of them\n",
-                vectors.devices.size(), vectors.benchmarks.size());
+    std::printf("%zu devices, %zu benchmark runs measured on all of them\n", vectors.devices.size(),
+                vectors.benchmarks.size());
     std::printf("HE features (share of the fitted latency at the mean benchmark):");
     for (const auto& f : vectors.he_features)
         std::printf(" %s", f.c_str());
@@ -108,9 +109,9 @@ int run_device_vector(const DeviceVectorOptions& options) {
 
 Action add_device_vector_command(CLI::App& app) {
     auto options = std::make_shared<DeviceVectorOptions>();
-    auto* command = app.add_subcommand(
-        "device-vector",
-        "Arch2End device vectors (HP latencies, HE key-feature weights, HA both) from measured data");
+    auto* command =
+        app.add_subcommand("device-vector", "Arch2End device vectors (HP latencies, HE key-feature "
+                                            "weights, HA both) from measured data");
     command
         ->add_option("--data", options->data,
                      "Measured dataset(s) (.json or .json.xz); DEVICE=FILE when no library "

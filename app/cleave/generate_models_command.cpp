@@ -53,8 +53,7 @@ int write_specs(const std::vector<modelgen::ModelSpec>& specs, const GenerateOpt
     for (const auto& w : written)
         ++per_category[w.category];
     std::printf("%zu models (%s) in %s, with manifest.json\n", written.size(),
-                giga(static_cast<std::int64_t>(bytes), 2).append("B").c_str(),
-                options.out.c_str());
+                giga(static_cast<std::int64_t>(bytes), 2).append("B").c_str(), options.out.c_str());
     for (const auto& [category, n] : per_category)
         std::printf("  %-12s %d\n", category.c_str(), n);
     return 0;
@@ -113,7 +112,8 @@ Action add_benchmark_suite_command(CLI::App& app) {
 Action add_generate_models_command(CLI::App& app) {
     auto options = std::make_shared<GenerateOptions>();
     auto* command = app.add_subcommand(
-        "generate-models", "Write random simulation models (seed-model blocks or a 9-choice NAS space)");
+        "generate-models",
+        "Write random simulation models (seed-model blocks or a 9-choice NAS space)");
     command->add_option("--count", options->count, "How many models")->required();
     command->add_option("--out", options->out, "Folder to write the models and manifest.json into")
         ->required();

@@ -133,11 +133,11 @@ int run_group(const GroupOptions& options) {
     std::optional<grouping::DeviceVectors> vectors;
     if (!options.vectors.empty())
         vectors = grouping::load_device_vectors(options.vectors);
-    const auto table =
-        !options.features_file.empty()
-            ? grouping::features_from_file(options.features_file, cluster)
-        : vector_set ? grouping::vector_features(cluster, *vectors, options.features, options.vectors)
-                     : grouping::cluster_features(cluster, options.features);
+    const auto table = !options.features_file.empty()
+                           ? grouping::features_from_file(options.features_file, cluster)
+                       : vector_set ? grouping::vector_features(cluster, *vectors, options.features,
+                                                                options.vectors)
+                                    : grouping::cluster_features(cluster, options.features);
     const auto normalised = grouping::normalised(table.values);
     const auto search = grouping::balance_local_search(
         normalised, options.groups, {.restarts = options.restarts, .seed = options.seed});
@@ -149,12 +149,12 @@ int run_group(const GroupOptions& options) {
         const auto image_ms = grouping::host_benchmark_ms(cluster, *vectors, options.workload,
                                                           options.vectors, "--workload");
         for (const double rate : options.serve_rates)
-            serving.emplace_back(rate, grouping::simulate_serving(
-                                           search.best.group_of, options.groups, image_ms,
-                                           {.rate_per_s = rate,
-                                            .duration_s = options.duration_s,
-                                            .batch = options.batch,
-                                            .seed = options.seed}));
+            serving.emplace_back(rate, grouping::simulate_serving(search.best.group_of,
+                                                                  options.groups, image_ms,
+                                                                  {.rate_per_s = rate,
+                                                                   .duration_s = options.duration_s,
+                                                                   .batch = options.batch,
+                                                                   .seed = options.seed}));
     }
 
     if (options.json || !options.out.empty()) {
@@ -240,9 +240,10 @@ Action add_group_command(CLI::App& app) {
     command->add_option("--vectors", options->vectors,
                         "Device vectors file (cleave device-vector --out) for hp, he, ha and "
                         "the serving simulation");
-    command->add_option("--serve-rates", options->serve_rates,
-                        "Simulate serving Poisson task arrivals at these rates (tasks/s, "
-                        "comma-separated) with the groups found")
+    command
+        ->add_option("--serve-rates", options->serve_rates,
+                     "Simulate serving Poisson task arrivals at these rates (tasks/s, "
+                     "comma-separated) with the groups found")
         ->delimiter(',');
     command->add_option("--workload", options->workload,
                         "The benchmark each task runs, as the vectors file names it "

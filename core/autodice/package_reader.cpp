@@ -52,7 +52,8 @@ PackageLayout read_package(const std::filesystem::path& folder) {
     PackageLayout layout;
     layout.folder = folder;
     const auto mapping = (folder / "mapping.json").string();
-    const auto root = read_ordered_json_file(mapping, "AutoDiCE's mapping.json of an exported package");
+    const auto root =
+        read_ordered_json_file(mapping, "AutoDiCE's mapping.json of an exported package");
     if (!root.is_object() || root.empty())
         throw InputError(mapping, "/", "expected an object with one key per rank");
     for (const auto& [key, nodes] : root.items()) {
@@ -66,7 +67,8 @@ PackageLayout read_package(const std::filesystem::path& folder) {
         if (!std::filesystem::exists(rank.sub_model))
             throw InputError(rank.sub_model.string(), "",
                              "missing: the package was exported with --no-submodels or is "
-                             "incomplete; expected the sub-model of " + key);
+                             "incomplete; expected the sub-model of " +
+                                 key);
         layout.ranks.push_back(std::move(rank));
     }
     read_table(folder / "receiver.json", layout, true);
@@ -75,11 +77,11 @@ PackageLayout read_package(const std::filesystem::path& folder) {
     for (std::size_t r = 0; r < layout.ranks.size(); ++r)
         for (const auto& buffer : layout.ranks[r].receives) {
             const auto& producer = layout.ranks[static_cast<std::size_t>(buffer.ranks.front())];
-            const auto send = std::find_if(producer.sends.begin(), producer.sends.end(),
-                                           [&](const RankBuffer& b) { return b.tensor == buffer.tensor; });
-            if (send == producer.sends.end() ||
-                std::find(send->ranks.begin(), send->ranks.end(), static_cast<int>(r)) ==
-                    send->ranks.end())
+            const auto send =
+                std::find_if(producer.sends.begin(), producer.sends.end(),
+                             [&](const RankBuffer& b) { return b.tensor == buffer.tensor; });
+            if (send == producer.sends.end() || std::find(send->ranks.begin(), send->ranks.end(),
+                                                          static_cast<int>(r)) == send->ranks.end())
                 throw InputError((folder / "sender.json").string(),
                                  "/" + producer.key + "/" + buffer.tensor,
                                  "expected rank " + std::to_string(r) + " (" + layout.ranks[r].key +

@@ -108,7 +108,8 @@ DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
     if (devices.size() < 2)
         throw InputError("", "--data",
                          "device vectors compare devices: expected the runs of at least two "
-                         "devices, got " + std::to_string(devices.size()));
+                         "devices, got " +
+                             std::to_string(devices.size()));
     DeviceVectors out;
     // Benchmarks: the (model, input shape, dtype) runs every device has, by name.
     std::vector<std::map<std::string, const profile::MeasuredRun*>> by_name(devices.size());
@@ -351,17 +352,16 @@ FeatureTable vector_features(const device::Cluster& cluster, const DeviceVectors
     return table;
 }
 
-std::vector<double> host_benchmark_ms(const device::Cluster& cluster,
-                                      const DeviceVectors& vectors, const std::string& benchmark,
-                                      const std::string& file, const std::string& where) {
+std::vector<double> host_benchmark_ms(const device::Cluster& cluster, const DeviceVectors& vectors,
+                                      const std::string& benchmark, const std::string& file,
+                                      const std::string& where) {
     const auto it = std::find(vectors.benchmarks.begin(), vectors.benchmarks.end(), benchmark);
     if (it == vectors.benchmarks.end()) {
         std::string known;
         for (const auto& b : vectors.benchmarks)
             known += (known.empty() ? "" : ", ") + b;
-        throw InputError("", where,
-                         "no benchmark " + benchmark + " in " + file + "; expected one of " +
-                             known);
+        throw InputError(
+            "", where, "no benchmark " + benchmark + " in " + file + "; expected one of " + known);
     }
     const auto b = static_cast<std::size_t>(it - vectors.benchmarks.begin());
     std::vector<double> ms;

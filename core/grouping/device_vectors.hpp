@@ -37,8 +37,8 @@ struct DeviceVectorOptions {
 
 struct DeviceVectors {
     std::vector<std::string> devices;
-    std::vector<std::string> files;      // the data each device's runs came from
-    std::vector<std::string> benchmarks; // "resnet50@1x3x224x224": measured on every device
+    std::vector<std::string> files;         // the data each device's runs came from
+    std::vector<std::string> benchmarks;    // "resnet50@1x3x224x224": measured on every device
     std::vector<std::vector<double>> hp_ms; // [device][benchmark]: median end-to-end ms
     // HE: the selected model features ("fixed_ms" first: the part no feature explains), and per
     // device each one's share of its fitted latency at the mean benchmark (a row sums to 1).
@@ -71,8 +71,8 @@ FeatureTable vector_features(const device::Cluster& cluster, const DeviceVectors
 
 // A benchmark's median ms on every host's device, e.g. to serve tasks in a simulation. Throws
 // InputError naming `where` for a benchmark the vectors lack.
-std::vector<double> host_benchmark_ms(const device::Cluster& cluster,
-                                      const DeviceVectors& vectors, const std::string& benchmark,
-                                      const std::string& file, const std::string& where);
+std::vector<double> host_benchmark_ms(const device::Cluster& cluster, const DeviceVectors& vectors,
+                                      const std::string& benchmark, const std::string& file,
+                                      const std::string& where);
 
 } // namespace cleave::grouping

@@ -1,6 +1,5 @@
 #include "serving_simulation.hpp"
 
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -28,12 +27,12 @@ double population_std(const std::vector<double>& values) {
 } // namespace
 
 ServingResult simulate_serving(const std::vector<int>& group_of, int groups,
-                               const std::vector<double>& image_ms,
-                               const ServingOptions& options) {
+                               const std::vector<double>& image_ms, const ServingOptions& options) {
     if (group_of.size() != image_ms.size())
         throw std::invalid_argument("simulate_serving: one image time per device expected");
     if (groups < 1 || !(options.rate_per_s > 0) || !(options.duration_s > 0) || options.batch < 1)
-        throw std::invalid_argument("simulate_serving: groups, rate, duration and batch must be > 0");
+        throw std::invalid_argument(
+            "simulate_serving: groups, rate, duration and batch must be > 0");
     std::vector<std::vector<int>> members(static_cast<std::size_t>(groups));
     for (std::size_t d = 0; d < group_of.size(); ++d) {
         if (group_of[d] < 0 || group_of[d] >= groups)
@@ -92,8 +91,8 @@ ServingResult simulate_serving(const std::vector<int>& group_of, int groups,
                 sum += v;
             group.mean_latency_ms = sum / static_cast<double>(ms.size());
             std::sort(ms.begin(), ms.end());
-            group.p95_latency_ms =
-                ms[std::min(ms.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(ms.size())))];
+            group.p95_latency_ms = ms[std::min(
+                ms.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(ms.size())))];
         }
         means.push_back(group.mean_latency_ms);
         completions.push_back(group.completion_s);

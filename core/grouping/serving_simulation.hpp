@@ -20,17 +20,17 @@ struct ServingOptions {
 struct GroupServing {
     int devices = 0;
     int tasks = 0;
-    double images_per_s = 0;     // the group's capacity: sum over devices of 1000 / image ms
-    double mean_latency_ms = 0;  // completion minus arrival, over the group's tasks
+    double images_per_s = 0;    // the group's capacity: sum over devices of 1000 / image ms
+    double mean_latency_ms = 0; // completion minus arrival, over the group's tasks
     double p95_latency_ms = 0;
-    double completion_s = 0;     // when the group's last task completed
+    double completion_s = 0; // when the group's last task completed
 };
 
 struct ServingResult {
     std::vector<GroupServing> groups;
-    double mean_latency_ms = 0;     // over all tasks
-    double latency_std_ms = 0;      // population std dev of the groups' mean latencies
-    double completion_std_s = 0;    // and of their completion times
+    double mean_latency_ms = 0;  // over all tasks
+    double latency_std_ms = 0;   // population std dev of the groups' mean latencies
+    double completion_std_s = 0; // and of their completion times
 };
 
 // image_ms[d]: device d's time for one image; group_of[d] in [0, groups). Throws

@@ -5,18 +5,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <tuple>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 
 namespace cleave::modelgen {
 
 namespace {
 
 std::int64_t divisible(double channels, std::int64_t by = 8) {
-    const auto rounded = std::max<std::int64_t>(
-        by, static_cast<std::int64_t>(channels + by / 2.0) / by * by);
+    const auto rounded =
+        std::max<std::int64_t>(by, static_cast<std::int64_t>(channels + by / 2.0) / by * by);
     return rounded < 0.9 * channels ? rounded + by : rounded;
 }
 
@@ -114,21 +114,20 @@ ModelSpec single_conv(const std::string& name, const std::string& category,
                       const std::string& description, std::int64_t channels, std::int64_t size,
                       std::int64_t out, std::int64_t kernel, std::int64_t groups,
                       const std::string& act = "", double sparsity = 0) {
-    return spec(name, category, description, {1, channels, size, size},
-                [=](NetBuilder& b) {
-                    auto y = b.conv(b.input(), out, kernel, 1, groups, true, sparsity);
-                    if (!act.empty())
-                        y = b.activation(y, act);
-                    b.output(y);
-                });
+    return spec(name, category, description, {1, channels, size, size}, [=](NetBuilder& b) {
+        auto y = b.conv(b.input(), out, kernel, 1, groups, true, sparsity);
+        if (!act.empty())
+            y = b.activation(y, act);
+        b.output(y);
+    });
 }
 
 void mobilenet_v2(NetBuilder& b, double width, std::int64_t kernel_of_block = 3) {
     struct Stage {
         std::int64_t expansion, channels, blocks, stride;
     };
-    const std::vector<Stage> stages{{1, 16, 1, 1},  {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
-                                    {6, 96, 3, 1},  {6, 160, 3, 2}, {6, 320, 1, 1}};
+    const std::vector<Stage> stages{{1, 16, 1, 1}, {6, 24, 2, 2},  {6, 32, 3, 2}, {6, 64, 4, 2},
+                                    {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
     b.push("features");
     auto x = conv_bn_act(b, b.input(), divisible(32 * width), 3, 2, 1, "Relu6", "0");
     int index = 1;
@@ -147,27 +146,31 @@ void mobilenet_v2(NetBuilder& b, double width, std::int64_t kernel_of_block = 3)
 std::vector<ModelSpec> benchmark_suite() {
     std::vector<ModelSpec> suite;
     // Architectural affinity: the same input and output at each kind of convolution.
-    for (const auto& [name, kernel, groups] : std::vector<std::tuple<std::string, int, int>>{
-             {"conv1x1", 1, 1}, {"conv3x3", 3, 1}, {"conv5x5", 5, 1}, {"conv7x7", 7, 1},
-             {"depthwise3x3", 3, 64}, {"grouped3x3_g4", 3, 4}})
+    for (const auto& [name, kernel, groups] :
+         std::vector<std::tuple<std::string, int, int>>{{"conv1x1", 1, 1},
+                                                        {"conv3x3", 3, 1},
+                                                        {"conv5x5", 5, 1},
+                                                        {"conv7x7", 7, 1},
+                                                        {"depthwise3x3", 3, 64},
+                                                        {"grouped3x3_g4", 3, 4}})
         suite.push_back(single_conv("affinity_" + name, "affinity",
-                                    name + " convolution, 64 -> 64 channels at 56 x 56", 64, 56,
-                                    64, kernel, groups));
+                                    name + " convolution, 64 -> 64 channels at 56 x 56", 64, 56, 64,
+                                    kernel, groups));
     // General scale: conv channels, and matrix products of transformer sizes.
     for (const std::int64_t c : {16, 32, 64, 128, 256})
-        suite.push_back(single_conv("scale_conv3x3_c" + std::to_string(c), "scale",
-                                    "3x3 convolution, " + std::to_string(c) +
-                                        " channels in and out at 56 x 56",
-                                    c, 56, c, 3, 1));
+        suite.push_back(
+            single_conv("scale_conv3x3_c" + std::to_string(c), "scale",
+                        "3x3 convolution, " + std::to_string(c) + " channels in and out at 56 x 56",
+                        c, 56, c, 3, 1));
     for (const auto& [rows, k, n] : std::vector<std::tuple<int, int, int>>{
              {128, 256, 256}, {128, 768, 768}, {128, 768, 3072}, {512, 1024, 1024}})
-        suite.push_back(spec("scale_matmul_" + std::to_string(rows) + "x" + std::to_string(k) +
-                                 "x" + std::to_string(n),
-                             "scale",
-                             "MatMul [1, " + std::to_string(rows) + ", " + std::to_string(k) +
-                                 "] x [" + std::to_string(k) + ", " + std::to_string(n) +
-                                 "] + bias",
-                             {1, rows, k}, [n](NetBuilder& b) { b.output(b.matmul(b.input(), n)); }));
+        suite.push_back(
+            spec("scale_matmul_" + std::to_string(rows) + "x" + std::to_string(k) + "x" +
+                     std::to_string(n),
+                 "scale",
+                 "MatMul [1, " + std::to_string(rows) + ", " + std::to_string(k) + "] x [" +
+                     std::to_string(k) + ", " + std::to_string(n) + "] + bias",
+                 {1, rows, k}, [n](NetBuilder& b) { b.output(b.matmul(b.input(), n)); }));
     // Special activations after the same conv.
     for (const std::string act :
          {"Relu", "Relu6", "Sigmoid", "Tanh", "HardSwish", "LeakyRelu", "Elu", "Silu", "Gelu"})
@@ -187,37 +190,35 @@ std::vector<ModelSpec> benchmark_suite() {
     // for weights.
     for (const auto& [c, s] : std::vector<std::pair<int, int>>{
              {16, 224}, {32, 112}, {64, 56}, {128, 28}, {256, 14}, {512, 7}})
-        suite.push_back(single_conv("memory_c" + std::to_string(c) + "_s" + std::to_string(s),
-                                    "memory",
-                                    "3x3 convolution " + std::to_string(c) + " -> " +
-                                        std::to_string(c) + " at " + std::to_string(s) + " x " +
-                                        std::to_string(s) + " (equal MACs across the series)",
-                                    c, s, c, 3, 1));
+        suite.push_back(single_conv(
+            "memory_c" + std::to_string(c) + "_s" + std::to_string(s), "memory",
+            "3x3 convolution " + std::to_string(c) + " -> " + std::to_string(c) + " at " +
+                std::to_string(s) + " x " + std::to_string(s) + " (equal MACs across the series)",
+            c, s, c, 3, 1));
     // Host-device MobileNet sizes.
     for (const double width : {0.35, 0.5, 0.75, 1.0})
         for (const std::int64_t res : {96, 224}) {
             char w[16];
             std::snprintf(w, sizeof w, "%03d", static_cast<int>(width * 100));
-            suite.push_back(spec("mobilenet_v2_w" + std::string(w) + "_r" + std::to_string(res),
-                                 "mobilenet",
-                                 "MobileNetV2 at width " + std::to_string(width).substr(0, 4) +
-                                     ", input " + std::to_string(res) + " x " + std::to_string(res),
-                                 {1, 3, res, res},
-                                 [width](NetBuilder& b) { mobilenet_v2(b, width); }));
+            suite.push_back(
+                spec("mobilenet_v2_w" + std::string(w) + "_r" + std::to_string(res), "mobilenet",
+                     "MobileNetV2 at width " + std::to_string(width).substr(0, 4) + ", input " +
+                         std::to_string(res) + " x " + std::to_string(res),
+                     {1, 3, res, res}, [width](NetBuilder& b) { mobilenet_v2(b, width); }));
         }
     // Batch-size series: a small ResNet at growing batch.
     for (const std::int64_t batch : {1, 2, 4, 8, 16})
-        suite.push_back(spec("batch_resnet_b" + std::to_string(batch), "batch",
-                             "4-stage ResNet of basic blocks (16 to 128 channels) on 64 x 64, batch " +
-                                 std::to_string(batch),
-                             {batch, 3, 64, 64}, [](NetBuilder& b) {
-                                 auto x = conv_bn_act(b, b.input(), 16, 3, 1, 1, "Relu", "stem");
-                                 std::int64_t c = 16;
-                                 for (int s = 0; s < 4; ++s, c *= 2)
-                                     x = basic_block(b, x, c, s == 0 ? 1 : 2,
-                                                     "layer" + std::to_string(s + 1));
-                                 b.output(classifier(b, x, 10));
-                             }));
+        suite.push_back(
+            spec("batch_resnet_b" + std::to_string(batch), "batch",
+                 "4-stage ResNet of basic blocks (16 to 128 channels) on 64 x 64, batch " +
+                     std::to_string(batch),
+                 {batch, 3, 64, 64}, [](NetBuilder& b) {
+                     auto x = conv_bn_act(b, b.input(), 16, 3, 1, 1, "Relu", "stem");
+                     std::int64_t c = 16;
+                     for (int s = 0; s < 4; ++s, c *= 2)
+                         x = basic_block(b, x, c, s == 0 ? 1 : 2, "layer" + std::to_string(s + 1));
+                     b.output(classifier(b, x, 10));
+                 }));
     // Fusible intra-core blocks.
     const auto fusion_block = [&](const std::string& name, const std::string& description,
                                   std::function<Tensor(NetBuilder&, const Tensor&)> block) {
@@ -242,10 +243,9 @@ std::vector<ModelSpec> benchmark_suite() {
     fusion_block("conv_relu6", "Conv + Clip (ReLU6)", [](NetBuilder& b, const Tensor& x) {
         return b.activation(b.conv(x, 64, 3), "Relu6");
     });
-    suite.push_back(spec("fusion_linear_gelu", "fusion", "MatMul + bias Add + Gelu (Erf form)",
-                         {1, 128, 768}, [](NetBuilder& b) {
-                             b.output(b.activation(b.matmul(b.input(), 3072), "Gelu"));
-                         }));
+    suite.push_back(
+        spec("fusion_linear_gelu", "fusion", "MatMul + bias Add + Gelu (Erf form)", {1, 128, 768},
+             [](NetBuilder& b) { b.output(b.activation(b.matmul(b.input(), 3072), "Gelu")); }));
     return suite;
 }
 
@@ -295,14 +295,15 @@ std::vector<ModelSpec> simulation_models(int count, std::uint64_t seed, const st
             continue;
         }
         // "blocks": a stem, 3 to 5 stages of one block type each, a classifier.
-        const std::vector<std::string> kinds{"basic", "bottleneck", "inverted", "fire", "dense",
-                                             "vgg"};
+        const std::vector<std::string> kinds{"basic", "bottleneck", "inverted",
+                                             "fire",  "dense",      "vgg"};
         const int stages = 3 + pick(3);
         std::vector<std::tuple<std::string, int, std::int64_t, int>> plan; // kind, blocks, c, k
         std::int64_t channels = std::vector<std::int64_t>{16, 24, 32, 48}[pick(4)];
         std::string summary;
         for (int s = 0; s < stages; ++s) {
-            const auto& kind = kinds[static_cast<std::size_t>(pick(static_cast<int>(kinds.size())))];
+            const auto& kind =
+                kinds[static_cast<std::size_t>(pick(static_cast<int>(kinds.size())))];
             const int blocks = 1 + pick(3);
             channels = divisible(static_cast<double>(channels) * (pick(2) ? 1.5 : 2.0));
             const int kernel = std::vector<int>{3, 3, 5, 7}[pick(4)];
@@ -311,52 +312,54 @@ std::vector<ModelSpec> simulation_models(int count, std::uint64_t seed, const st
                        std::to_string(channels);
         }
         const std::int64_t stem = std::vector<std::int64_t>{16, 24, 32}[pick(3)];
-        models.push_back(spec(
-            id, space, "stem " + std::to_string(stem) + "; " + summary + "; input " + std::to_string(res),
-            {1, 3, res, res}, [plan, stem, model_seed](NetBuilder& b) {
-                std::mt19937_64 inner(model_seed);
-                auto x = conv_bn_act(b, b.input(), stem, 3, 2, 1, "Relu", "stem");
-                int s = 0;
-                for (const auto& [kind, blocks, c, kernel] : plan) {
-                    b.push("layer" + std::to_string(++s));
-                    for (int j = 0; j < blocks; ++j) {
-                        const std::int64_t stride = j == 0 && s > 1 ? 2 : 1;
-                        const std::string name = std::to_string(j);
-                        if (kind == "basic")
-                            x = basic_block(b, x, c, stride, name);
-                        else if (kind == "bottleneck")
-                            x = bottleneck(b, x, c, stride, name);
-                        else if (kind == "inverted")
-                            x = inverted_residual(b, x, c, stride,
-                                                  std::vector<int>{1, 3, 6}[inner() % 3], kernel,
-                                                  name);
-                        else if (kind == "fire") {
-                            if (stride == 2)
-                                x = b.max_pool(x, 3, 2, 1);
-                            x = fire(b, x, c, name);
-                        } else if (kind == "dense") {
-                            if (stride == 2)
-                                x = b.avg_pool(conv_bn_act(b, x, c / 2, 1, 1, 1, "Relu",
-                                                           "transition" + name),
-                                               2, 2);
-                            x = dense_layer(b, x, std::max<std::int64_t>(8, c / 8), name);
-                        } else {
-                            x = conv_bn_act(b, x, c, kernel, 1, 1, "Relu", name);
-                            if (stride == 2)
-                                x = b.max_pool(x, 2, 2);
-                        }
-                    }
-                    b.pop();
-                }
-                b.output(classifier(b, x));
-            }));
+        models.push_back(
+            spec(id, space,
+                 "stem " + std::to_string(stem) + "; " + summary + "; input " + std::to_string(res),
+                 {1, 3, res, res}, [plan, stem, model_seed](NetBuilder& b) {
+                     std::mt19937_64 inner(model_seed);
+                     auto x = conv_bn_act(b, b.input(), stem, 3, 2, 1, "Relu", "stem");
+                     int s = 0;
+                     for (const auto& [kind, blocks, c, kernel] : plan) {
+                         b.push("layer" + std::to_string(++s));
+                         for (int j = 0; j < blocks; ++j) {
+                             const std::int64_t stride = j == 0 && s > 1 ? 2 : 1;
+                             const std::string name = std::to_string(j);
+                             if (kind == "basic")
+                                 x = basic_block(b, x, c, stride, name);
+                             else if (kind == "bottleneck")
+                                 x = bottleneck(b, x, c, stride, name);
+                             else if (kind == "inverted")
+                                 x = inverted_residual(b, x, c, stride,
+                                                       std::vector<int>{1, 3, 6}[inner() % 3],
+                                                       kernel, name);
+                             else if (kind == "fire") {
+                                 if (stride == 2)
+                                     x = b.max_pool(x, 3, 2, 1);
+                                 x = fire(b, x, c, name);
+                             } else if (kind == "dense") {
+                                 if (stride == 2)
+                                     x = b.avg_pool(conv_bn_act(b, x, c / 2, 1, 1, 1, "Relu",
+                                                                "transition" + name),
+                                                    2, 2);
+                                 x = dense_layer(b, x, std::max<std::int64_t>(8, c / 8), name);
+                             } else {
+                                 x = conv_bn_act(b, x, c, kernel, 1, 1, "Relu", name);
+                                 if (stride == 2)
+                                     x = b.max_pool(x, 2, 2);
+                             }
+                         }
+                         b.pop();
+                     }
+                     b.output(classifier(b, x));
+                 }));
     }
     return models;
 }
 
-std::vector<WrittenModel> write_models(
-    const std::vector<ModelSpec>& specs, const std::filesystem::path& folder, std::uint64_t seed,
-    const std::function<void(int, int, const std::string&)>& progress) {
+std::vector<WrittenModel>
+write_models(const std::vector<ModelSpec>& specs, const std::filesystem::path& folder,
+             std::uint64_t seed,
+             const std::function<void(int, int, const std::string&)>& progress) {
     std::filesystem::create_directories(folder);
     std::vector<WrittenModel> written;
     auto manifest = nlohmann::ordered_json::array();

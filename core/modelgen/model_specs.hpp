@@ -45,8 +45,9 @@ struct WrittenModel {
 // Builds and writes every model (NAME.onnx, each atomically) and manifest.json ({"models":
 // [{"name", "category", "description", "input_shape", "file"}]}) into `folder`, creating it.
 // `progress(done, total, name)` after each model; it may throw to cancel.
-std::vector<WrittenModel> write_models(
-    const std::vector<ModelSpec>& specs, const std::filesystem::path& folder, std::uint64_t seed,
-    const std::function<void(int, int, const std::string&)>& progress = {});
+std::vector<WrittenModel>
+write_models(const std::vector<ModelSpec>& specs, const std::filesystem::path& folder,
+             std::uint64_t seed,
+             const std::function<void(int, int, const std::string&)>& progress = {});
 
 } // namespace cleave::modelgen

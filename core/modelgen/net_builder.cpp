@@ -41,8 +41,7 @@ void set_ints(onnx::NodeProto& n, const char* name, const std::vector<std::int64
         a->add_ints(v);
 }
 
-std::int64_t pooled(std::int64_t size, std::int64_t kernel, std::int64_t stride,
-                    std::int64_t pad) {
+std::int64_t pooled(std::int64_t size, std::int64_t kernel, std::int64_t stride, std::int64_t pad) {
     return (size + 2 * pad - kernel) / stride + 1;
 }
 
@@ -70,9 +69,8 @@ NetBuilder::NetBuilder(std::string model_name, std::vector<std::int64_t> input_s
 
 std::string NetBuilder::unique(const std::string& name) {
     std::string candidate = name;
-    for (int i = 1; std::find(used_names_.begin(), used_names_.end(), candidate) !=
-                    used_names_.end();
-         ++i)
+    for (int i = 1;
+         std::find(used_names_.begin(), used_names_.end(), candidate) != used_names_.end(); ++i)
         candidate = name + "_" + std::to_string(i);
     used_names_.push_back(candidate);
     return candidate;
@@ -141,8 +139,9 @@ Tensor NetBuilder::conv(const Tensor& x, std::int64_t out_channels, std::int64_t
         throw std::invalid_argument("conv " + name + ": channels not divisible by groups");
     const double fan_in = static_cast<double>(in / groups * kernel * kernel);
     push(name);
-    std::vector<std::string> inputs{x.name, weight("weight", {out_channels, in / groups, kernel, kernel},
-                                                   std::sqrt(6.0 / fan_in), sparsity)};
+    std::vector<std::string> inputs{x.name,
+                                    weight("weight", {out_channels, in / groups, kernel, kernel},
+                                           std::sqrt(6.0 / fan_in), sparsity)};
     if (bias)
         inputs.push_back(weight("bias", {out_channels}, 1.0 / std::sqrt(fan_in)));
     pop();
@@ -250,8 +249,9 @@ Tensor NetBuilder::concat(const std::vector<Tensor>& parts, const std::string& n
 
 Tensor NetBuilder::max_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride,
                             std::int64_t pad, const std::string& name) {
-    Tensor y{"", {x.shape[0], x.shape[1], pooled(x.shape[2], kernel, stride, pad),
-                  pooled(x.shape[3], kernel, stride, pad)}};
+    Tensor y{"",
+             {x.shape[0], x.shape[1], pooled(x.shape[2], kernel, stride, pad),
+              pooled(x.shape[3], kernel, stride, pad)}};
     auto& n = node("MaxPool", name, {x.name}, y.name);
     set_int(n, "ceil_mode", 0);
     set_ints(n, "kernel_shape", {kernel, kernel});
@@ -262,8 +262,9 @@ Tensor NetBuilder::max_pool(const Tensor& x, std::int64_t kernel, std::int64_t s
 
 Tensor NetBuilder::avg_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride,
                             const std::string& name) {
-    Tensor y{"", {x.shape[0], x.shape[1], pooled(x.shape[2], kernel, stride, 0),
-                  pooled(x.shape[3], kernel, stride, 0)}};
+    Tensor y{"",
+             {x.shape[0], x.shape[1], pooled(x.shape[2], kernel, stride, 0),
+              pooled(x.shape[3], kernel, stride, 0)}};
     auto& n = node("AveragePool", name, {x.name}, y.name);
     set_ints(n, "kernel_shape", {kernel, kernel});
     set_ints(n, "strides", {stride, stride});

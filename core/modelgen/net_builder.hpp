@@ -42,8 +42,8 @@ public:
     Tensor add(const Tensor& a, const Tensor& b, const std::string& name = "add");
     Tensor mul(const Tensor& a, const Tensor& b, const std::string& name = "mul");
     Tensor concat(const std::vector<Tensor>& parts, const std::string& name = "concat");
-    Tensor max_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride,
-                    std::int64_t pad = 0, const std::string& name = "maxpool");
+    Tensor max_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride, std::int64_t pad = 0,
+                    const std::string& name = "maxpool");
     Tensor avg_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride,
                     const std::string& name = "avgpool");
     Tensor global_avg_pool(const Tensor& x, const std::string& name = "pool");
@@ -66,8 +66,8 @@ private:
     std::string scoped(const std::string& name) const;
     onnx::NodeProto& node(const std::string& op, const std::string& name,
                           const std::vector<std::string>& inputs, std::string& output);
-    std::string weight(const std::string& name, const std::vector<std::int64_t>& dims,
-                       double scale, double sparsity = 0);
+    std::string weight(const std::string& name, const std::vector<std::int64_t>& dims, double scale,
+                       double sparsity = 0);
     std::string constant(const std::string& name, const std::vector<float>& values);
     std::string unique(const std::string& name);
 

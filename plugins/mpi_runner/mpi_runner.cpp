@@ -111,8 +111,8 @@ private:
     // Waits for `requests`, aborting the job past the deadline with `what` named.
     static void wait_all(std::vector<MPI_Request>& requests, double timeout_s, int rank,
                          const std::function<std::string(std::size_t)>& what) {
-        const auto deadline = std::chrono::steady_clock::now() +
-                              std::chrono::duration<double>(timeout_s);
+        const auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
         for (std::size_t k = 0; k < requests.size(); ++k) {
             int done = 0;
             while (true) {
@@ -155,28 +155,31 @@ private:
                 names.insert(b.tensor);
         const std::vector<std::string> tags(names.begin(), names.end());
         const auto tag_of = [&](const std::string& tensor) {
-            return static_cast<int>(std::lower_bound(tags.begin(), tags.end(), tensor) - tags.begin());
+            return static_cast<int>(std::lower_bound(tags.begin(), tags.end(), tensor) -
+                                    tags.begin());
         };
 
         // This rank's inputs: graph inputs (generated here) and received buffers.
         struct Input {
             std::string name;
             cv::Mat blob;
-            int from = -1;          // producing rank; -1 for a graph input
-            std::size_t graph = 0;  // the whole model's input index
+            int from = -1;         // producing rank; -1 for a graph input
+            std::size_t graph = 0; // the whole model's input index
         };
         std::vector<Input> inputs;
         for (const int t : part.inputs) {
             const auto& tensor = part.tensors[static_cast<std::size_t>(t)];
             Input in{tensor.name, blob_of(tensor, part_file), -1, 0};
-            const auto received = std::find_if(me.receives.begin(), me.receives.end(),
-                                               [&](const RankBuffer& b) { return b.tensor == tensor.name; });
+            const auto received =
+                std::find_if(me.receives.begin(), me.receives.end(),
+                             [&](const RankBuffer& b) { return b.tensor == tensor.name; });
             if (received != me.receives.end()) {
                 in.from = received->ranks.front();
             } else {
                 bool found = false;
                 for (std::size_t g = 0; g < whole.inputs.size() && !found; ++g)
-                    if (autodice_tensor(whole.tensors[static_cast<std::size_t>(whole.inputs[g])].name) ==
+                    if (autodice_tensor(
+                            whole.tensors[static_cast<std::size_t>(whole.inputs[g])].name) ==
                         tensor.name) {
                         in.graph = g;
                         found = true;
@@ -184,7 +187,8 @@ private:
                 if (!found)
                     throw InputError(part_file, tensor.name,
                                      "an input neither received (receiver.json) nor a graph input "
-                                     "of " + options.model.string());
+                                     "of " +
+                                         options.model.string());
             }
             inputs.push_back(std::move(in));
         }
@@ -215,14 +219,16 @@ private:
             auto full = read_net(options.model, options.threads);
             std::vector<cv::Mat> graph_inputs;
             for (const int t : whole.inputs)
-                graph_inputs.push_back(blob_of(whole.tensors[static_cast<std::size_t>(t)], options.model.string()));
+                graph_inputs.push_back(
+                    blob_of(whole.tensors[static_cast<std::size_t>(t)], options.model.string()));
             std::vector<std::string> out_names;
             for (const int t : whole.outputs)
                 out_names.push_back(whole.tensors[static_cast<std::size_t>(t)].name);
             for (int i = 0; i < n; ++i) {
                 for (std::size_t g = 0; g < graph_inputs.size(); ++g) {
                     fill_input(graph_inputs[g], i, g);
-                    full.setInput(graph_inputs[g], whole.tensors[static_cast<std::size_t>(whole.inputs[g])].name);
+                    full.setInput(graph_inputs[g],
+                                  whole.tensors[static_cast<std::size_t>(whole.inputs[g])].name);
                 }
                 std::vector<cv::Mat> outs;
                 full.forward(outs, out_names);
@@ -234,7 +240,8 @@ private:
                 const auto other = graph::load_model(layout.ranks[r].sub_model);
                 for (const int t : other.outputs)
                     for (std::size_t o = 0; o < whole.outputs.size(); ++o)
-                        if (autodice_tensor(whole.tensors[static_cast<std::size_t>(whole.outputs[o])].name) ==
+                        if (autodice_tensor(
+                                whole.tensors[static_cast<std::size_t>(whole.outputs[o])].name) ==
                             other.tensors[static_cast<std::size_t>(t)].name)
                             final_producer[o] = static_cast<int>(r);
             }
@@ -301,7 +308,8 @@ private:
                     }
                 if (const auto f = finals.find(outputs[o]); f != finals.end()) {
                     if (rank == 0) {
-                        out.copyTo(finals_in[static_cast<std::size_t>(i)][static_cast<std::size_t>(f->second)]);
+                        out.copyTo(finals_in[static_cast<std::size_t>(i)]
+                                            [static_cast<std::size_t>(f->second)]);
                     } else {
                         pending_sends.emplace_back();
                         MPI_Isend(out.ptr<float>(), static_cast<int>(out.total()), MPI_FLOAT, 0,
@@ -327,10 +335,10 @@ private:
                      [](std::size_t) { return std::string("a final output"); });
             for (int i = 0; i < n; ++i)
                 for (std::size_t o = 0; o < whole.outputs.size(); ++o)
-                    max_abs_diff = std::max(
-                        max_abs_diff,
-                        cv::norm(finals_in[static_cast<std::size_t>(i)][o],
-                                 reference[static_cast<std::size_t>(i)][o], cv::NORM_INF));
+                    max_abs_diff =
+                        std::max(max_abs_diff,
+                                 cv::norm(finals_in[static_cast<std::size_t>(i)][o],
+                                          reference[static_cast<std::size_t>(i)][o], cv::NORM_INF));
         }
         std::vector<RankStats> all(static_cast<std::size_t>(size));
         MPI_Gather(&stats, 5, MPI_DOUBLE, all.data(), 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -352,19 +360,18 @@ private:
                                 {"wall_ms", s.wall_ms},
                                 {"peak_rss_kib", static_cast<std::int64_t>(s.rss_kib)}});
         }
-        const nlohmann::ordered_json document{
-            {"format", "cleave-run-summary"},
-            {"version", 1},
-            {"package", options.package.string()},
-            {"model", options.model.string()},
-            {"runtime", runtime()},
-            {"ranks", size},
-            {"inputs", n},
-            {"threads", options.threads},
-            {"wall_ms", slowest},
-            {"throughput_ips", 1000.0 * n / slowest},
-            {"max_abs_diff", max_abs_diff},
-            {"per_rank", per_rank}};
+        const nlohmann::ordered_json document{{"format", "cleave-run-summary"},
+                                              {"version", 1},
+                                              {"package", options.package.string()},
+                                              {"model", options.model.string()},
+                                              {"runtime", runtime()},
+                                              {"ranks", size},
+                                              {"inputs", n},
+                                              {"threads", options.threads},
+                                              {"wall_ms", slowest},
+                                              {"throughput_ips", 1000.0 * n / slowest},
+                                              {"max_abs_diff", max_abs_diff},
+                                              {"per_rank", per_rank}};
         const auto text = document.dump(2) + "\n";
         write_file_atomically(options.package / "run-summary.json", text);
         return text;

@@ -46,9 +46,9 @@ private slots:
         QTemporaryDir dir;
         const QString slow = written(dir, "slow.json", scaled_sample(4.0));
         const QString vectors = dir.filePath("vectors.json");
-        const Run made = run_cleave({"device-vector", "--data", "xeon-ort-4t=" + kSample,
-                                     "xeon-ort-1t=" + slow, "--models", CLEAVE_EXAMPLE_MODELS_DIR,
-                                     "--out", vectors, "--json"});
+        const Run made =
+            run_cleave({"device-vector", "--data", "xeon-ort-4t=" + kSample, "xeon-ort-1t=" + slow,
+                        "--models", CLEAVE_EXAMPLE_MODELS_DIR, "--out", vectors, "--json"});
         QCOMPARE(made.exit_code, 0);
         const QJsonObject root = QJsonDocument::fromJson(made.out).object();
         QCOMPARE(root["format"].toString(), QString("cleave-device-vectors"));
@@ -66,7 +66,8 @@ private slots:
         QByteArray cluster = R"({"version": 1, "hosts": [
             {"host": "f1", "device": "xeon-ort-4t"}, {"host": "f2", "device": "xeon-ort-4t"})";
         for (int i = 1; i <= 8; ++i)
-            cluster += ", {\"host\": \"s" + QByteArray::number(i) + "\", \"device\": \"xeon-ort-1t\"}";
+            cluster +=
+                ", {\"host\": \"s" + QByteArray::number(i) + "\", \"device\": \"xeon-ort-1t\"}";
         cluster += "]}";
         const QString cluster_file = written(dir, "c.cluster.json", cluster);
         const QString workload = root["benchmarks"].toArray()[0].toString();
@@ -101,8 +102,8 @@ private slots:
                                         "--models", CLEAVE_EXAMPLE_MODELS_DIR});
         QCOMPARE(unknown.exit_code, 2);
         QVERIFY(unknown.err.contains("no-such-device"));
-        const Run one = run_cleave({"device-vector", "--data", "xeon-ort-1t=" + kSample,
-                                    "--models", CLEAVE_EXAMPLE_MODELS_DIR});
+        const Run one = run_cleave({"device-vector", "--data", "xeon-ort-1t=" + kSample, "--models",
+                                    CLEAVE_EXAMPLE_MODELS_DIR});
         QCOMPARE(one.exit_code, 2);
         QVERIFY(one.err.contains("at least two"));
         const Run unclaimed =
@@ -110,8 +111,8 @@ private slots:
         QCOMPARE(unclaimed.exit_code, 2);
         QVERIFY(unclaimed.err.contains("DEVICE=FILE"));
         const QString cluster = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/mixed4.cluster.json";
-        const Run no_vectors = run_cleave(
-            {"group", "--cluster", cluster, "--groups", "2", "--features", "ha"});
+        const Run no_vectors =
+            run_cleave({"group", "--cluster", cluster, "--groups", "2", "--features", "ha"});
         QCOMPARE(no_vectors.exit_code, 2);
         QVERIFY(no_vectors.err.contains("--vectors"));
         const Run no_workload = run_cleave({"group", "--cluster", cluster, "--groups", "2",
@@ -119,8 +120,8 @@ private slots:
         QCOMPARE(no_workload.exit_code, 2);
         QVERIFY(no_workload.err.contains("--workload"));
         const QString bad = written(dir, "v.json", R"({"format": "something-else"})");
-        const Run bad_file = run_cleave({"group", "--cluster", cluster, "--groups", "2",
-                                         "--features", "hp", "--vectors", bad});
+        const Run bad_file = run_cleave(
+            {"group", "--cluster", cluster, "--groups", "2", "--features", "hp", "--vectors", bad});
         QCOMPARE(bad_file.exit_code, 2);
         QVERIFY(bad_file.err.contains("v.json"));
         QVERIFY(bad_file.err.contains("/format"));

@@ -52,8 +52,8 @@ class RunPartitionCommandTest : public QObject {
 private slots:
     void initTestCase() {
         package_ = dir_.filePath("resnet18-2");
-        const CliRun split = run_cleave({"split", kModel, "--parts", "2", "--pes",
-                                         "h1_cpu0,h2_cpu0", "--out", package_});
+        const CliRun split = run_cleave(
+            {"split", kModel, "--parts", "2", "--pes", "h1_cpu0,h2_cpu0", "--out", package_});
         QCOMPARE(split.exit_code, 0);
     }
 
@@ -87,7 +87,8 @@ private slots:
     }
 
     void missingPackageExitsTwo() {
-        const CliRun run = run_cleave({"run-partition", dir_.filePath("nothing"), "--model", kModel});
+        const CliRun run =
+            run_cleave({"run-partition", dir_.filePath("nothing"), "--model", kModel});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains("mapping.json"), run.err.constData());
     }
@@ -103,7 +104,8 @@ private slots:
             QProcess pgrep;
             pgrep.start("pgrep", {"-P", QString::number(process.processId())});
             pgrep.waitForFinished();
-            ranks = QString::fromUtf8(pgrep.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+            ranks =
+                QString::fromUtf8(pgrep.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
         }
         QCOMPARE(ranks.size(), 2);
         QTest::qWait(1500); // past start-up, into the pipeline

@@ -1,10 +1,10 @@
 // Arch2End device vectors (HP, HE, HA) from measured runs, their file, the grouping features
 // built from them, and the Case 2 serving simulation.
+#include "../measured_sample.hpp"
 #include "core/device/device_library.hpp"
 #include "core/grouping/device_vectors.hpp"
 #include "core/grouping/serving_simulation.hpp"
 #include "core/input_error.hpp"
-#include "../measured_sample.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -129,8 +129,8 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY(std::string(e.what()).find("share 2 measured runs") != std::string::npos);
         }
-        QVERIFY_THROWS_EXCEPTION(InputError, grouping::compute_device_vectors(
-                                                 {runs_of("a", sample.data)}, models));
+        QVERIFY_THROWS_EXCEPTION(
+            InputError, grouping::compute_device_vectors({runs_of("a", sample.data)}, models));
     }
 
     void featuresAndWorkloadComeFromEachHostsDevice() {
@@ -151,8 +151,8 @@ private slots:
         QCOMPARE(ha.values[1], (std::vector<double>{100, 50, 0.1, 0.9}));
         QCOMPARE(grouping::host_benchmark_ms(cluster, vectors, "n@1x3x224x224", "v.json", "w"),
                  (std::vector<double>{5, 20, 5}));
-        QVERIFY_THROWS_EXCEPTION(InputError, grouping::host_benchmark_ms(
-                                                 cluster, vectors, "zzz", "v.json", "w"));
+        QVERIFY_THROWS_EXCEPTION(
+            InputError, grouping::host_benchmark_ms(cluster, vectors, "zzz", "v.json", "w"));
         try {
             grouping::vector_features(cluster_of({"raspberry-pi-4"}), vectors, "he", "v.json");
             QFAIL("expected an InputError");

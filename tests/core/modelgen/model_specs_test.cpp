@@ -114,7 +114,8 @@ private slots:
         // kernel of its own and leaves a residual Add alone; the tensorrt-like rules take the Add
         // and the Relu into the conv too.
         const auto kernels = [&](const char* name, const char* rules) {
-            return fusion::detect_kernels(built(find(suite, name)), fusion::find_fusion_method(rules))
+            return fusion::detect_kernels(built(find(suite, name)),
+                                          fusion::find_fusion_method(rules))
                 .kernels.size();
         };
         QCOMPARE(kernels("fusion_conv_bn", "ort-cpu"), std::size_t{1});
@@ -151,8 +152,8 @@ private slots:
         const auto folder = std::filesystem::path(dir.path().toStdString()) / "suite";
         auto specs = modelgen::simulation_models(3, 1, "blocks");
         int calls = 0;
-        const auto written = modelgen::write_models(
-            specs, folder, 5, [&](int done, int total, const std::string&) {
+        const auto written =
+            modelgen::write_models(specs, folder, 5, [&](int done, int total, const std::string&) {
                 ++calls;
                 QCOMPARE(total, 3);
                 QCOMPARE(done, calls);
