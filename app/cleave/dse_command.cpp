@@ -3,19 +3,29 @@
 // hierarchical as in AutoDiCE's DSE; progress on stderr, the front and the hypervolume per
 // generation as JSON.
 #include "commands.hpp"
+#include "core/device/cluster.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/nsga2_search.hpp"
-#include "core/device/cluster.hpp"
 #include "core/input_error.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 
 namespace cleave::cli {
 
 namespace {
+
+// Set by Ctrl-C (SIGINT); the search stops after the generation it is in and the front so far is
+// written as usual, marked "cancelled".
+std::atomic<bool> interrupted{false};
+
+extern "C" void on_interrupt(int) {
+    interrupted = true;
+}
 
 struct DseOptions {
     ModelOptions model;
@@ -86,8 +96,8 @@ int run_dse(const DseOptions& options) {
     exploration.latency_objective = options.latency;
     exploration.max_pes = options.max_pes;
     exploration.replay_inputs = options.replay_inputs;
-    const auto inputs = dse::prepare_exploration(options.model.load(),
-                                                 device::load_cluster(options.cluster), exploration);
+    const auto inputs = dse::prepare_exploration(
+        options.model.load(), device::load_cluster(options.cluster), exploration);
     const auto& space = *inputs->space;
     const auto& cluster = inputs->cluster;
     const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
@@ -95,7 +105,14 @@ int run_dse(const DseOptions& options) {
         std::fprintf(stderr, "cleave: note: %s\n", note.c_str());
 
     int last_phase = -1;
+    dse::SearchControl control;
+    const auto previous_handler = std::signal(SIGINT, on_interrupt);
     const auto progress = [&](const dse::Generation& step) {
+        if (interrupted && !control.cancelled()) {
+            control.cancel();
+            std::fprintf(stderr, "cleave: interrupted: stopping after this generation with the "
+                                 "front so far\n");
+        }
         if (options.quiet)
             return;
         const bool phase_end = step.generation == step.phase->generations;
@@ -110,10 +127,10 @@ int run_dse(const DseOptions& options) {
             last_phase = step.phase_index;
         }
     };
-    auto result = dse::run_search(space, settings, progress);
-    std::sort(result.front.begin(), result.front.end(), [](const auto& a, const auto& b) {
-        return a.throughput_per_s > b.throughput_per_s;
-    });
+    auto result = dse::run_search(space, settings, progress, &control);
+    std::signal(SIGINT, previous_handler);
+    std::sort(result.front.begin(), result.front.end(),
+              [](const auto& a, const auto& b) { return a.throughput_per_s > b.throughput_per_s; });
 
     const auto names = dse::objective_names(space.objectives());
     const auto& best = space.best_single_pe();
@@ -226,14 +243,17 @@ Action add_dse_command(CLI::App& app) {
         "dse", "Pareto front of mappings onto a cluster by NSGA-II (throughput, per-device memory "
                "and energy), multi-stage and hierarchical");
     options->model.add_to(*command, false);
-    command->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
+    command
+        ->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
         ->required();
-    command->add_option("--predictor", options->predictor,
-                        "Predictor file for the PEs of its device (others: shipped, else roofline)");
+    command->add_option(
+        "--predictor", options->predictor,
+        "Predictor file for the PEs of its device (others: shipped, else roofline)");
     command->add_option("--rules", options->rules, "Fusion method for the kernels")
         ->capture_default_str();
-    command->add_option("--generations", options->generations,
-                        "Generations (with --population: the evaluation budget)")
+    command
+        ->add_option("--generations", options->generations,
+                     "Generations (with --population: the evaluation budget)")
         ->capture_default_str();
     command->add_option("--population", options->population, "Population (>= 8, a multiple of 4)")
         ->capture_default_str();
@@ -241,20 +261,24 @@ Action add_dse_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--levels", options->levels, "2: analytical then replay; 1: analytical")
         ->capture_default_str();
-    command->add_option("--encoding", options->encoding, "spe (split points) or naive (PE per kernel)")
+    command
+        ->add_option("--encoding", options->encoding, "spe (split points) or naive (PE per kernel)")
         ->capture_default_str();
-    command->add_option("--segment-pes", options->segment_pes,
-                        "SPE: genes (a PE gene per segment) or order (segment s on PE s)")
+    command
+        ->add_option("--segment-pes", options->segment_pes,
+                     "SPE: genes (a PE gene per segment) or order (segment s on PE s)")
         ->capture_default_str();
-    command->add_option("--budget", options->budget,
-                        "Evaluations in all; 0: population x (generations + 1)")
+    command
+        ->add_option("--budget", options->budget,
+                     "Evaluations in all; 0: population x (generations + 1)")
         ->capture_default_str();
     command->add_option("--crossover", options->crossover, "Crossover probability")
         ->capture_default_str();
     command->add_option("--mutation", options->mutation, "Mutation probability")
         ->capture_default_str();
-    command->add_option("--level2-share", options->level2_share,
-                        "Share of each stage's evaluations for level 2")
+    command
+        ->add_option("--level2-share", options->level2_share,
+                     "Share of each stage's evaluations for level 2")
         ->capture_default_str();
     command->add_option("--replay-inputs", options->replay_inputs, "Inputs per level-2 replay")
         ->capture_default_str();

@@ -7,8 +7,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 
 namespace {
 
@@ -19,8 +21,8 @@ const QString kResnet18 = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx";
 const QString kCluster = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json";
 
 QStringList small_run(const QStringList& extra = {}) {
-    return QStringList{"dse", kResnet18, "--cluster", kCluster, "--population", "16",
-                       "--generations", "80"} +
+    return QStringList{"dse",          kResnet18, "--cluster",     kCluster,
+                       "--population", "16",      "--generations", "80"} +
            extra;
 }
 
@@ -65,7 +67,8 @@ private slots:
                 last = p.toInt();
             }
             QVERIFY(s["pes"].toArray()[0].toString().endsWith("_gpu"));
-            QVERIFY(std::abs(s["throughput_per_s"].toDouble() * s["bottleneck_ms"].toDouble() - 1000) < 1e-6);
+            QVERIFY(std::abs(s["throughput_per_s"].toDouble() * s["bottleneck_ms"].toDouble() -
+                             1000) < 1e-6);
             QVERIFY(s["max_memory_bytes"].toDouble() > 0);
             QVERIFY(s["max_energy_mj"].toDouble() > 0);
             QVERIFY(s["stage"].toInt() >= 1 && s["stage"].toInt() <= 3);
@@ -76,9 +79,32 @@ private slots:
         QVERIFY(run.err.contains("stage 3 (8 PEs) level 2"));
     }
 
+    void interruptWritesTheFrontSoFar() {
+        // A search of millions of evaluations, interrupted once under way.
+        const QString out = dir_.filePath("interrupted.json");
+        QProcess process;
+        process.start(CLEAVE_CLI_PATH,
+                      QStringList{"dse", kResnet18, "--cluster", kCluster, "--population", "16",
+                                  "--generations", "1000000", "--levels", "1", "--out", out});
+        QVERIFY(process.waitForStarted());
+        // Wait for the search's own progress (after loading and predicting), then Ctrl-C.
+        for (int i = 0; i < 300 && !process.readAllStandardError().contains("generation"); ++i)
+            process.waitForReadyRead(100);
+        ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+        QVERIFY(process.waitForFinished(30000));
+        QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(process.exitCode(), 0);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        QVERIFY(root["cancelled"].toBool());
+        QVERIFY(!root["front"].toArray().isEmpty());
+        QVERIFY(root["evaluations"].toInteger() < 16LL * 1000000);
+    }
+
     void sameSeedSameFront() {
-        const QStringList args = small_run({"--stages", "1", "--levels", "1", "--encoding",
-                                            "naive", "--seed", "9", "--json", "--quiet"});
+        const QStringList args = small_run({"--stages", "1", "--levels", "1", "--encoding", "naive",
+                                            "--seed", "9", "--json", "--quiet"});
         const Run a = run_cleave(args);
         const Run b = run_cleave(args);
         QVERIFY2(a.exit_code == 0, a.err.constData());
@@ -90,12 +116,9 @@ private slots:
 
     void badSettingsExitTwoNamingTheFlag() {
         const std::vector<std::pair<QStringList, QString>> cases{
-            {{"--population", "6"}, "--population"},
-            {{"--population", "18"}, "--population"},
-            {{"--encoding", "gray"}, "--encoding"},
-            {{"--stages", "3"}, "--stages"},
-            {{"--levels", "3"}, "--levels"},
-            {{"--budget", "40"}, "--budget"},
+            {{"--population", "6"}, "--population"}, {{"--population", "18"}, "--population"},
+            {{"--encoding", "gray"}, "--encoding"},  {{"--stages", "3"}, "--stages"},
+            {{"--levels", "3"}, "--levels"},         {{"--budget", "40"}, "--budget"},
             {{"--max-pes", "1"}, "--cluster"},
         };
         for (const auto& [extra, flag] : cases) {
