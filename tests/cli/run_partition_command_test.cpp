@@ -3,13 +3,16 @@
 // a missing package, and a rank killed mid-run end the job with an error naming what happened.
 #include "cli_run.hpp"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
 
 namespace {
 
@@ -32,6 +35,25 @@ void start_mpirun(QProcess& process, int ranks, const QStringList& arguments) {
     process.start(CLEAVE_MPIEXEC, QStringList{"-np", QString::number(ranks), "--oversubscribe",
                                               CLEAVE_CLI_PATH, "run-partition"} +
                                       arguments);
+}
+
+// The processes whose parent is `parent`, from /proc/<pid>/stat ("pid (comm) state ppid ...").
+QStringList children_of(qint64 parent) {
+    QStringList children;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        bool numeric = false;
+        entry.toLongLong(&numeric);
+        if (!numeric)
+            continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        const auto fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields[1].toLongLong() == parent)
+            children << entry;
+    }
+    return children;
 }
 
 CliRun mpirun(int ranks, const QStringList& arguments) {
@@ -101,17 +123,13 @@ private slots:
         QStringList ranks;
         for (int i = 0; i < 100 && ranks.size() < 2; ++i) {
             QTest::qWait(100);
-            QProcess pgrep;
-            pgrep.start("pgrep", {"-P", QString::number(process.processId())});
-            pgrep.waitForFinished();
-            ranks =
-                QString::fromUtf8(pgrep.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+            ranks = children_of(process.processId());
         }
         QCOMPARE(ranks.size(), 2);
         QTest::qWait(1500); // past start-up, into the pipeline
         QElapsedTimer timer;
         timer.start();
-        QProcess::execute("kill", {"-9", ranks.last()});
+        ::kill(static_cast<pid_t>(ranks.last().toLongLong()), SIGKILL);
         QVERIFY(process.waitForFinished(30000));
         QVERIFY(timer.elapsed() < 30000);
         QVERIFY(process.exitCode() != 0);
