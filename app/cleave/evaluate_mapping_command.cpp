@@ -27,6 +27,7 @@ struct EvaluateMappingOptions {
     std::string points;
     std::string pes;
     std::string rules = "ort-cpu";
+    std::string predictor;
     std::string save_mapping;
     bool json = false;
     std::string out;
@@ -59,6 +60,15 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
     const auto cluster = device::load_cluster(options.cluster);
     const auto model = options.model.load();
     const auto method = fusion::find_fusion_method(options.rules);
+    std::optional<predict::Predictor> given;
+    if (!options.predictor.empty()) {
+        given = predict::load_predictor(options.predictor);
+        if (std::none_of(cluster.hosts.begin(), cluster.hosts.end(),
+                         [&](const auto& h) { return h.device.id == given->device; }))
+            throw InputError(options.predictor, "--predictor",
+                             "a predictor for device '" + given->device + "', which no host of " +
+                                 options.cluster + " runs");
+    }
     const auto kernels = fusion::detect_kernels(model, method);
     const int kernel_count = static_cast<int>(kernels.kernels.size());
 
@@ -80,8 +90,8 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
     for (const int pe : assignment.pe_of_kernel)
         if (std::find(used.begin(), used.end(), pe) == used.end())
             used.push_back(pe);
-    const auto latencies =
-        partition::pe_kernel_latencies_ms(model, kernels, cluster, options.rules, used);
+    const auto latencies = partition::pe_kernel_latencies_ms(model, kernels, cluster, options.rules,
+                                                             used, given ? &*given : nullptr);
     const partition::MappingCosts costs(model, kernels, cluster, latencies);
     const auto evaluation = mapping ? costs.evaluate(*mapping) : costs.evaluate(assignment);
     std::optional<partition::Replay> replay;
@@ -153,19 +163,21 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
             } else {
                 link = "memory";
             }
-            transfer_list.push_back({{"tensor", model.tensors[static_cast<std::size_t>(t.tensor)].name},
-                                     {"from", key(t.from_pe)},
-                                     {"to", key(t.to_pe)},
-                                     {"bytes", t.bytes},
-                                     {"ms", t.ms},
-                                     {"link", link}});
+            transfer_list.push_back(
+                {{"tensor", model.tensors[static_cast<std::size_t>(t.tensor)].name},
+                 {"from", key(t.from_pe)},
+                 {"to", key(t.to_pe)},
+                 {"bytes", t.bytes},
+                 {"ms", t.ms},
+                 {"link", link}});
         }
         nlohmann::ordered_json document{{"model", model.file},
                                         {"cluster", cluster.file},
                                         {"rules", method.name},
                                         {"kernels", kernel_count},
-                                        {"mapping", options.mapping.empty() ? nlohmann::ordered_json()
-                                                                            : nlohmann::ordered_json(options.mapping)}};
+                                        {"mapping", options.mapping.empty()
+                                                        ? nlohmann::ordered_json()
+                                                        : nlohmann::ordered_json(options.mapping)}};
         if (mapping)
             document["points"] = mapping->points;
         document["pes"] = pe_list;
@@ -218,12 +230,13 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
         char share[32] = "?";
         if (capacity)
             std::snprintf(share, sizeof share, "%.1f%%",
-                          100.0 * static_cast<double>(c.memory_bytes()) / static_cast<double>(*capacity));
+                          100.0 * static_cast<double>(c.memory_bytes()) /
+                              static_cast<double>(*capacity));
         char energy[32] = "?";
         if (!std::isnan(c.energy_mj))
             std::snprintf(energy, sizeof energy, "%.3f", c.energy_mj);
-        std::printf("  %-16s %7d %11.3f %9.3f %10.3f %14s %7s %10s\n", key(pe).c_str(),
-                    c.kernels, c.compute_ms, c.communication_ms(), c.time_ms(),
+        std::printf("  %-16s %7d %11.3f %9.3f %10.3f %14s %7s %10s\n", key(pe).c_str(), c.kernels,
+                    c.compute_ms, c.communication_ms(), c.time_ms(),
                     grouped(c.memory_bytes()).c_str(), share, energy);
     }
     if (!transfers.empty()) {
@@ -267,13 +280,17 @@ Action add_evaluate_mapping_command(CLI::App& app) {
         "evaluate-mapping",
         "Per-PE time, memory and energy, throughput and latency of a mapping onto a cluster");
     options->model.add_to(*command, false);
-    command->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
+    command
+        ->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
         ->required();
     command->add_option("--mapping", options->mapping, "AutoDiCE mapping.json");
     command->add_option("--points", options->points,
                         "Split points: kernels before each cut, e.g. 12,40");
     command->add_option("--pes", options->pes,
                         "PE key per segment, e.g. nx01_gpu,nx02_gpu,nx03_gpu");
+    command->add_option("--predictor", options->predictor,
+                        "Predictor file (cleave train) for the PEs of its device, instead of the "
+                        "shipped one or a roofline");
     command->add_option("--rules", options->rules, "Fusion method for the kernels")
         ->capture_default_str();
     command->add_option("--save-mapping", options->save_mapping,

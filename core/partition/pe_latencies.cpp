@@ -9,11 +9,10 @@
 
 namespace cleave::partition {
 
-std::vector<std::vector<double>> pe_kernel_latencies_ms(const graph::Model& model,
-                                                        const fusion::KernelGraph& kernels,
-                                                        const device::Cluster& cluster,
-                                                        const std::string& rules,
-                                                        const std::vector<int>& needed) {
+std::vector<std::vector<double>>
+pe_kernel_latencies_ms(const graph::Model& model, const fusion::KernelGraph& kernels,
+                       const device::Cluster& cluster, const std::string& rules,
+                       const std::vector<int>& needed, const predict::Predictor* given) {
     std::vector<std::vector<double>> rows(cluster.pes.size());
     std::map<std::pair<std::string, std::string>, std::vector<double>> predicted;
     for (const int index : needed) {
@@ -23,7 +22,8 @@ std::vector<std::vector<double>> pe_kernel_latencies_ms(const graph::Model& mode
         if (row.empty()) {
             predict::Predictor predictor;
             try {
-                predictor = predict::shipped_predictor(device.id)
+                predictor = given && given->device == device.id ? *given
+                            : predict::shipped_predictor(device.id)
                                 ? predict::predictor_for(device, "", rules)
                                 : predict::roofline_predictor(device, rules, pe.spec.name);
             } catch (const InputError& e) {

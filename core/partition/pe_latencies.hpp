@@ -5,6 +5,7 @@
 
 #include "core/device/cluster.hpp"
 #include "core/fusion/kernel_graph.hpp"
+#include "core/predict/predictor.hpp"
 
 #include <string>
 #include <vector>
@@ -12,12 +13,12 @@
 namespace cleave::partition {
 
 // Rows for the PEs in `needed` (indices into cluster.pes), empty rows for the others; PEs of
-// one host with the same device and PE name are predicted once. Throws InputError naming the
-// device and the PE when a PE has no predictor and no peak figures for a roofline.
-std::vector<std::vector<double>> pe_kernel_latencies_ms(const graph::Model& model,
-                                                        const fusion::KernelGraph& kernels,
-                                                        const device::Cluster& cluster,
-                                                        const std::string& rules,
-                                                        const std::vector<int>& needed);
+// one host with the same device and PE name are predicted once. `given`, when set, serves every
+// PE of its device (a predictor the user trained, `--predictor FILE`). Throws InputError naming
+// the device and the PE when a PE has no predictor and no peak figures for a roofline.
+std::vector<std::vector<double>>
+pe_kernel_latencies_ms(const graph::Model& model, const fusion::KernelGraph& kernels,
+                       const device::Cluster& cluster, const std::string& rules,
+                       const std::vector<int>& needed, const predict::Predictor* given = nullptr);
 
 } // namespace cleave::partition

@@ -37,9 +37,9 @@ class EvaluateMappingCommandTest : public QObject {
 
 private slots:
     void splitPointsGivePerPeCostsAndThroughput() {
-        const Run run = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
-                                    "--points", "10,20", "--pes", "nx01_gpu,nx02_gpu,nx03_gpu",
-                                    "--json"});
+        const Run run =
+            run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster, "--points", "10,20",
+                        "--pes", "nx01_gpu,nx02_gpu,nx03_gpu", "--json"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         const QJsonObject root = json_of(run);
         const QJsonArray pes = root["pes"].toArray();
@@ -73,9 +73,9 @@ private slots:
 
     void savedMappingReadsBackToTheSameCosts() {
         const QString mapping = dir_.filePath("mapping.json");
-        const Run spe = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
-                                    "--points", "15", "--pes", "nx04_gpu,nx02_gpu",
-                                    "--save-mapping", mapping, "--json"});
+        const Run spe =
+            run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster, "--points", "15",
+                        "--pes", "nx04_gpu,nx02_gpu", "--save-mapping", mapping, "--json"});
         QVERIFY2(spe.exit_code == 0, spe.err.constData());
         QFile file(mapping);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -87,17 +87,19 @@ private slots:
         const Run back = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kPlatform,
                                      "--mapping", mapping, "--json"});
         QVERIFY2(back.exit_code == 0, back.err.constData());
-        QCOMPARE(json_of(back)["bottleneck_ms"].toDouble(), json_of(spe)["bottleneck_ms"].toDouble());
+        QCOMPARE(json_of(back)["bottleneck_ms"].toDouble(),
+                 json_of(spe)["bottleneck_ms"].toDouble());
         QCOMPARE(json_of(back)["transfers"].toArray().size(),
                  json_of(spe)["transfers"].toArray().size());
-        QCOMPARE(json_of(back)["pes"].toArray()[0].toObject()["pe"].toString(), QString("nx04_gpu"));
+        QCOMPARE(json_of(back)["pes"].toArray()[0].toObject()["pe"].toString(),
+                 QString("nx04_gpu"));
     }
 
     void mappingWithMissingRepeatedAndUnknownEntriesExitsTwo() {
         const QString bad = dir_.filePath("bad.json");
         write(bad, R"({"nx01_gpu": ["/conv1/Conv", "/conv1/Conv"], "nx99_gpu": ["nothing"]})");
-        const Run run = run_cleave(
-            {"evaluate-mapping", kResnet18, "--cluster", kCluster, "--mapping", bad});
+        const Run run =
+            run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster, "--mapping", bad});
         QCOMPARE(run.exit_code, 2);
         const QString err = QString::fromUtf8(run.err);
         QVERIFY2(err.contains("bad.json"), run.err.constData());
@@ -110,7 +112,8 @@ private slots:
 
     void badSplitPointsAndPesExitTwo() {
         const QStringList base{"evaluate-mapping", kResnet18, "--cluster", kCluster};
-        Run run = run_cleave(base + QStringList{"--points", "20,10", "--pes", "nx01_gpu,nx02_gpu,nx03_gpu"});
+        Run run = run_cleave(
+            base + QStringList{"--points", "20,10", "--pes", "nx01_gpu,nx02_gpu,nx03_gpu"});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains("--points"), run.err.constData());
         run = run_cleave(base + QStringList{"--points", "10", "--pes", "nx01_gpu"});
@@ -129,6 +132,37 @@ private slots:
         QVERIFY2(run.err.contains("jetson-xavier-nx"), run.err.constData());
     }
 
+    void givenPredictorServesItsDevicesPes() {
+        // A lasso trained on the measured sample (5 CNNs, 1 thread) for xeon-ort-1t.
+        const QString predictor = dir_.filePath("xeon-1t.json");
+        const Run trained = run_cleave({"train", "--data",
+                                        QString(CLEAVE_TEST_DATA_DIR) + "/ort-cpu-xeon-sample.json",
+                                        "--models", CLEAVE_EXAMPLE_MODELS_DIR, "--device",
+                                        "xeon-ort-1t", "--kind", "lasso", "--out", predictor});
+        QVERIFY2(trained.exit_code == 0, trained.err.constData());
+        const QString cluster = dir_.filePath("x2.cluster.json");
+        write(cluster, R"({"version": 1, "hosts": [{"host": "x1", "device": "xeon-ort-1t"},
+                                                  {"host": "x2", "device": "xeon-ort-1t"}]})");
+        const QStringList args{
+            "evaluate-mapping", kResnet18, "--cluster", cluster, "--points", "10", "--pes",
+            "x1_cpu0,x2_cpu0",  "--json"};
+        const Run given = run_cleave(args + QStringList{"--predictor", predictor});
+        const Run roofline = run_cleave(args); // no shipped lasso: the shipped predictor or none
+        QCOMPARE(given.exit_code, 0);
+        const double with = json_of(given)["pes"].toArray()[0].toObject()["compute_ms"].toDouble();
+        QVERIFY(with > 0);
+        if (roofline.exit_code == 0)
+            QVERIFY(json_of(roofline)["pes"].toArray()[0].toObject()["compute_ms"].toDouble() !=
+                    with);
+        // A predictor for a device the cluster does not run.
+        const Run other =
+            run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster, "--points", "10",
+                        "--pes", "nx01_gpu,nx02_gpu", "--predictor", predictor});
+        QCOMPARE(other.exit_code, 2);
+        QVERIFY2(other.err.contains("--predictor"), other.err.constData());
+        QVERIFY2(other.err.contains("xeon-ort-1t"), other.err.constData());
+    }
+
     void textOutputNamesBottleneck() {
         const Run run = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
                                     "--points", "10", "--pes", "nx01_gpu,nx02_gpu"});
@@ -138,9 +172,10 @@ private slots:
     }
 
     void replayAddsStreamLatencyThroughputAndPeakLiveMemory() {
-        const QStringList base{"evaluate-mapping", kResnet18, "--cluster", kCluster, "--points",
-                               "10,20", "--pes", "nx01_gpu,nx02_gpu,nx03_gpu", "--replay",
-                               "--inputs", "16"};
+        const QStringList base{
+            "evaluate-mapping", kResnet18,  "--cluster", kCluster,
+            "--points",         "10,20",    "--pes",     "nx01_gpu,nx02_gpu,nx03_gpu",
+            "--replay",         "--inputs", "16"};
         const Run run = run_cleave(base + QStringList{"--json"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         const QJsonObject root = json_of(run);
