@@ -1,0 +1,50 @@
+#!/bin/sh
+# The .deb: cpack builds it from the build tree, it holds the programs, plugins, desktop file,
+# AppStream metainfo, icon and Debian documents, dpkg installs it (into a private root and
+# database, so the machine running the test is left alone), the installed cleave runs, and
+# lintian (when installed) reports no errors.
+# Usage: deb_package_test.sh BUILD_DIR
+set -eu
+build=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cpack -G DEB -B "$work/out" --config "$build/CPackConfig.cmake" > "$work/cpack.log" 2>&1 ||
+    { cat "$work/cpack.log"; exit 1; }
+deb=$(ls "$work"/out/cleave_*_amd64.deb)
+echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes"
+
+dpkg-deb -f "$deb" Package Version Section Depends Maintainer
+dpkg-deb -c "$deb" | awk '{print $6}' > "$work/files"
+for f in ./usr/bin/cleave ./usr/bin/cleave-studio \
+         ./usr/lib/cleave/plugins/libcleave_plugin_opencv_profiler.so \
+         ./usr/lib/cleave/plugins/libcleave_plugin_mpi_runner.so \
+         ./usr/share/applications/cleave-studio.desktop \
+         ./usr/share/metainfo/invalid.cleave.Studio.metainfo.xml \
+         ./usr/share/icons/hicolor/scalable/apps/cleave.svg \
+         ./usr/share/doc/cleave/copyright ./usr/share/doc/cleave/changelog.gz \
+         ./usr/share/cleave/examples/clusters/nx8.cluster.json; do
+    grep -qx "$f" "$work/files" || { echo "missing from the package: $f"; exit 1; }
+done
+# Stripped: no debug sections left in the programs.
+dpkg-deb -x "$deb" "$work/extracted"
+if readelf -S "$work/extracted/usr/bin/cleave" | grep -q '\.debug_info'; then
+    echo "usr/bin/cleave is not stripped"; exit 1
+fi
+
+mkdir -p "$work/root" "$work/admin/info" "$work/admin/updates" "$work/admin/triggers"
+touch "$work/admin/status" "$work/admin/available"
+dpkg --force-depends --force-not-root --force-script-chrootless \
+     --instdir="$work/root" --admindir="$work/admin" -i "$deb" > "$work/dpkg.log" 2>&1 ||
+    { cat "$work/dpkg.log"; exit 1; }
+dpkg --admindir="$work/admin" -s cleave | grep -qx 'Status: install ok installed' ||
+    { echo "dpkg did not install cleave"; exit 1; }
+version=$("$work/root/usr/bin/cleave" --version)
+echo "installed: $version"
+case "$version" in "cleave "*) ;; *) echo "unexpected version line"; exit 1 ;; esac
+
+if command -v lintian > /dev/null; then
+    lintian --fail-on error "$deb"
+else
+    echo "lintian not installed: not run"
+fi
