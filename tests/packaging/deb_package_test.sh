@@ -23,6 +23,7 @@ for f in ./usr/bin/cleave ./usr/bin/cleave-studio \
          ./usr/share/metainfo/invalid.cleave.Studio.metainfo.xml \
          ./usr/share/icons/hicolor/scalable/apps/cleave.svg \
          ./usr/share/doc/cleave/copyright ./usr/share/doc/cleave/changelog.gz \
+         ./usr/share/man/man1/cleave.1.gz ./usr/share/man/man1/cleave-studio.1.gz \
          ./usr/share/cleave/examples/clusters/nx8.cluster.json; do
     grep -qx "$f" "$work/files" || { echo "missing from the package: $f"; exit 1; }
 done
