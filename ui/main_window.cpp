@@ -10,6 +10,7 @@
 #include "node_table_model.hpp"
 #include "partition_document.hpp"
 #include "partition_page.hpp"
+#include "dse_panel.hpp"
 #include "properties_dock.hpp"
 #include "recent_files.hpp"
 #include "start_page.hpp"
@@ -95,6 +96,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(tablePage, tr("Nodes"));
     partitionPage_ = new PartitionPage(tabs_);
     tabs_->addTab(partitionPage_, tr("Partition"));
+    dsePanel_ = new DsePanel(partitionPage_->document(), tabs_);
+    tabs_->addTab(dsePanel_, tr("DSE"));
     pages_->addWidget(tabs_);
     setCentralWidget(pages_);
 
@@ -513,6 +516,20 @@ void MainWindow::connectPartition() {
     connect(partitionPage_, &PartitionPage::openClusterRequested, this,
             &MainWindow::openClusterDialog);
     connect(partitionPage_, &PartitionPage::reopenClusterRequested, this, &MainWindow::openCluster);
+    // The DSE tab searches what the Partition tab shows; a solution applied there is shown there.
+    const auto updateDseTab = [this] {
+        const auto& inputs = partitionPage_->document()->inputs();
+        const int tab = tabs_->indexOf(dsePanel_);
+        tabs_->setTabEnabled(tab, (inputs && inputs->costs) || dsePanel_->isRunning());
+        tabs_->setTabToolTip(tab, tabs_->isTabEnabled(tab)
+                                      ? tr("Search the Pareto front of mappings (NSGA-II)")
+                                      : tr("Open a model and a cluster first"));
+    };
+    connect(partitionPage_->document(), &PartitionDocument::inputsChanged, this, updateDseTab);
+    connect(dsePanel_, &DsePanel::finished, this, updateDseTab);
+    updateDseTab();
+    connect(dsePanel_, &DsePanel::solutionApplied, this,
+            [this] { tabs_->setCurrentWidget(partitionPage_); });
 }
 
 bool MainWindow::openCluster(const QString& path) {

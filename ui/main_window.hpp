@@ -23,6 +23,7 @@ namespace cleave::ui {
 
 class GraphPage;
 class PartitionPage;
+class DsePanel;
 class LatencyBreakdownDock;
 class MeasuredComparisonDock;
 class GraphView;
@@ -50,6 +51,8 @@ public:
     // model is opened. A bad file is reported in a message box and clusterFailed().
     bool openCluster(const QString& path);
     PartitionPage* partitionPage() const { return partitionPage_; }
+    // The DSE tab: searches the Partition tab's kernels and cluster; enabled when both are open.
+    DsePanel* dsePanel() const { return dsePanel_; }
     // An AutoDiCE mapping.json for the Partition tab; a bad one is reported in a message box.
     bool openMapping(const QString& path);
 
@@ -126,6 +129,7 @@ private:
     QAction* filterAction_ = nullptr;
     QString path_;
     PartitionPage* partitionPage_ = nullptr;
+    DsePanel* dsePanel_ = nullptr;
     QAction* saveMappingAction_ = nullptr;
     QAction* openMappingAction_ = nullptr;
     QAction* exportPackageAction_ = nullptr;

@@ -1,4 +1,5 @@
 // cleave-studio: the desktop application. Everything but start-up lives in ui/.
+#include "ui/dse_panel.hpp"
 #include "ui/kernel_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/partition_page.hpp"
@@ -6,6 +7,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <cleave/version.hpp>
 
 int main(int argc, char** argv) {
@@ -41,6 +43,10 @@ int main(int argc, char** argv) {
         "mapping",
         "With --cluster: show this AutoDiCE mapping.json once the kernels are predicted.", "file");
     parser.addOption(mapping);
+    const QCommandLineOption dse(
+        "dse", "With --cluster: open the DSE tab and run a search with its default settings once "
+               "the kernels are predicted.");
+    parser.addOption(dse);
     parser.process(app);
 
     QStringList models = parser.positionalArguments();
@@ -59,6 +65,14 @@ int main(int argc, char** argv) {
             QObject::connect(
                 window->partitionPage(), &cleave::ui::PartitionPage::prepared, window,
                 [window, file = parser.value(mapping)] { window->openMapping(file); },
+                Qt::SingleShotConnection);
+        if (parser.isSet(cluster) && parser.isSet(dse))
+            QObject::connect(
+                window->partitionPage(), &cleave::ui::PartitionPage::prepared, window,
+                [window] {
+                    window->centralTabs()->setCurrentWidget(window->dsePanel());
+                    window->dsePanel()->run();
+                },
                 Qt::SingleShotConnection);
         if (!model.isEmpty())
             window->openFile(model);

@@ -1,0 +1,155 @@
+#include "pareto_front_chart.hpp"
+
+#include <QChart>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+
+namespace cleave::ui {
+
+namespace {
+
+// Five colours from dark blue (least) to yellow (most), after viridis.
+const QColor kRamp[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
+                        QColor(0x21, 0x90, 0x8c), QColor(0x5d, 0xc8, 0x63),
+                        QColor(0xfd, 0xe7, 0x25)};
+constexpr int kBins = static_cast<int>(std::size(kRamp));
+
+} // namespace
+
+ParetoFrontChart::ParetoFrontChart(QWidget* parent)
+    : QChartView(parent), x_(new QValueAxis(this)), y_(new QValueAxis(this)) {
+    auto* chart = new QChart;
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setBackgroundRoundness(0);
+    chart->setMargins(QMargins(2, 2, 6, 2));
+    chart->setTitle(tr("Pareto front"));
+    chart->setTitleFont(font());
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    chart->legend()->setFont(small);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+    for (auto* axis : {x_, y_}) {
+        axis->setLabelsFont(small);
+        axis->setTitleFont(small);
+        axis->setLabelFormat("%.4g");
+    }
+    chart->addAxis(x_, Qt::AlignBottom);
+    chart->addAxis(y_, Qt::AlignLeft);
+    // One series per colour bin, made once: a live update only replaces their points.
+    for (int bin = 0; bin < kBins; ++bin) {
+        auto* series = new QScatterSeries(this);
+        series->setMarkerSize(10);
+        chart->addSeries(series);
+        series->attachAxis(x_);
+        series->attachAxis(y_);
+        connect(series, &QScatterSeries::hovered, this,
+                [this, series](const QPointF& point, bool state) {
+                    const int index = indexAt(series, point);
+                    if (index >= 0)
+                        emit pointHovered(index, state);
+                });
+        connect(series, &QScatterSeries::clicked, this, [this, series](const QPointF& point) {
+            const int index = indexAt(series, point);
+            if (index >= 0)
+                emit pointClicked(index);
+        });
+        series_.push_back(series);
+    }
+    indices_.resize(series_.size());
+    setPoints({}, {}, {}, {}, {});
+}
+
+void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
+                                 const std::vector<double>& colour, const QString& xTitle,
+                                 const QString& yTitle, const QString& colourUnit) {
+    x_->setTitleText(xTitle);
+    y_->setTitleText(yTitle);
+    double low = std::numeric_limits<double>::max(), high = -low;
+    for (const double c : colour) {
+        low = std::min(low, c);
+        high = std::max(high, c);
+    }
+    const bool coloured = colour.size() == points.size() && !points.empty() && high > low;
+    const int bins = coloured ? kBins : 1;
+    const double width = coloured ? (high - low) / bins : 0;
+    for (int bin = 0; bin < kBins; ++bin) {
+        auto* series = series_[static_cast<std::size_t>(bin)];
+        const QColor c = coloured ? kRamp[bin] : QColor(0x21, 0x66, 0xac);
+        series->setColor(c);
+        series->setBorderColor(c.darker(140));
+        series->setName(coloured ? QStringLiteral("%1–%2%3")
+                                       .arg(low + width * bin, 0, 'g', 3)
+                                       .arg(low + width * (bin + 1), 0, 'g', 3)
+                                       .arg(bin == bins - 1 ? colourUnit : QString())
+                                 : tr("solutions"));
+    }
+    std::vector<QList<QPointF>> binned(series_.size());
+    for (auto& indices : indices_)
+        indices.clear();
+    double xLow = std::numeric_limits<double>::max(), xHigh = -xLow, yLow = xLow, yHigh = -xLow;
+    for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+        const auto& p = points[static_cast<std::size_t>(i)];
+        int bin = 0;
+        if (coloured)
+            bin = std::clamp(static_cast<int>((colour[static_cast<std::size_t>(i)] - low) / width),
+                             0, bins - 1);
+        binned[static_cast<std::size_t>(bin)].append(p);
+        indices_[static_cast<std::size_t>(bin)].push_back(i);
+        xLow = std::min(xLow, p.x());
+        xHigh = std::max(xHigh, p.x());
+        yLow = std::min(yLow, p.y());
+        yHigh = std::max(yHigh, p.y());
+    }
+    for (std::size_t bin = 0; bin < series_.size(); ++bin)
+        series_[bin]->replace(binned[bin]);
+    chart()->legend()->setVisible(coloured);
+    if (points.empty()) {
+        x_->setRange(0, 1);
+        y_->setRange(0, 1);
+        return;
+    }
+    const auto pad = [](double lo, double hi, QValueAxis* axis) {
+        const double span = hi > lo ? hi - lo : std::max(std::abs(hi), 1.0);
+        axis->setRange(lo - 0.08 * span, hi + 0.08 * span);
+        axis->applyNiceNumbers();
+    };
+    pad(xLow, xHigh, x_);
+    pad(yLow, yHigh, y_);
+}
+
+QScatterSeries* ParetoFrontChart::seriesOf(int index) const {
+    for (std::size_t s = 0; s < indices_.size(); ++s)
+        if (std::find(indices_[s].begin(), indices_[s].end(), index) != indices_[s].end())
+            return series_[s];
+    return nullptr;
+}
+
+// The point as the series holds it; the nearest one if the chart passed it on rounded.
+int ParetoFrontChart::indexAt(const QScatterSeries* series, const QPointF& point) const {
+    const auto it = std::find(series_.begin(), series_.end(), series);
+    if (it == series_.end())
+        return -1;
+    const auto& indices = indices_[static_cast<std::size_t>(it - series_.begin())];
+    const double xSpan = std::max(x_->max() - x_->min(), 1e-12);
+    const double ySpan = std::max(y_->max() - y_->min(), 1e-12);
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::max();
+    const auto points = series->points();
+    for (int i = 0; i < points.size() && i < static_cast<int>(indices.size()); ++i) {
+        const double dx = (points[i].x() - point.x()) / xSpan;
+        const double dy = (points[i].y() - point.y()) / ySpan;
+        if (dx * dx + dy * dy < bestDistance) {
+            bestDistance = dx * dx + dy * dy;
+            best = indices[static_cast<std::size_t>(i)];
+        }
+    }
+    return best;
+}
+
+} // namespace cleave::ui

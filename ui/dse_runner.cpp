@@ -1,0 +1,167 @@
+#include "dse_runner.hpp"
+
+#include "core/dse/exploration_inputs.hpp"
+#include "core/input_error.hpp"
+
+#include <QMetaObject>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <numeric>
+
+namespace cleave::ui {
+
+DseSpaceInputs dse_space_inputs(const PartitionInputs& inputs, bool latency_objective) {
+    DseSpaceInputs space;
+    const auto& cluster = *inputs.request.cluster;
+    for (int pe = 0; pe < inputs.peCount(); ++pe) {
+        if (inputs.hasLatencies(pe))
+            space.pes.push_back(pe);
+        else
+            space.notes.push_back(cluster.pes[static_cast<std::size_t>(pe)].key +
+                                  " has no latencies: " +
+                                  inputs.pe_errors[static_cast<std::size_t>(pe)]);
+    }
+    const auto total_ms = [&](int pe) {
+        const auto& row = inputs.kernel_ms[static_cast<std::size_t>(pe)];
+        return std::accumulate(row.begin(), row.end(), 0.0);
+    };
+    std::stable_sort(space.pes.begin(), space.pes.end(),
+                     [&](int a, int b) { return total_ms(a) < total_ms(b); });
+    space.objectives.latency = latency_objective;
+    if (inputs.costs)
+        for (const int pe : space.pes) {
+            const auto& power = inputs.costs->power(pe);
+            if (std::isnan(power.busy_w) || std::isnan(power.communication_w)) {
+                space.objectives.energy = false;
+                space.notes.push_back("energy is no objective: " +
+                                      cluster.pes[static_cast<std::size_t>(pe)].key +
+                                      " has no power figure");
+                break;
+            }
+        }
+    for (const auto& host : cluster.hosts) {
+        space.capacities.push_back(dse::capacity_bytes(host.device));
+        if (!space.capacities.back())
+            space.notes.push_back("host " + host.host + " (" + host.device.id +
+                                  ") gives no memory capacity: its memory is not constrained");
+    }
+    return space;
+}
+
+DseRunner::DseRunner(QObject* parent) : QObject(parent) {}
+
+DseRunner::~DseRunner() {
+    if (thread_) {
+        control_->cancel();
+        thread_->wait();
+    }
+}
+
+bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& settings,
+                      bool latency_objective) {
+    if (thread_ || !inputs || !inputs->costs)
+        return false;
+    const std::uint64_t run = ++run_;
+    inputs_ = std::move(inputs);
+    result_ = {};
+    error_.clear();
+    auto space_inputs = dse_space_inputs(*inputs_, latency_objective);
+    notes_ = space_inputs.notes;
+    objectives_ = space_inputs.objectives;
+    objectiveNames_ = dse::objective_names(objectives_);
+    control_ = std::make_shared<dse::SearchControl>();
+
+    // The worker holds its own references: the inputs (and so the costs) outlive the search.
+    auto work = [this, run, inputs = inputs_, control = control_, settings,
+                 space_inputs = std::move(space_inputs)]() mutable {
+        dse::SearchResult result;
+        QString error;
+        try {
+            const dse::MappingSpace space(*inputs->costs, space_inputs.pes,
+                                          std::move(space_inputs.capacities),
+                                          space_inputs.objectives);
+            using Clock = std::chrono::steady_clock;
+            auto last = Clock::now() - std::chrono::seconds(1);
+            std::vector<dse::HypervolumeStep> pending;
+            const auto report = [&](const dse::Generation& generation) {
+                pending.push_back({generation.phase->stage, generation.phase->level,
+                                   generation.generation, generation.evaluations,
+                                   generation.hypervolume});
+                const auto now = Clock::now();
+                const bool edge = generation.generation == 0 ||
+                                  generation.generation == generation.phase->generations;
+                if (!edge && now - last < std::chrono::milliseconds(50))
+                    return;
+                last = now;
+                DseStep step;
+                step.stage = generation.phase->stage;
+                step.pes = generation.phase->pes;
+                step.level = generation.phase->level;
+                step.phase_index = generation.phase_index;
+                step.phases = generation.phases;
+                step.generation = generation.generation;
+                step.generations = generation.phase->generations;
+                step.evaluations = generation.evaluations;
+                step.budget = generation.budget;
+                step.hypervolume = generation.hypervolume;
+                step.front = generation.front;
+                step.history = std::move(pending);
+                pending.clear();
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, run, step = std::move(step)] {
+                        if (run == run_)
+                            emit stepped(step);
+                    },
+                    Qt::QueuedConnection);
+            };
+            result = dse::run_search(space, settings, report, control.get());
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, run, result = std::move(result), error]() mutable {
+                finish(run, std::move(result), error);
+            },
+            Qt::QueuedConnection);
+    };
+    thread_.reset(QThread::create(std::move(work)));
+    thread_->setObjectName("dse search");
+    thread_->start();
+    emit started();
+    return true;
+}
+
+void DseRunner::finish(std::uint64_t run, dse::SearchResult result, QString error) {
+    if (run != run_ || !thread_)
+        return;
+    thread_->wait(); // it has posted this and is returning
+    thread_.reset();
+    result_ = std::move(result);
+    error_ = std::move(error);
+    emit finished();
+}
+
+void DseRunner::pause() {
+    if (!thread_ || control_->paused())
+        return;
+    control_->pause();
+    emit pausedChanged(true);
+}
+
+void DseRunner::resume() {
+    if (!thread_ || !control_->paused())
+        return;
+    control_->resume();
+    emit pausedChanged(false);
+}
+
+void DseRunner::cancel() {
+    if (thread_)
+        control_->cancel();
+}
+
+} // namespace cleave::ui
