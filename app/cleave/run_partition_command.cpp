@@ -2,13 +2,25 @@
 // `mpirun -np R cleave run-partition DIR --model MODEL` (or `-rf DIR/rankfile` across hosts).
 // Rank 0 prints the summary it wrote into DIR/run-summary.json.
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
+#include "core/autodice/mapping_file.hpp"
 #include "core/autodice/partition_runner.hpp"
+#include "core/device/cluster.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
+#include "core/json_file.hpp"
+#include "core/partition/mapping_costs.hpp"
+#include "core/partition/pe_latencies.hpp"
 #include "core/plugin/plugin_registry.hpp"
+#include "core/predict/predictor.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace cleave::cli {
 
@@ -21,23 +33,81 @@ struct RunPartitionOptions {
     double timeout_s = autodice::PartitionRunOptions{}.timeout_s;
     int threads = 1;
     std::string runner = "mpi";
+    std::string cluster;   // with it: the analytical prediction beside the measurement
+    std::string predictor; // for the cluster's PEs of its device
+    std::string rules = "ort-cpu";
     bool json = false;
 };
+
+// What evaluate-mapping predicts for the package's mapping.json on `cluster`: the pipeline's
+// throughput and each rank's time per input (compute plus communication).
+nlohmann::ordered_json predicted_json(const RunPartitionOptions& options,
+                                      const device::Cluster& cluster,
+                                      const std::optional<predict::Predictor>& given,
+                                      double measured_ips) {
+    const auto model = graph::load_model(options.model);
+    const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method(options.rules));
+    const auto mapping = (std::filesystem::path(options.package) / "mapping.json").string();
+    const auto assignment = autodice::kernel_assignment(
+        autodice::read_mapping_file(mapping, model, cluster), model, kernels, cluster, mapping);
+    std::vector<int> used;
+    for (const int pe : assignment.pe_of_kernel)
+        if (std::find(used.begin(), used.end(), pe) == used.end())
+            used.push_back(pe);
+    const partition::MappingCosts costs(
+        model, kernels, cluster,
+        partition::pe_kernel_latencies_ms(model, kernels, cluster, options.rules, used,
+                                          given ? &*given : nullptr));
+    const auto evaluation = costs.evaluate(assignment);
+    // Ranks are mapping.json's keys in file order.
+    auto per_rank = nlohmann::ordered_json::array();
+    const auto keys = read_ordered_json_file(mapping, "AutoDiCE's mapping.json");
+    for (const auto& [key, nodes] : keys.items()) {
+        const auto* pe = cluster.find_pe(key);
+        const auto index = static_cast<std::size_t>(pe - cluster.pes.data());
+        per_rank.push_back({{"key", key}, {"time_ms", evaluation.pes[index].time_ms()}});
+    }
+    return {{"cluster", options.cluster},
+            {"predictor", options.predictor.empty() ? "shipped or roofline" : options.predictor},
+            {"throughput_ips", evaluation.throughput_per_s},
+            {"measured_over_predicted", measured_ips / evaluation.throughput_per_s},
+            {"per_rank", per_rank}};
+}
 
 int run_partition(const RunPartitionOptions& options) {
     if (options.inputs < 1)
         throw InputError("", "--inputs", "expected at least 1 input");
     if (!(options.timeout_s > 0))
         throw InputError("", "--timeout-s", "expected a timeout above 0 s");
+    if (!options.predictor.empty() && options.cluster.empty())
+        throw InputError("", "--predictor", "a prediction needs --cluster FILE");
+    // Checked before the run, so a bad file costs no run.
+    std::optional<device::Cluster> cluster;
+    std::optional<predict::Predictor> given;
+    if (!options.cluster.empty()) {
+        cluster = device::load_cluster(options.cluster);
+        autodice::read_mapping_file(
+            (std::filesystem::path(options.package) / "mapping.json").string(),
+            graph::load_model(options.model), *cluster);
+    }
+    if (!options.predictor.empty())
+        given = predict::load_predictor(options.predictor);
     const plugin::PluginRegistry registry;
     auto runner = registry.create<autodice::PartitionRunner>(options.runner, "--runner");
-    const auto text = runner->run({.package = options.package,
-                                   .model = options.model,
-                                   .inputs = options.inputs,
-                                   .timeout_s = options.timeout_s,
-                                   .threads = options.threads});
+    auto text = runner->run({.package = options.package,
+                             .model = options.model,
+                             .inputs = options.inputs,
+                             .timeout_s = options.timeout_s,
+                             .threads = options.threads});
     if (text.empty())
         return 0; // not rank 0
+    if (cluster) {
+        auto summary = nlohmann::ordered_json::parse(text);
+        summary["predicted"] =
+            predicted_json(options, *cluster, given, summary["throughput_ips"].get<double>());
+        text = summary.dump(2) + "\n";
+        write_file_atomically(std::filesystem::path(options.package) / "run-summary.json", text);
+    }
     if (options.json) {
         std::fputs(text.c_str(), stdout);
         return 0;
@@ -56,6 +126,10 @@ int run_partition(const RunPartitionOptions& options) {
                     r["receive_wait_ms"].get<double>(), r["send_wait_ms"].get<double>(),
                     r["compute_ms_per_input"].get<double>(),
                     r["peak_rss_kib"].get<double>() / 1024.0);
+    if (summary.contains("predicted"))
+        std::printf("predicted on %s: %.2f inputs/s (measured / predicted %.2f)\n",
+                    options.cluster.c_str(), summary["predicted"]["throughput_ips"].get<double>(),
+                    summary["predicted"]["measured_over_predicted"].get<double>());
     std::printf("written to %s/run-summary.json\n", options.package.c_str());
     return 0;
 }
@@ -81,6 +155,13 @@ Action add_run_partition_command(CLI::App& app) {
         "Longest wait for one buffer before the run stops with an error (default 30)");
     command->add_option("--threads", options->threads, "OpenCV threads per rank (default 1)");
     command->add_option("--runner", options->runner, "The runner plugin (default mpi)");
+    command->add_option("--cluster", options->cluster,
+                        "Also predict the package's mapping on this cluster (as evaluate-mapping "
+                        "does) and put it beside the measurement");
+    command->add_option("--predictor", options->predictor,
+                        "With --cluster: a predictor file for the PEs of its device");
+    command->add_option("--rules", options->rules,
+                        "Fusion method of the prediction (default ort-cpu)");
     command->add_flag("--json", options->json, "Print the summary as JSON (rank 0)");
     return [options] { return run_partition(*options); };
 }

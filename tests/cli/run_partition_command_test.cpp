@@ -102,6 +102,33 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(written.readAll()).object()["ranks"].toInt(), 2);
     }
 
+    void predictionSitsBesideTheMeasurement() {
+        // The package's keys h1_cpu0, h2_cpu0 are the PEs of two hosts running xeon-ort-1t.
+        const QString cluster = dir_.filePath("x2.cluster.json");
+        QFile file(cluster);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"version": 1, "hosts": [{"host": "h1", "device": "xeon-ort-1t"},
+                                              {"host": "h2", "device": "xeon-ort-1t"}]})");
+        file.close();
+        const CliRun run = mpirun(
+            2, {package_, "--model", kModel, "--inputs", "2", "--cluster", cluster, "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject predicted =
+            QJsonDocument::fromJson(run.out).object()["predicted"].toObject();
+        QVERIFY(predicted["throughput_ips"].toDouble() > 0);
+        QVERIFY(predicted["measured_over_predicted"].toDouble() > 0);
+        const QJsonArray ranks = predicted["per_rank"].toArray();
+        QCOMPARE(ranks.size(), 2);
+        QCOMPARE(ranks[0].toObject()["key"].toString(), QString("h1_cpu0"));
+        QVERIFY(ranks[1].toObject()["time_ms"].toDouble() > 0);
+        // A cluster without the package's keys: exit 2 naming them.
+        const CliRun other =
+            mpirun(2, {package_, "--model", kModel, "--inputs", "1", "--cluster",
+                       QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json"});
+        QVERIFY(other.exit_code != 0);
+        QVERIFY2(other.err.contains("h1_cpu0"), other.err.constData());
+    }
+
     void wrongRankCountIsRefused() {
         const CliRun run = mpirun(3, {package_, "--model", kModel, "--inputs", "1"});
         QVERIFY(run.exit_code != 0);
