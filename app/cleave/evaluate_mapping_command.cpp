@@ -8,6 +8,7 @@
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/partition/replay.hpp"
+#include "mapping_options.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 
@@ -23,9 +24,7 @@ namespace {
 struct EvaluateMappingOptions {
     ModelOptions model;
     std::string cluster;
-    std::string mapping;
-    std::string points;
-    std::string pes;
+    MappingOptions mapping;
     std::string rules = "ort-cpu";
     std::string predictor;
     std::string save_mapping;
@@ -47,12 +46,7 @@ std::optional<std::int64_t> capacity_bytes(const device::DeviceSpec& device) {
 }
 
 int run_evaluate_mapping(const EvaluateMappingOptions& options) {
-    if (options.mapping.empty() == options.pes.empty())
-        throw InputError("", "--mapping",
-                         "give either --mapping FILE (an AutoDiCE mapping.json) or --pes with "
-                         "--points (split points, one PE per segment)");
-    if (!options.points.empty() && options.pes.empty())
-        throw InputError("", "--points", "split points need --pes, one PE key per segment");
+    options.mapping.check();
     if (options.inputs < 1)
         throw InputError("", "--inputs", "the replay needs at least one input");
     if (!(options.interval_ms >= 0))
@@ -61,27 +55,13 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
     const auto model = options.model.load();
     const auto method = fusion::find_fusion_method(options.rules);
     std::optional<predict::Predictor> given;
-    if (!options.predictor.empty()) {
-        given = predict::load_predictor(options.predictor);
-        if (std::none_of(cluster.hosts.begin(), cluster.hosts.end(),
-                         [&](const auto& h) { return h.device.id == given->device; }))
-            throw InputError(options.predictor, "--predictor",
-                             "a predictor for device '" + given->device + "', which no host of " +
-                                 options.cluster + " runs");
-    }
+    if (!options.predictor.empty())
+        given = partition::load_cluster_predictor(options.predictor, cluster);
     const auto kernels = fusion::detect_kernels(model, method);
     const int kernel_count = static_cast<int>(kernels.kernels.size());
-
-    std::optional<partition::Mapping> mapping;
-    partition::KernelAssignment assignment;
-    if (!options.mapping.empty()) {
-        const auto pe_of_node = autodice::read_mapping_file(options.mapping, model, cluster);
-        assignment =
-            autodice::kernel_assignment(pe_of_node, model, kernels, cluster, options.mapping);
-    } else {
-        mapping = partition::parse_mapping(options.points, options.pes, cluster, kernel_count);
-        assignment = partition::assignment_of(*mapping, kernel_count);
-    }
+    const auto chosen = options.mapping.resolve(model, kernels, cluster);
+    const auto& mapping = chosen.split;
+    const auto& assignment = chosen.assignment;
     if (!options.save_mapping.empty())
         autodice::save_mapping_file(model, kernels, assignment, cluster, options.save_mapping);
 
@@ -171,13 +151,14 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
                  {"ms", t.ms},
                  {"link", link}});
         }
-        nlohmann::ordered_json document{{"model", model.file},
-                                        {"cluster", cluster.file},
-                                        {"rules", method.name},
-                                        {"kernels", kernel_count},
-                                        {"mapping", options.mapping.empty()
-                                                        ? nlohmann::ordered_json()
-                                                        : nlohmann::ordered_json(options.mapping)}};
+        nlohmann::ordered_json document{
+            {"model", model.file},
+            {"cluster", cluster.file},
+            {"rules", method.name},
+            {"kernels", kernel_count},
+            {"mapping", options.mapping.mapping.empty()
+                            ? nlohmann::ordered_json()
+                            : nlohmann::ordered_json(options.mapping.mapping)}};
         if (mapping)
             document["points"] = mapping->points;
         document["pes"] = pe_list;
@@ -283,11 +264,7 @@ Action add_evaluate_mapping_command(CLI::App& app) {
     command
         ->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
         ->required();
-    command->add_option("--mapping", options->mapping, "AutoDiCE mapping.json");
-    command->add_option("--points", options->points,
-                        "Split points: kernels before each cut, e.g. 12,40");
-    command->add_option("--pes", options->pes,
-                        "PE key per segment, e.g. nx01_gpu,nx02_gpu,nx03_gpu");
+    options->mapping.add_to(*command);
     command->add_option("--predictor", options->predictor,
                         "Predictor file (cleave train) for the PEs of its device, instead of the "
                         "shipped one or a roofline");

@@ -6,6 +6,7 @@
 #include "core/autodice/mapping_file.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/input_error.hpp"
+#include "mapping_options.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 #include "package_report.hpp"
@@ -19,9 +20,7 @@ namespace {
 struct ExportAutodiceOptions {
     ModelOptions model;
     std::string cluster;
-    std::string mapping;
-    std::string points;
-    std::string pes;
+    MappingOptions mapping;
     std::string rules = "ort-cpu";
     std::string out;
     bool no_sub_models = false;
@@ -29,30 +28,16 @@ struct ExportAutodiceOptions {
 };
 
 int run_export_autodice(const ExportAutodiceOptions& options) {
-    if (options.mapping.empty() == options.pes.empty())
-        throw InputError("", "--mapping",
-                         "give either --mapping FILE (an AutoDiCE mapping.json) or --pes with "
-                         "--points (split points, one PE per segment)");
-    if (!options.points.empty() && options.pes.empty())
-        throw InputError("", "--points", "split points need --pes, one PE key per segment");
+    options.mapping.check();
     const auto cluster = device::load_cluster(options.cluster);
     const auto model = options.model.load();
     const auto method = fusion::find_fusion_method(options.rules);
     const auto kernels = fusion::detect_kernels(model, method);
     const int kernel_count = static_cast<int>(kernels.kernels.size());
 
-    partition::KernelAssignment assignment;
-    std::string source = options.mapping;
-    if (!options.mapping.empty()) {
-        const auto pe_of_node = autodice::read_mapping_file(options.mapping, model, cluster);
-        assignment =
-            autodice::kernel_assignment(pe_of_node, model, kernels, cluster, options.mapping);
-    } else {
-        const auto mapping =
-            partition::parse_mapping(options.points, options.pes, cluster, kernel_count);
-        assignment = partition::assignment_of(mapping, kernel_count);
-        source = "--points/--pes";
-    }
+    const auto chosen = options.mapping.resolve(model, kernels, cluster);
+    const auto& assignment = chosen.assignment;
+    const auto& source = chosen.source;
     const auto start = std::chrono::steady_clock::now();
     auto package = autodice::make_package(
         model, autodice::package_parts(model, kernels, assignment, cluster), &cluster, source);
@@ -65,10 +50,7 @@ int run_export_autodice(const ExportAutodiceOptions& options) {
 
     const PackageReport report{&model,      &cluster, method.name, kernel_count,
                                options.out, &package, files,       seconds};
-    if (options.json)
-        emit_json(package_report_json(report), true, "");
-    else
-        print_package_report(report);
+    emit_package_report(report, options.json);
     return 0;
 }
 
@@ -84,11 +66,7 @@ Action add_export_autodice_command(CLI::App& app) {
     command
         ->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")
         ->required();
-    command->add_option("--mapping", options->mapping, "AutoDiCE mapping.json");
-    command->add_option("--points", options->points,
-                        "Split points: kernels before each cut, e.g. 12,40");
-    command->add_option("--pes", options->pes,
-                        "PE key per segment, e.g. nx01_gpu,nx02_gpu,nx03_gpu");
+    options->mapping.add_to(*command);
     command
         ->add_option("--out", options->out,
                      "Package folder; replaced only when complete, and only if empty or an "

@@ -90,4 +90,11 @@ void print_package_report(const PackageReport& report) {
     }
 }
 
+void emit_package_report(const PackageReport& report, bool json) {
+    if (json)
+        emit_json(package_report_json(report), true, "");
+    else
+        print_package_report(report);
+}
+
 } // namespace cleave::cli

@@ -23,5 +23,7 @@ struct PackageReport {
 
 nlohmann::ordered_json package_report_json(const PackageReport& report);
 void print_package_report(const PackageReport& report);
+// JSON on stdout with `json`, else the text.
+void emit_package_report(const PackageReport& report, bool json);
 
 } // namespace cleave::cli

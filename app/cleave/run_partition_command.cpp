@@ -3,17 +3,16 @@
 // Rank 0 prints the summary it wrote into DIR/run-summary.json.
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
-#include "core/autodice/mapping_file.hpp"
 #include "core/autodice/partition_runner.hpp"
 #include "core/device/cluster.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
-#include "core/json_file.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "core/predict/predictor.hpp"
+#include "mapping_options.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -39,38 +38,41 @@ struct RunPartitionOptions {
     bool json = false;
 };
 
-// What evaluate-mapping predicts for the package's mapping.json on `cluster`: the pipeline's
-// throughput and each rank's time per input (compute plus communication).
+// What a prediction needs, prepared before the run so that a bad cluster or mapping costs no run.
+struct PredictionInputs {
+    device::Cluster cluster;
+    std::optional<predict::Predictor> given;
+    graph::Model model;
+    fusion::KernelGraph kernels;
+    partition::KernelAssignment assignment;
+};
+
+// What evaluate-mapping predicts for the package's mapping: the pipeline's throughput and each
+// rank's time per input (compute plus communication), ranks as the summary lists them.
 nlohmann::ordered_json predicted_json(const RunPartitionOptions& options,
-                                      const device::Cluster& cluster,
-                                      const std::optional<predict::Predictor>& given,
-                                      double measured_ips) {
-    const auto model = graph::load_model(options.model);
-    const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method(options.rules));
-    const auto mapping = (std::filesystem::path(options.package) / "mapping.json").string();
-    const auto assignment = autodice::kernel_assignment(
-        autodice::read_mapping_file(mapping, model, cluster), model, kernels, cluster, mapping);
+                                      const PredictionInputs& in,
+                                      const nlohmann::ordered_json& summary) {
     std::vector<int> used;
-    for (const int pe : assignment.pe_of_kernel)
+    for (const int pe : in.assignment.pe_of_kernel)
         if (std::find(used.begin(), used.end(), pe) == used.end())
             used.push_back(pe);
     const partition::MappingCosts costs(
-        model, kernels, cluster,
-        partition::pe_kernel_latencies_ms(model, kernels, cluster, options.rules, used,
-                                          given ? &*given : nullptr));
-    const auto evaluation = costs.evaluate(assignment);
-    // Ranks are mapping.json's keys in file order.
+        in.model, in.kernels, in.cluster,
+        partition::pe_kernel_latencies_ms(in.model, in.kernels, in.cluster, options.rules, used,
+                                          in.given ? &*in.given : nullptr));
+    const auto evaluation = costs.evaluate(in.assignment);
     auto per_rank = nlohmann::ordered_json::array();
-    const auto keys = read_ordered_json_file(mapping, "AutoDiCE's mapping.json");
-    for (const auto& [key, nodes] : keys.items()) {
-        const auto* pe = cluster.find_pe(key);
-        const auto index = static_cast<std::size_t>(pe - cluster.pes.data());
+    for (const auto& rank : summary["per_rank"]) {
+        const auto key = rank["key"].get<std::string>();
+        const auto index =
+            static_cast<std::size_t>(in.cluster.find_pe(key) - in.cluster.pes.data());
         per_rank.push_back({{"key", key}, {"time_ms", evaluation.pes[index].time_ms()}});
     }
     return {{"cluster", options.cluster},
             {"predictor", options.predictor.empty() ? "shipped or roofline" : options.predictor},
             {"throughput_ips", evaluation.throughput_per_s},
-            {"measured_over_predicted", measured_ips / evaluation.throughput_per_s},
+            {"measured_over_predicted",
+             summary["throughput_ips"].get<double>() / evaluation.throughput_per_s},
             {"per_rank", per_rank}};
 }
 
@@ -81,17 +83,20 @@ int run_partition(const RunPartitionOptions& options) {
         throw InputError("", "--timeout-s", "expected a timeout above 0 s");
     if (!options.predictor.empty() && options.cluster.empty())
         throw InputError("", "--predictor", "a prediction needs --cluster FILE");
-    // Checked before the run, so a bad file costs no run.
-    std::optional<device::Cluster> cluster;
-    std::optional<predict::Predictor> given;
+    std::optional<PredictionInputs> prediction;
     if (!options.cluster.empty()) {
-        cluster = device::load_cluster(options.cluster);
-        autodice::read_mapping_file(
-            (std::filesystem::path(options.package) / "mapping.json").string(),
-            graph::load_model(options.model), *cluster);
+        auto cluster = device::load_cluster(options.cluster);
+        std::optional<predict::Predictor> given;
+        if (!options.predictor.empty())
+            given = partition::load_cluster_predictor(options.predictor, cluster);
+        auto model = graph::load_model(options.model);
+        auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method(options.rules));
+        const MappingOptions mapping{
+            (std::filesystem::path(options.package) / "mapping.json").string(), "", ""};
+        auto assignment = mapping.resolve(model, kernels, cluster).assignment;
+        prediction.emplace(PredictionInputs{std::move(cluster), std::move(given), std::move(model),
+                                            std::move(kernels), std::move(assignment)});
     }
-    if (!options.predictor.empty())
-        given = predict::load_predictor(options.predictor);
     const plugin::PluginRegistry registry;
     auto runner = registry.create<autodice::PartitionRunner>(options.runner, "--runner");
     auto text = runner->run({.package = options.package,
@@ -101,10 +106,9 @@ int run_partition(const RunPartitionOptions& options) {
                              .threads = options.threads});
     if (text.empty())
         return 0; // not rank 0
-    if (cluster) {
+    if (prediction) {
         auto summary = nlohmann::ordered_json::parse(text);
-        summary["predicted"] =
-            predicted_json(options, *cluster, given, summary["throughput_ips"].get<double>());
+        summary["predicted"] = predicted_json(options, *prediction, summary);
         text = summary.dump(2) + "\n";
         write_file_atomically(std::filesystem::path(options.package) / "run-summary.json", text);
     }

@@ -127,10 +127,7 @@ int run_split(const SplitOptions& options) {
                                method.name, kernel_count,
                                options.out, &package,
                                files,       seconds};
-    if (options.json)
-        emit_json(package_report_json(report), true, "");
-    else
-        print_package_report(report);
+    emit_package_report(report, options.json);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "mapping_space.hpp"
 
 #include "core/input_error.hpp"
+#include "core/partition/pe_latencies.hpp"
 #include "core/partition/replay.hpp"
 #include "core/predict/predictor_library.hpp"
 #include "core/predict/roofline.hpp"
@@ -17,15 +18,8 @@ SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::Ke
                                      const device::Cluster& cluster, const std::string& rules,
                                      const std::string& predictor_file) {
     std::optional<predict::Predictor> given;
-    if (!predictor_file.empty()) {
-        given = predict::load_predictor(predictor_file);
-        const bool used = std::any_of(cluster.hosts.begin(), cluster.hosts.end(),
-                                      [&](const auto& h) { return h.device.id == given->device; });
-        if (!used)
-            throw InputError(predictor_file, "--predictor",
-                             "the predictor is for device '" + given->device +
-                                 "', which no host of " + cluster.file + " runs");
-    }
+    if (!predictor_file.empty())
+        given = partition::load_cluster_predictor(predictor_file, cluster);
     SearchablePes result;
     result.kernel_ms.resize(cluster.pes.size());
     // PEs of one device with the same name get the same figures: predict each kind once.
@@ -47,9 +41,9 @@ SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::Ke
                 for (const auto& kernel : latency.kernels)
                     row->push_back(kernel.us / 1e3);
             } catch (const InputError& e) {
-                result.notes.push_back("left out " + pe.key + " (" + pe.spec.name + " of " +
-                                       device.id + "): its kernel latencies cannot be predicted: " +
-                                       e.problem());
+                result.notes.push_back(
+                    "left out " + pe.key + " (" + pe.spec.name + " of " + device.id +
+                    "): its kernel latencies cannot be predicted: " + e.problem());
             }
             predicted[{device.id, pe.spec.name}] = row;
         } else if (!found->second) {
@@ -96,7 +90,8 @@ MappingSpace::MappingSpace(const partition::MappingCosts& costs, std::vector<int
     best_single_.assign(static_cast<std::size_t>(objectives_.count()),
                         std::numeric_limits<double>::infinity());
     for (const int pe : pes_) {
-        const auto raw = raw_objectives(figures(partition::Mapping{{}, {pe}}, Level::analytical, scratch));
+        const auto raw =
+            raw_objectives(figures(partition::Mapping{{}, {pe}}, Level::analytical, scratch));
         for (std::size_t j = 0; j < raw.size(); ++j)
             best_single_[j] = std::min(best_single_[j], raw[j]);
     }
@@ -127,8 +122,9 @@ MappingFigures MappingSpace::sum_hosts(const partition::Evaluation& evaluation,
         else
             figures.max_energy_mj = std::max(figures.max_energy_mj, scratch.host_energy[host]);
         if (capacity_[host] && scratch.host_memory[host] > static_cast<double>(*capacity_[host]))
-            figures.memory_excess += (scratch.host_memory[host] - static_cast<double>(*capacity_[host])) /
-                                     static_cast<double>(*capacity_[host]);
+            figures.memory_excess +=
+                (scratch.host_memory[host] - static_cast<double>(*capacity_[host])) /
+                static_cast<double>(*capacity_[host]);
     }
     figures.max_memory_bytes = static_cast<std::int64_t>(max_memory);
     figures.bottleneck_ms = evaluation.bottleneck_ms;

@@ -4,10 +4,21 @@
 #include "core/predict/predictor_library.hpp"
 #include "core/predict/roofline.hpp"
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
 namespace cleave::partition {
+
+predict::Predictor load_cluster_predictor(const std::string& file, const device::Cluster& cluster) {
+    auto predictor = predict::load_predictor(file);
+    if (std::none_of(cluster.hosts.begin(), cluster.hosts.end(),
+                     [&](const auto& h) { return h.device.id == predictor.device; }))
+        throw InputError(file, "--predictor",
+                         "the predictor is for device '" + predictor.device +
+                             "', which no host of " + cluster.file + " runs");
+    return predictor;
+}
 
 std::vector<std::vector<double>>
 pe_kernel_latencies_ms(const graph::Model& model, const fusion::KernelGraph& kernels,

@@ -12,6 +12,10 @@
 
 namespace cleave::partition {
 
+// A predictor file (cleave train) given for a cluster (`--predictor FILE`). Throws InputError
+// naming the file when no host of the cluster runs the predictor's device.
+predict::Predictor load_cluster_predictor(const std::string& file, const device::Cluster& cluster);
+
 // Rows for the PEs in `needed` (indices into cluster.pes), empty rows for the others; PEs of
 // one host with the same device and PE name are predicted once. `given`, when set, serves every
 // PE of its device (a predictor the user trained, `--predictor FILE`). Throws InputError naming

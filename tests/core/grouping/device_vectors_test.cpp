@@ -1,5 +1,6 @@
 // Arch2End device vectors (HP, HE, HA) from measured runs, their file, the grouping features
 // built from them, and the Case 2 serving simulation.
+#include "../library_cluster.hpp"
 #include "../measured_sample.hpp"
 #include "core/device/device_library.hpp"
 #include "core/grouping/device_vectors.hpp"
@@ -31,18 +32,6 @@ profile::MeasuredDataset scaled(const profile::MeasuredDataset& data, double fac
         for (auto& ms : run.e2e_ms)
             ms = constant_ms > 0 ? constant_ms : ms * factor;
     return copy;
-}
-
-device::Cluster cluster_of(const std::vector<std::string>& device_ids) {
-    std::vector<device::ClusterHost> hosts;
-    for (std::size_t i = 0; i < device_ids.size(); ++i) {
-        device::ClusterHost host;
-        host.host = "h" + std::to_string(i + 1);
-        host.device_ref = device_ids[i];
-        host.device = *device::library_device(device_ids[i]);
-        hosts.push_back(std::move(host));
-    }
-    return device::make_cluster("test", std::move(hosts));
 }
 
 } // namespace
@@ -142,7 +131,7 @@ private slots:
         vectors.he_features = {"fixed_ms", "macs"};
         vectors.he = {{0.1, 0.9}, {0.3, 0.7}};
         vectors.he_fit_mape = {1, 2};
-        const auto cluster = cluster_of({"xeon-ort-4t", "xeon-ort-1t", "xeon-ort-4t"});
+        const auto cluster = test::library_cluster({"xeon-ort-4t", "xeon-ort-1t", "xeon-ort-4t"});
         const auto hp = grouping::vector_features(cluster, vectors, "hp", "v.json");
         QCOMPARE(hp.values[0], (std::vector<double>{250, 200}));
         QCOMPARE(hp.values[1], (std::vector<double>{100, 50}));
@@ -154,7 +143,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(
             InputError, grouping::host_benchmark_ms(cluster, vectors, "zzz", "v.json", "w"));
         try {
-            grouping::vector_features(cluster_of({"raspberry-pi-4"}), vectors, "he", "v.json");
+            grouping::vector_features(test::library_cluster({"raspberry-pi-4"}), vectors, "he",
+                                      "v.json");
             QFAIL("expected an InputError");
         } catch (const InputError& e) {
             const std::string what = e.what();

@@ -1,6 +1,7 @@
 // Balanced grouping: the objective (Arch2End Eq. 6), the feature vectors of devices, the
 // incremental move/swap deltas, the exact solver on hand-checked cases and the local search
 // against it on random clusters of library devices.
+#include "../library_cluster.hpp"
 #include "core/device/device_library.hpp"
 #include "core/grouping/balanced_grouping.hpp"
 #include "core/grouping/device_features.hpp"
@@ -18,18 +19,6 @@ using namespace cleave;
 using grouping::FeatureMatrix;
 
 namespace {
-
-device::Cluster cluster_of(const std::vector<std::string>& device_ids) {
-    std::vector<device::ClusterHost> hosts;
-    for (std::size_t i = 0; i < device_ids.size(); ++i) {
-        device::ClusterHost host;
-        host.host = "h" + std::to_string(i + 1);
-        host.device_ref = device_ids[i];
-        host.device = *device::library_device(device_ids[i]);
-        hosts.push_back(std::move(host));
-    }
-    return device::make_cluster("test", std::move(hosts));
-}
 
 // Every labelled assignment with no empty group: the optimum by brute force.
 double brute_force_optimum(const FeatureMatrix& values, int groups) {
@@ -207,7 +196,7 @@ private slots:
             std::vector<std::string> drawn;
             for (std::size_t d = 0; d < m; ++d)
                 drawn.push_back(ids[rng() % ids.size()]);
-            const auto cluster = cluster_of(drawn);
+            const auto cluster = test::library_cluster(drawn);
             const auto table = instance % 2 ? grouping::config_features(cluster)
                                             : grouping::flops_features(cluster);
             const auto values = grouping::normalised(table.values);
@@ -223,7 +212,7 @@ private slots:
 
     void flopsSumsPeakFp32OverProcessingElements() {
         const auto table = grouping::flops_features(
-            cluster_of({"jetson-orin-nano", "nvidia-t4", "raspberry-pi-4"}));
+            test::library_cluster({"jetson-orin-nano", "nvidia-t4", "raspberry-pi-4"}));
         QCOMPARE(table.features, (std::vector<std::string>{"fp32_gflops"}));
         QCOMPARE(table.hosts, (std::vector<std::string>{"h1", "h2", "h3"}));
         QCOMPARE(table.values[0][0], 144.0 + 1280.0); // CPU and GPU
@@ -235,7 +224,7 @@ private slots:
 
     void configIsTheDatasheetVector() {
         const auto table =
-            grouping::config_features(cluster_of({"jetson-xavier-nx", "nvidia-v100"}));
+            grouping::config_features(test::library_cluster({"jetson-xavier-nx", "nvidia-v100"}));
         QCOMPARE(table.features,
                  (std::vector<std::string>{"cpu_cores", "cpu_core_ghz", "gpu_sms", "gpu_cuda_cores",
                                            "memory_bandwidth_gbs", "memory_capacity_gib"}));
@@ -255,7 +244,7 @@ private slots:
     }
 
     void unknownFeatureSetIsAnInputError() {
-        const auto cluster = cluster_of({"jetson-nano"});
+        const auto cluster = test::library_cluster({"jetson-nano"});
         try {
             grouping::cluster_features(cluster, "hp");
             QFAIL("no error");
@@ -267,7 +256,7 @@ private slots:
 
     void featuresFileGivesEachHostItsVector() {
         QTemporaryDir dir;
-        const auto cluster = cluster_of({"jetson-nano", "nvidia-t4"});
+        const auto cluster = test::library_cluster({"jetson-nano", "nvidia-t4"});
         const auto write = [&](const char* text) {
             const std::string path = dir.filePath("f.json").toStdString();
             std::ofstream(path) << text;

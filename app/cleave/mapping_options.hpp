@@ -1,0 +1,34 @@
+// The mapping options evaluate-mapping and export-autodice share: an AutoDiCE mapping.json
+// (--mapping) or split points with a PE per segment (--points, --pes), registered, checked and
+// turned into a kernel assignment in one place.
+#pragma once
+
+#include "core/device/cluster.hpp"
+#include "core/fusion/kernel_graph.hpp"
+#include "core/partition/mapping.hpp"
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+namespace cleave::cli {
+
+struct ChosenMapping {
+    std::optional<partition::Mapping> split; // given as --points/--pes
+    partition::KernelAssignment assignment;
+    std::string source; // the mapping.json, or "--points/--pes"
+};
+
+struct MappingOptions {
+    std::string mapping;
+    std::string points;
+    std::string pes;
+
+    void add_to(CLI::App& command);
+    // Exactly one of the two forms (InputError naming the flag); call before any loading.
+    void check() const;
+    ChosenMapping resolve(const graph::Model& model, const fusion::KernelGraph& kernels,
+                          const device::Cluster& cluster) const;
+};
+
+} // namespace cleave::cli
