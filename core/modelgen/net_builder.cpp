@@ -69,10 +69,9 @@ NetBuilder::NetBuilder(std::string model_name, std::vector<std::int64_t> input_s
 
 std::string NetBuilder::unique(const std::string& name) {
     std::string candidate = name;
-    for (int i = 1;
-         std::find(used_names_.begin(), used_names_.end(), candidate) != used_names_.end(); ++i)
+    for (int i = 1; used_names_.contains(candidate); ++i)
         candidate = name + "_" + std::to_string(i);
-    used_names_.push_back(candidate);
+    used_names_.insert(candidate);
     return candidate;
 }
 

@@ -10,6 +10,7 @@
 #include <onnx/onnx_pb.h>
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace cleave::modelgen {
@@ -74,7 +75,7 @@ private:
     onnx::ModelProto model_;
     Tensor input_;
     std::vector<std::string> scopes_;
-    std::vector<std::string> used_names_;
+    std::unordered_set<std::string> used_names_;
     std::mt19937_64 random_;
 };
 
