@@ -4,6 +4,7 @@
 #include "core/autodice/mapping_file.hpp"
 #include "latency_format.hpp"
 #include "link_traffic_model.hpp"
+#include "measured_runs_panel.hpp"
 #include "partition_document.hpp"
 #include "partition_view.hpp"
 #include "pe_figures_view.hpp"
@@ -22,6 +23,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QUndoStack>
+#include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
@@ -128,7 +130,15 @@ PartitionPage::PartitionPage(QWidget* parent)
     for (const int column :
          {LinkTrafficModel::Tensors, LinkTrafficModel::Bytes, LinkTrafficModel::Milliseconds})
         linkView_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
-    bottomLayout->addWidget(linkView_, 2);
+    // Link traffic and the measured runs share the space beside the per-PE figures.
+    auto* sideTabs = new QTabWidget(bottom);
+    sideTabs->setDocumentMode(true);
+    sideTabs->addTab(linkView_, tr("Links"));
+    measured_ = new MeasuredRunsPanel(document_, sideTabs);
+    sideTabs->addTab(measured_, tr("Measured"));
+    connect(measured_, &MeasuredRunsPanel::finished, sideTabs,
+            [sideTabs, this] { sideTabs->setCurrentWidget(measured_); });
+    bottomLayout->addWidget(sideTabs, 2);
     split->addWidget(bottom);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -358,15 +368,7 @@ QString PartitionPage::openMapping(const QString& path) {
         return QString::fromStdString(e.what());
     }
     // Runs of kernels on one PE become segments.
-    partition::Mapping mapping;
-    const auto& pes = assignment.pe_of_kernel;
-    for (std::size_t k = 0; k < pes.size(); ++k) {
-        if (k > 0 && pes[k] == pes[k - 1])
-            continue;
-        if (k > 0)
-            mapping.points.push_back(static_cast<int>(k));
-        mapping.pes.push_back(pes[k]);
-    }
+    const auto mapping = partition::runs_of(assignment);
     const auto key = [&](int pe) {
         return QString::fromStdString(
             inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key);

@@ -21,6 +21,7 @@ class QTableView;
 namespace cleave::ui {
 
 class LinkTrafficModel;
+class MeasuredRunsPanel;
 class PartitionDocument;
 class PartitionView;
 class PeFiguresView;
@@ -57,6 +58,8 @@ public:
     PeFiguresView* figures() const { return figures_; }
     LinkTrafficModel* links() const { return links_; }
     QTableView* linkView() const { return linkView_; }
+    // Runs the mapping on show with Open MPI and lists measured against predicted throughput.
+    MeasuredRunsPanel* measuredRuns() const { return measured_; }
     QString summaryText() const; // throughput, latency, bottleneck; or why there is none
     QString noticeText() const;  // PEs without latencies, a mapping file that is not SPE shaped
 
@@ -101,6 +104,7 @@ private:
     PeFiguresView* figures_;
     LinkTrafficModel* links_;
     QTableView* linkView_;
+    MeasuredRunsPanel* measured_ = nullptr;
     QString mappingNotice_;
     QString notice_;
 };

@@ -150,6 +150,15 @@ MappingFigures MappingSpace::figures(const partition::KernelAssignment& assignme
         result.throughput_per_s = replayed.throughput_per_s;
         result.bottleneck_ms = 1000.0 / replayed.throughput_per_s;
         result.latency_ms = replayed.first_latency_ms;
+        if (measure_) {
+            const auto measured = measure_(assignment);
+            if (measured.failed || !(measured.throughput_per_s > 0)) {
+                result.memory_excess = std::max(result.memory_excess, 1.0);
+            } else {
+                result.throughput_per_s = measured.throughput_per_s;
+                result.bottleneck_ms = 1000.0 / measured.throughput_per_s;
+            }
+        }
     }
     return result;
 }
@@ -168,6 +177,16 @@ std::vector<double> MappingSpace::normalised(const std::vector<double>& raw) con
     for (std::size_t j = 0; j < raw.size(); ++j)
         result[j] = raw[j] / best_single_[j];
     return result;
+}
+
+std::string mapping_id(const partition::Mapping& mapping) {
+    std::string key;
+    for (const int p : mapping.points)
+        key += std::to_string(p) + ',';
+    key += '|';
+    for (const int pe : mapping.pes)
+        key += std::to_string(pe) + ',';
+    return key;
 }
 
 std::string mapping_key(const partition::Mapping& mapping, const device::Cluster& cluster) {

@@ -10,13 +10,16 @@
 #include "core/partition/mapping_costs.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cleave::dse {
 
-// Level 1: MappingCosts (AutoDiCE's analytical models); level 2: partition::replay.
+// Level 1: MappingCosts (AutoDiCE's analytical models); level 2: partition::replay, or a measured
+// run (MappingSpace::set_measurement).
 enum class Level { analytical = 1, replay = 2 };
 
 // Every PE of the cluster that has kernel latencies, in cluster order, with the latencies
@@ -49,6 +52,14 @@ struct MappingFigures {
     bool feasible() const { return memory_excess <= 0; }
 };
 
+// Level 2 measured instead of replayed (cleave dse --measure mpi): a real run of a kernel
+// assignment. `failed` (the run could not be made) makes the mapping infeasible.
+struct MeasuredThroughput {
+    double throughput_per_s = 0;
+    bool failed = false;
+};
+using MeasureAssignment = std::function<MeasuredThroughput(const partition::KernelAssignment&)>;
+
 struct ObjectiveSet {
     bool energy = true;
     bool latency = false;
@@ -69,6 +80,10 @@ public:
     const ObjectiveSet& objectives() const { return objectives_; }
     int replay_inputs() const { return replay_inputs_; }
     const std::vector<std::optional<std::int64_t>>& capacities() const { return capacity_; }
+    // Level 2 takes its throughput from `measure` (memory and energy stay analytical, the latency
+    // the replay's); empty: the replay's throughput.
+    void set_measurement(MeasureAssignment measure) { measure_ = std::move(measure); }
+    bool measured() const { return static_cast<bool>(measure_); }
 
     // Reuses `evaluation` and `host_sums` between calls.
     struct Scratch {
@@ -97,7 +112,11 @@ private:
     ObjectiveSet objectives_;
     int replay_inputs_;
     std::vector<double> best_single_;
+    MeasureAssignment measure_;
 };
+
+// A mapping's identity by PE index, for deduplication: "12,40,|3,5,7,".
+std::string mapping_id(const partition::Mapping& mapping);
 
 // A mapping's key for deduplication and display: "12,40|nx01_gpu,nx02_gpu,nx03_gpu".
 std::string mapping_key(const partition::Mapping& mapping, const device::Cluster& cluster);

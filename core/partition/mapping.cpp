@@ -54,6 +54,19 @@ KernelAssignment assignment_of(const Mapping& mapping, int kernel_count) {
     return assignment;
 }
 
+Mapping runs_of(const KernelAssignment& assignment) {
+    Mapping mapping;
+    const auto& pes = assignment.pe_of_kernel;
+    for (std::size_t k = 0; k < pes.size(); ++k) {
+        if (k > 0 && pes[k] == pes[k - 1])
+            continue;
+        if (k > 0)
+            mapping.points.push_back(static_cast<int>(k));
+        mapping.pes.push_back(pes[k]);
+    }
+    return mapping;
+}
+
 Mapping parse_mapping(const std::string& points, const std::string& pes,
                       const device::Cluster& cluster, int kernel_count) {
     Mapping mapping;

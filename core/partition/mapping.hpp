@@ -28,6 +28,8 @@ void check_mapping(const Mapping& mapping, int kernel_count, int pe_count,
                    const std::string& place = "--points");
 
 KernelAssignment assignment_of(const Mapping& mapping, int kernel_count);
+// The inverse: each run of consecutive kernels on one PE becomes a segment (a PE may come back).
+Mapping runs_of(const KernelAssignment& assignment);
 
 // "12,40" and "nx01_gpu,nx02_gpu,nx03_arm012345" as the CLI takes them; PE keys must be the
 // cluster's. Throws InputError naming the flag and what was expected.

@@ -139,10 +139,10 @@ RooflineParameters roofline_of(const device::DeviceSpec& device, const std::stri
                          "no processing element named '" + pe_name + "' in device " + device.id);
     throw InputError(
         device.file, "/processing_elements",
-        "device " + device.id + (pe_name.empty() ? " has no processing element" : " " + pe_name +
-                                                                                      " has no") +
-            " with both a peak FP32 rate and a memory bandwidth, which a roofline predictor "
-            "needs" +
+        "device " + device.id +
+            (pe_name.empty() ? " has no processing element with"
+                             : ": its processing element " + pe_name + " lacks") +
+            " both a peak FP32 rate and a memory bandwidth, which a roofline predictor needs" +
             (device.measurement ? "; it is a measured device: train a predictor from its data "
                                   "(cleave train --device " +
                                       device.id + ")"

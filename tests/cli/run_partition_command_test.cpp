@@ -70,9 +70,21 @@ class RunPartitionCommandTest : public QObject {
 
     QTemporaryDir dir_;
     QString package_;
+    QString xeon2_; // two hosts running xeon-ort-1t, PEs h1_cpu0 and h2_cpu0
 
 private slots:
     void initTestCase() {
+        // The cleave processes that start mpirun themselves (dse --measure) inherit this.
+        const auto env = mpi_environment();
+        for (const auto* name : {"OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM",
+                                 "OMPI_MCA_btl_vader_single_copy_mechanism"})
+            qputenv(name, env.value(name).toUtf8());
+        xeon2_ = dir_.filePath("x2.cluster.json");
+        QFile file(xeon2_);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"version": 1, "hosts": [{"host": "h1", "device": "xeon-ort-1t"},
+                                              {"host": "h2", "device": "xeon-ort-1t"}]})");
+        file.close();
         package_ = dir_.filePath("resnet18-2");
         const CliRun split = run_cleave(
             {"split", kModel, "--parts", "2", "--pes", "h1_cpu0,h2_cpu0", "--out", package_});
@@ -103,15 +115,9 @@ private slots:
     }
 
     void predictionSitsBesideTheMeasurement() {
-        // The package's keys h1_cpu0, h2_cpu0 are the PEs of two hosts running xeon-ort-1t.
-        const QString cluster = dir_.filePath("x2.cluster.json");
-        QFile file(cluster);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"version": 1, "hosts": [{"host": "h1", "device": "xeon-ort-1t"},
-                                              {"host": "h2", "device": "xeon-ort-1t"}]})");
-        file.close();
+        // The package's keys h1_cpu0, h2_cpu0 are the PEs of xeon2_.
         const CliRun run = mpirun(
-            2, {package_, "--model", kModel, "--inputs", "2", "--cluster", cluster, "--json"});
+            2, {package_, "--model", kModel, "--inputs", "2", "--cluster", xeon2_, "--json"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         const QJsonObject predicted =
             QJsonDocument::fromJson(run.out).object()["predicted"].toObject();
@@ -127,6 +133,47 @@ private slots:
                        QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json"});
         QVERIFY(other.exit_code != 0);
         QVERIFY2(other.err.contains("h1_cpu0"), other.err.constData());
+    }
+
+    // The DSE's level 2 measured: every mapping it meets runs with Open MPI once, and the level-2
+    // front carries the measured throughputs.
+    void dseMeasuresLevelTwo() {
+        const QStringList search{"dse", kModel, "--cluster", xeon2_, "--population", "8",
+                                 "--generations", "9", "--stages", "1", "--measure", "mpi",
+                                 "--measure-inputs", "2", "--mpirun", CLEAVE_MPIEXEC, "--json",
+                                 "--quiet"};
+        const CliRun run = run_cleave(search);
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root["settings"].toObject()["level2"].toString(), QString("measured (mpi)"));
+        const QJsonArray measurements = root["measurements"].toArray();
+        QVERIFY(!measurements.isEmpty());
+        QSet<double> measured;
+        for (const auto& value : measurements) {
+            const QJsonObject m = value.toObject();
+            QVERIFY2(!m.contains("error"), qPrintable(m["error"].toString()));
+            QVERIFY(m["measured_throughput_per_s"].toDouble() > 0);
+            QVERIFY(m["predicted_throughput_per_s"].toDouble() > 0);
+            QVERIFY(m["max_abs_diff"].toDouble() <= 1e-4);
+            QCOMPARE(m["ranks"].toInt(), m["pes"].toArray().size());
+            measured.insert(m["measured_throughput_per_s"].toDouble());
+        }
+        const QJsonArray front = root["front"].toArray();
+        QVERIFY(!front.isEmpty());
+        // The last phase is level 2: its front's figures are the measured ones.
+        for (const auto& value : front)
+            QVERIFY(measured.contains(value.toObject()["throughput_per_s"].toDouble()));
+
+        // No launcher, or measuring without level 2: exit 2 naming --measure.
+        QStringList missing = search;
+        missing[missing.indexOf("--mpirun") + 1] = dir_.filePath("no-mpirun");
+        const CliRun none = run_cleave(missing);
+        QCOMPARE(none.exit_code, 2);
+        QVERIFY2(none.err.contains("--measure") && none.err.contains("no-mpirun"),
+                 none.err.constData());
+        const CliRun one_level = run_cleave(search + QStringList{"--levels", "1"});
+        QCOMPARE(one_level.exit_code, 2);
+        QVERIFY2(one_level.err.contains("--levels 2"), one_level.err.constData());
     }
 
     void wrongRankCountIsRefused() {

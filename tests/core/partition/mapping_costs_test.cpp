@@ -75,8 +75,15 @@ void compare_random_mappings(const MappingCosts& costs, const std::vector<int>& 
         for (int s = 0; s < segments; ++s)
             mapping.pes.push_back(pes[random() % pes.size()]);
         costs.evaluate(mapping, reused);
-        compare_evaluations(reused,
-                            costs.evaluate(partition::assignment_of(mapping, costs.kernel_count())));
+        const auto assignment = partition::assignment_of(mapping, costs.kernel_count());
+        compare_evaluations(reused, costs.evaluate(assignment));
+        // runs_of inverts assignment_of: the same assignment back (neighbouring segments on one
+        // PE become one run).
+        const auto runs = partition::runs_of(assignment);
+        QCOMPARE(partition::assignment_of(runs, costs.kernel_count()).pe_of_kernel,
+                 assignment.pe_of_kernel);
+        for (std::size_t s = 1; s < runs.pes.size(); ++s)
+            QVERIFY(runs.pes[s] != runs.pes[s - 1]);
     }
 }
 
