@@ -89,8 +89,12 @@ Cluster make_cluster(std::string file, std::vector<ClusterHost> hosts, Link defa
 }
 
 Cluster parse_cluster_file(const std::string& json_text, const std::string& file) {
+    return cluster_from_json(JsonReader(file).parse(json_text, "a cluster file (docs/devices.md)"),
+                             file);
+}
+
+Cluster cluster_from_json(const json& root, const std::string& file) {
     const JsonReader reader(file);
-    const json root = reader.parse(json_text, "a cluster file (docs/devices.md)");
     reader.expect_object(root, "", "a JSON object with \"version\": 1 and \"hosts\"");
     reader.only_known(root, "", {"version", "hosts", "links", "note"});
     const json* version = reader.member(root, "", "version", true, "1, the format's version");
@@ -203,7 +207,9 @@ Cluster load_cluster(const std::string& path) {
     return cluster_from_platform(load_platform_file(path), library_devices());
 }
 
-std::string cluster_file_json(const Cluster& cluster) {
+namespace {
+
+ordered_json cluster_object(const Cluster& cluster) {
     auto hosts = ordered_json::array();
     for (const auto& h : cluster.hosts)
         hosts.push_back({{"host", h.host}, {"device", h.device_ref}});
@@ -218,7 +224,17 @@ std::string cluster_file_json(const Cluster& cluster) {
         root["note"] = cluster.note;
     root["hosts"] = hosts;
     root["links"] = {{"default", link_json(cluster.default_link)}, {"pairs", pairs}};
-    return root.dump(2) + "\n";
+    return root;
+}
+
+} // namespace
+
+json cluster_to_json(const Cluster& cluster) {
+    return json(cluster_object(cluster));
+}
+
+std::string cluster_file_json(const Cluster& cluster) {
+    return cluster_object(cluster).dump(2) + "\n";
 }
 
 void save_cluster_file(const Cluster& cluster, const std::string& path) {

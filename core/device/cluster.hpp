@@ -8,6 +8,7 @@
 #include "platform_file.hpp"
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,13 @@ Cluster cluster_from_platform(const PlatformFile& platform, const std::vector<De
 // built-in library.
 Cluster load_cluster(const std::string& path);
 
+// The cluster file's object (DESIGN.md's format), e.g. to keep a cluster inside a project file;
+// cluster_from_json reads it back with the checks and messages of parse_cluster_file, device
+// files resolved against the folder of `file`. Throws InputError(file, JSON pointer, expected).
+nlohmann::json cluster_to_json(const Cluster& cluster);
+Cluster cluster_from_json(const nlohmann::json& root, const std::string& file);
+
+// The cluster file's text: cluster_to_json with "version" first, two-space indented.
 std::string cluster_file_json(const Cluster& cluster);
 // Written atomically.
 void save_cluster_file(const Cluster& cluster, const std::string& path);
