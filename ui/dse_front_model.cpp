@@ -40,10 +40,11 @@ QString dse_solution_summary(const dse::Solution& s, const dse::ObjectiveSet& ob
     if (objectives.latency)
         figures += QObject::tr(", latency %1 ms").arg(latencyOf(s, objectives), 0, 'f', 3);
     lines << figures;
-    lines << QObject::tr("found in stage %1, level %2 (%3)")
+    lines << QObject::tr("found in stage %1, level %2 (%3), generation %4")
                  .arg(s.stage)
                  .arg(static_cast<int>(s.level))
-                 .arg(levelName(s.level));
+                 .arg(levelName(s.level))
+                 .arg(s.generation);
     return lines.join("\n");
 }
 

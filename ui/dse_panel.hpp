@@ -4,11 +4,17 @@
 // choice of axes and the third objective as colour, the hypervolume over evaluations, and a table
 // of the front. Hovering a point shows its mapping; clicking a point or a row applies its mapping
 // to the Partition tab as one undo step. The search runs on a worker thread (DseRunner).
+// Exploring the front: the points the search evaluated besides the front (dominated, infeasible)
+// hidden, shown or marked; colour by generation; parallel coordinates and a 3-D scatter; the
+// front exported as CSV or JSON, a solution as an AutoDiCE package; the whole state saved and
+// restored (project files).
 #pragma once
 
+#include "dse_evaluated_points.hpp"
 #include "dse_runner.hpp"
 
 #include <QWidget>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 class QCheckBox;
@@ -18,11 +24,14 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTabWidget;
 
 namespace cleave::ui {
 
 class DseFrontModel;
+class Front3dChart;
 class HypervolumeChart;
+class ParallelCoordinatesChart;
 class ParetoFrontChart;
 class PartitionDocument;
 
@@ -33,8 +42,12 @@ public:
     // Searches over `document`'s inputs and applies solutions to it.
     explicit DsePanel(PartitionDocument* document, QWidget* parent = nullptr);
 
-    // The quantities the front's axes and colour may show.
-    enum class Quantity { none, throughput, memory, energy, latency };
+    // The quantities the front's axes and colour may show (generation: colour only).
+    enum class Quantity { none, throughput, memory, energy, latency, generation };
+    // How the evaluated points off the front are drawn, per kind (dominated, infeasible).
+    enum class Display { hidden, shown, marked };
+    // An evaluated point against the front on show.
+    enum class PointKind { front, dominated, undominated, infeasible };
 
     // The settings on show; why they cannot run (the check's message), or empty.
     dse::SearchSettings settings() const;
@@ -50,6 +63,26 @@ public:
     bool applySolution(int index);
 
     const std::vector<dse::Solution>& front() const;
+    // The evaluated mappings kept (at most DseEvaluatedPoints::kDefaultCapacity) and their kinds.
+    const std::vector<dse::Solution>& evaluated() const { return evaluated_.points(); }
+    PointKind kindOf(int evaluatedIndex) const;
+    // The evaluated points drawn under the front: indices into evaluated(), in drawing order.
+    const std::vector<int>& cloud() const { return cloud_; }
+    // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
+    bool applyEvaluated(int index);
+    QString evaluatedSummary(int index) const;
+
+    // Writes the front: CSV for a path ending in .csv, else JSON (cleave dse --json's keys).
+    // False with the reason in errorText() when it cannot.
+    bool exportFront(const QString& path);
+    void exportFrontDialog();
+
+    // Settings, chart choices, the front, the evaluated points and the hypervolume history as
+    // JSON (docs/studio.md); restoreState shows a saved front without a search, once the
+    // Partition tab has the kernels and cluster it was searched over. False (reason in
+    // statusText()) for a state it cannot read or that belongs to other kernels or cluster.
+    nlohmann::json saveState() const;
+    bool restoreState(const nlohmann::json& state);
     const std::vector<dse::HypervolumeStep>& history() const { return history_; }
     DseRunner* runner() const { return runner_; }
     QSpinBox* populationBox() const { return population_; }
@@ -61,6 +94,14 @@ public:
     QComboBox* xAxisBox() const { return xAxis_; }
     QComboBox* yAxisBox() const { return yAxis_; }
     QComboBox* colourBox() const { return colour_; }
+    QComboBox* zAxisBox() const { return zAxis_; }
+    QComboBox* dominatedBox() const { return dominated_; }
+    QComboBox* infeasibleBox() const { return infeasible_; }
+    QTabWidget* views() const { return views_; }
+    ParallelCoordinatesChart* parallelChart() const { return parallelView_; }
+    Front3dChart* front3dChart() const { return front3dView_; }
+    QPushButton* exportFrontButton() const { return exportFrontButton_; }
+    QPushButton* exportPackageButton() const { return exportPackageButton_; }
     QPushButton* runButton() const { return runButton_; }
     QPushButton* pauseButton() const { return pauseButton_; }
     QPushButton* cancelButton() const { return cancelButton_; }
@@ -77,6 +118,8 @@ public:
 signals:
     void finished(); // a search ended: done, cancelled or failed
     void solutionApplied(int index);
+    // The solution selected was applied; MainWindow asks where to export it.
+    void exportPackageRequested();
 
 private:
     void inputsChanged();
@@ -90,6 +133,9 @@ private:
     void drawHypervolume();
     double valueOf(const dse::Solution& solution, Quantity quantity) const;
     QString nameOf(Quantity quantity) const;
+    void classify();
+    bool applyMapping(const dse::Solution& solution);
+    bool applyState(const nlohmann::json& state);
 
     PartitionDocument* document_;
     DseRunner* runner_;
@@ -110,7 +156,15 @@ private:
     QComboBox* xAxis_;
     QComboBox* yAxis_;
     QComboBox* colour_;
+    QComboBox* zAxis_;
+    QComboBox* dominated_;
+    QComboBox* infeasible_;
+    QPushButton* exportFrontButton_;
+    QPushButton* exportPackageButton_;
+    QTabWidget* views_;
     ParetoFrontChart* frontView_;
+    ParallelCoordinatesChart* parallelView_;
+    Front3dChart* front3dView_;
     HypervolumeChart* hypervolumeView_;
     DseFrontModel* frontModel_;
     QTableView* table_;
@@ -119,6 +173,13 @@ private:
     std::vector<dse::HypervolumeStep> history_;
     PartitionInputsPtr frontInputs_; // what the front on show was searched over
     QString settingsError_;
+    DseEvaluatedPoints evaluated_;
+    std::vector<PointKind> kinds_; // per evaluated point
+    std::vector<int> cloud_;
+    std::int64_t evaluations_ = 0; // of the front on show
+    bool cancelled_ = false;
+    nlohmann::json pendingState_; // a restored state waiting for its kernels and cluster
+    bool discardRun_ = false;     // a state was restored while a search ran: drop what it reports
 };
 
 } // namespace cleave::ui

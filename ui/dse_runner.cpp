@@ -9,6 +9,7 @@
 #include <cmath>
 #include <exception>
 #include <numeric>
+#include <unordered_map>
 
 namespace cleave::ui {
 
@@ -66,6 +67,7 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
     const std::uint64_t run = ++run_;
     inputs_ = std::move(inputs);
     result_ = {};
+    tail_.clear();
     error_.clear();
     auto space_inputs = dse_space_inputs(*inputs_, latency_objective);
     notes_ = space_inputs.notes;
@@ -78,6 +80,9 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
                  space_inputs = std::move(space_inputs)]() mutable {
         dse::SearchResult result;
         QString error;
+        // The populations' mappings since the last step, each once with its latest figures.
+        std::vector<dse::Solution> evaluated;
+        std::unordered_map<std::string, std::size_t> evaluatedAt;
         try {
             const dse::MappingSpace space(*inputs->costs, space_inputs.pes,
                                           std::move(space_inputs.capacities),
@@ -89,6 +94,14 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
                 pending.push_back({generation.phase->stage, generation.phase->level,
                                    generation.generation, generation.evaluations,
                                    generation.hypervolume});
+                for (const auto& s : generation.population) {
+                    const auto [at, added] =
+                        evaluatedAt.try_emplace(dse::mapping_id(s.mapping), evaluated.size());
+                    if (added)
+                        evaluated.push_back(s);
+                    else
+                        evaluated[at->second] = s;
+                }
                 const auto now = Clock::now();
                 const bool edge = generation.generation == 0 ||
                                   generation.generation == generation.phase->generations;
@@ -109,6 +122,9 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
                 step.front = generation.front;
                 step.history = std::move(pending);
                 pending.clear();
+                step.evaluated = std::move(evaluated);
+                evaluated.clear();
+                evaluatedAt.clear();
                 QMetaObject::invokeMethod(
                     this,
                     [this, run, step = std::move(step)] {
@@ -117,14 +133,16 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
                     },
                     Qt::QueuedConnection);
             };
-            result = dse::run_search(space, settings, report, control.get());
+            auto withPopulation = settings;
+            withPopulation.report_population = true;
+            result = dse::run_search(space, withPopulation, report, control.get());
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
         }
         QMetaObject::invokeMethod(
             this,
-            [this, run, result = std::move(result), error]() mutable {
-                finish(run, std::move(result), error);
+            [this, run, result = std::move(result), tail = std::move(evaluated), error]() mutable {
+                finish(run, std::move(result), std::move(tail), error);
             },
             Qt::QueuedConnection);
     };
@@ -135,12 +153,14 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
     return true;
 }
 
-void DseRunner::finish(std::uint64_t run, dse::SearchResult result, QString error) {
+void DseRunner::finish(std::uint64_t run, dse::SearchResult result,
+                       std::vector<dse::Solution> tail, QString error) {
     if (run != run_ || !thread_)
         return;
     thread_->wait(); // it has posted this and is returning
     thread_.reset();
     result_ = std::move(result);
+    tail_ = std::move(tail);
     error_ = std::move(error);
     emit finished();
 }

@@ -44,6 +44,9 @@ struct DseStep {
     double hypervolume = 0;
     std::vector<dse::Solution> front;
     std::vector<dse::HypervolumeStep> history; // the generations since the last step reported
+    // The distinct mappings of the populations since the last step reported (the latest figures
+    // of each), infeasible ones included: what the panel keeps beyond the front.
+    std::vector<dse::Solution> evaluated;
 };
 
 class DseRunner : public QObject {
@@ -69,6 +72,8 @@ public:
     const std::vector<std::string>& objectiveNames() const { return objectiveNames_; }
     const dse::ObjectiveSet& objectives() const { return objectives_; }
     QString error() const { return error_; } // why the last search failed; empty if it did not
+    // Evaluated mappings not yet in a step when the search ended (with finished()).
+    const std::vector<dse::Solution>& evaluatedTail() const { return tail_; }
 
 signals:
     void started();
@@ -77,13 +82,15 @@ signals:
     void pausedChanged(bool paused);
 
 private:
-    void finish(std::uint64_t run, dse::SearchResult result, QString error);
+    void finish(std::uint64_t run, dse::SearchResult result, std::vector<dse::Solution> tail,
+                QString error);
 
     std::unique_ptr<QThread> thread_;
     std::shared_ptr<dse::SearchControl> control_;
     std::uint64_t run_ = 0;
     PartitionInputsPtr inputs_;
     dse::SearchResult result_;
+    std::vector<dse::Solution> tail_;
     std::vector<std::string> notes_;
     std::vector<std::string> objectiveNames_;
     dse::ObjectiveSet objectives_;

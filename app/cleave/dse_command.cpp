@@ -5,7 +5,9 @@
 #include "commands.hpp"
 #include "core/device/cluster.hpp"
 #include "core/dse/exploration_inputs.hpp"
+#include "core/dse/front_output.hpp"
 #include "core/dse/nsga2_search.hpp"
+#include "dse_measurement.hpp"
 #include "core/input_error.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
@@ -49,6 +51,9 @@ struct DseOptions {
     bool json = false;
     std::string out;
     bool quiet = false;
+    // Level 2 measured with Open MPI (mpi_measurement.hpp) instead of replayed.
+    std::string measure;
+    autodice::MpiLaunch launch;
 };
 
 dse::SearchSettings settings_of(const DseOptions& options) {
@@ -82,14 +87,20 @@ dse::SearchSettings settings_of(const DseOptions& options) {
     return settings;
 }
 
-const char* level_name(dse::Level level) {
-    return level == dse::Level::analytical ? "analytical" : "replay";
+const char* level_name(dse::Level level, bool measured) {
+    if (level == dse::Level::analytical)
+        return "analytical";
+    return measured ? "measured" : "replay";
 }
 
 int run_dse(const DseOptions& options) {
     // Settings first, so bad flags are refused before any model is read.
     const auto settings = settings_of(options);
     dse::check_settings(settings);
+    if (!options.measure.empty() && options.measure != "mpi")
+        throw InputError("", "--measure", "mpi, not '" + options.measure + "'");
+    if (!options.measure.empty() && settings.levels != 2)
+        throw InputError("", "--measure", "measuring is level 2: it needs --levels 2");
     dse::ExplorationOptions exploration;
     exploration.rules = options.rules;
     exploration.predictor_file = options.predictor;
@@ -103,6 +114,12 @@ int run_dse(const DseOptions& options) {
     const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
     for (const auto& note : inputs->notes)
         std::fprintf(stderr, "cleave: note: %s\n", note.c_str());
+    std::unique_ptr<DseMeasurement> measurement;
+    if (!options.measure.empty()) {
+        measurement = std::make_unique<DseMeasurement>(*inputs, options.launch, !options.quiet);
+        inputs->space->set_measurement(
+            [m = measurement.get()](const partition::KernelAssignment& a) { return m->measure(a); });
+    }
 
     int last_phase = -1;
     dse::SearchControl control;
@@ -121,7 +138,7 @@ int run_dse(const DseOptions& options) {
                          "stage %d (%d PEs) level %d (%s) generation %d/%d: %lld/%lld evaluations, "
                          "front %zu, hypervolume %.4f\n",
                          step.phase->stage, step.phase->pes, static_cast<int>(step.phase->level),
-                         level_name(step.phase->level), step.generation, step.phase->generations,
+                         level_name(step.phase->level, space.measured()), step.generation, step.phase->generations,
                          static_cast<long long>(step.evaluations),
                          static_cast<long long>(step.budget), step.front.size(), step.hypervolume);
             last_phase = step.phase_index;
@@ -155,29 +172,7 @@ int run_dse(const DseOptions& options) {
                             {"level", static_cast<int>(phase.level)},
                             {"generations", phase.generations},
                             {"evaluations", phase.evaluations}});
-        auto front = nlohmann::ordered_json::array();
-        for (const auto& s : result.front) {
-            nlohmann::ordered_json pes = nlohmann::ordered_json::array();
-            for (const int pe : s.mapping.pes)
-                pes.push_back(key(pe));
-            nlohmann::ordered_json solution{{"points", s.mapping.points},
-                                            {"pes", pes},
-                                            {"throughput_per_s", s.throughput_per_s}};
-            for (std::size_t j = 0; j < names.size(); ++j)
-                solution[names[j]] = s.objectives[j];
-            solution["normalised"] = s.normalised;
-            solution["stage"] = s.stage;
-            solution["level"] = static_cast<int>(s.level);
-            front.push_back(solution);
-        }
-        auto history = nlohmann::ordered_json::array();
-        for (const auto& h : result.history)
-            history.push_back({{"stage", h.stage},
-                               {"level", static_cast<int>(h.level)},
-                               {"generation", h.generation},
-                               {"evaluations", h.evaluations},
-                               {"hypervolume", h.hypervolume}});
-        const nlohmann::ordered_json document{
+        nlohmann::ordered_json document{
             {"model", inputs->model.file},
             {"cluster", cluster.file},
             {"rules", options.rules},
@@ -193,6 +188,7 @@ int run_dse(const DseOptions& options) {
               {"segment_pes", options.segment_pes},
               {"level2_share", settings.level2_share},
               {"replay_inputs", options.replay_inputs},
+              {"level2", space.measured() ? "measured (mpi)" : "replay"},
               {"seed", settings.seed}}},
             {"pes", searched},
             {"notes", inputs->notes},
@@ -203,8 +199,10 @@ int run_dse(const DseOptions& options) {
             {"evaluations", result.evaluations},
             {"cancelled", result.cancelled},
             {"beats_best_single_pe", {{"throughput", beat_throughput}, {"memory", beat_memory}}},
-            {"front", front},
-            {"hypervolume", history}};
+            {"front", dse::front_json(result.front, names, cluster)},
+            {"hypervolume", dse::history_json(result.history)}};
+        if (measurement)
+            document["measurements"] = measurement->json();
         emit_json(document, options.json, options.out);
         if (options.json)
             return 0;
@@ -287,6 +285,22 @@ Action add_dse_command(CLI::App& app) {
     command->add_flag("--latency", options->latency, "Add the pipeline latency as an objective");
     command->add_option("--seed", options->seed, "Seed (the same seed repeats the run)")
         ->capture_default_str();
+    command->add_option("--measure", options->measure,
+                        "mpi: level 2 measures each mapping with Open MPI (cleave run-partition) "
+                        "instead of replaying it");
+    command
+        ->add_option("--measure-inputs", options->launch.inputs,
+                     "--measure: inputs streamed through each measured pipeline")
+        ->capture_default_str();
+    command
+        ->add_option("--measure-timeout-s", options->launch.job_timeout_s,
+                     "--measure: longest one measured run may take before it is killed")
+        ->capture_default_str();
+    command->add_option("--mpirun", options->launch.mpirun, "--measure: Open MPI's launcher")
+        ->capture_default_str();
+    command->add_flag("--mpi-rankfile", options->launch.use_rankfile,
+                      "--measure: run the ranks on the cluster's hosts by the package's rankfile "
+                      "(default: every rank on this machine)");
     command->add_flag("--quiet", options->quiet, "No progress on stderr");
     command->add_flag("--json", options->json, "Print the front and hypervolumes as JSON");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");

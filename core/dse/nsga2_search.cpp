@@ -29,16 +29,6 @@ int stage_count(const SearchSettings& settings, int pe_count) {
     return static_cast<int>(std::ceil(std::log2(static_cast<double>(pe_count)) - 1e-12));
 }
 
-std::string key_of(const partition::Mapping& mapping) {
-    std::string key;
-    for (const int p : mapping.points)
-        key += std::to_string(p) + ',';
-    key += '|';
-    for (const int pe : mapping.pes)
-        key += std::to_string(pe) + ',';
-    return key;
-}
-
 } // namespace
 
 void SearchControl::cancel() {
@@ -168,7 +158,14 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
     }();
 
     std::mt19937 random(settings.seed);
-    std::map<std::string, std::pair<int, Level>> first_seen;
+    struct Origin {
+        int stage;
+        Level level;
+        int serial;
+    };
+    std::map<std::string, Origin> first_seen;
+    std::map<std::string, int> first_evaluated; // with report_population
+    int serial = 0;
     std::vector<std::vector<double>> carried;
     GeneLayout carried_layout;
     for (std::size_t index = 0; index < result.plan.size(); ++index) {
@@ -202,6 +199,7 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             step.phase_index = static_cast<int>(index);
             step.phases = static_cast<int>(result.plan.size());
             step.generation = generation;
+            step.serial = serial++;
             step.evaluations =
                 result.evaluations + static_cast<std::int64_t>(population.get_problem().get_fevals());
             step.budget = budget;
@@ -218,12 +216,15 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             for (const std::size_t i : non_dominated(feasible)) {
                 Solution solution;
                 solution.mapping = problem.mapping(x[which[i]]);
-                const auto key = key_of(solution.mapping);
+                const auto key = mapping_id(solution.mapping);
                 if (!listed.insert(key).second)
                     continue;
-                const auto origin = first_seen.try_emplace(key, phase.stage, phase.level).first->second;
-                solution.stage = origin.first;
-                solution.level = origin.second;
+                const auto origin =
+                    first_seen.try_emplace(key, Origin{phase.stage, phase.level, step.serial})
+                        .first->second;
+                solution.stage = origin.stage;
+                solution.level = origin.level;
+                solution.generation = origin.serial;
                 solution.normalised = feasible[i];
                 for (std::size_t j = 0; j < objective_count; ++j)
                     solution.objectives.push_back(feasible[i][j] * space.best_single_pe()[j]);
@@ -234,6 +235,31 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             for (const auto& s : step.front)
                 points.push_back(s.normalised);
             step.hypervolume = hypervolume(points, result.reference_point);
+            if (settings.report_population) {
+                std::set<std::string> distinct;
+                for (std::size_t i = 0; i < f.size(); ++i) {
+                    Solution solution;
+                    solution.mapping = problem.mapping(x[i]);
+                    const auto key = mapping_id(solution.mapping);
+                    if (!distinct.insert(key).second)
+                        continue;
+                    solution.stage = phase.stage;
+                    solution.level = phase.level;
+                    solution.generation = first_evaluated.try_emplace(key, step.serial).first->second;
+                    solution.feasible = f[i][0] < kInfeasiblePenalty;
+                    if (solution.feasible) {
+                        solution.normalised = f[i];
+                        for (std::size_t j = 0; j < objective_count; ++j)
+                            solution.objectives.push_back(f[i][j] * space.best_single_pe()[j]);
+                    } else {
+                        // The penalty hides the figures; work them out again (not counted).
+                        solution.objectives = space.raw_objectives(problem.figures(x[i]));
+                        solution.normalised = space.normalised(solution.objectives);
+                    }
+                    solution.throughput_per_s = 1000.0 / solution.objectives[0];
+                    step.population.push_back(std::move(solution));
+                }
+            }
             result.history.push_back(
                 {phase.stage, phase.level, generation, step.evaluations, step.hypervolume});
             if (on_generation)

@@ -36,6 +36,9 @@ struct SearchSettings {
     unsigned seed = 1;
     // In normalised objectives (1 = the best single PE); empty: 2 for each objective.
     std::vector<double> reference_point;
+    // Also report every distinct mapping of each generation's population (Generation::population),
+    // infeasible ones included; costs a decode per individual, for a view of what was explored.
+    bool report_population = false;
 };
 
 // Throws InputError naming the flag (--population, --generations, --stages, --levels, ...) for
@@ -51,6 +54,11 @@ struct Solution {
     double throughput_per_s = 0;
     int stage = 0;                      // where the mapping first appeared on a front
     Level level = Level::analytical;
+    // Generation::serial of the generation where the mapping first appeared on a front (front
+    // entries) or in a population (Generation::population entries).
+    int generation = 0;
+    // False when it overflows a device's memory: objectives are then its figures unpenalised.
+    bool feasible = true;
 };
 
 struct StagePlan {
@@ -69,10 +77,14 @@ struct Generation {
     int phase_index = 0;
     int phases = 0;
     int generation = 0;           // within the phase; 0 is the initial population
+    int serial = 0;               // generations reported before this one, all phases
     std::int64_t evaluations = 0; // so far, all phases
     std::int64_t budget = 0;
     std::vector<Solution> front;  // feasible, non-dominated, one per mapping
     double hypervolume = 0;       // of the front's normalised objectives
+    // With SearchSettings::report_population: the population's distinct mappings, at this
+    // phase's level, feasible or not (stage and level: this phase's).
+    std::vector<Solution> population;
 };
 
 struct HypervolumeStep {

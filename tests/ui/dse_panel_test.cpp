@@ -6,7 +6,10 @@
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "studio_waits.hpp"
+#include "core/dse/front_output.hpp"
+#include "ui/charts/front_3d_chart.hpp"
 #include "ui/charts/hypervolume_chart.hpp"
+#include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
 #include "ui/dse_panel.hpp"
 #include "ui/main_window.hpp"
@@ -15,6 +18,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineSeries>
 #include <QProgressBar>
@@ -25,8 +29,13 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QScatter3DSeries>
+#include <QScatterDataProxy>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <fstream>
+#include <sstream>
 
 using cleave::ui::DsePanel;
 using cleave::ui::PartitionPage;
@@ -70,6 +79,44 @@ int rowOtherThan(const DsePanel& panel, const cleave::partition::Mapping& mappin
             return i;
     }
     return -1;
+}
+
+// a dominates b: no worse in every objective, better in one.
+bool dominates(const cleave::dse::Solution& a, const cleave::dse::Solution& b) {
+    bool better = false;
+    for (std::size_t j = 0; j < a.objectives.size(); ++j) {
+        if (a.objectives[j] > b.objectives[j])
+            return false;
+        better = better || a.objectives[j] < b.objectives[j];
+    }
+    return better;
+}
+
+int countMarks(const DsePanel& panel, cleave::ui::ScatterCloudItem::Mark mark) {
+    int n = 0;
+    for (const auto& p : panel.frontChart()->cloud()->points())
+        n += p.mark == mark ? 1 : 0;
+    return n;
+}
+
+int countKind(const DsePanel& panel, DsePanel::PointKind kind) {
+    int n = 0;
+    for (int i = 0; i < static_cast<int>(panel.evaluated().size()); ++i)
+        n += panel.kindOf(i) == kind ? 1 : 0;
+    return n;
+}
+
+void choose(QComboBox* box, const QString& text) {
+    const int index = box->findText(text);
+    QVERIFY2(index >= 0, qPrintable(text));
+    box->setCurrentIndex(index);
+}
+
+std::string readFile(const QString& path) {
+    std::ifstream in(path.toStdString());
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 } // namespace
@@ -300,6 +347,376 @@ private slots:
             shown = shown || (document->mapping().points == s.mapping.points &&
                               document->mapping().pes == s.mapping.pes);
         QVERIFY(shown);
+    }
+
+    // What the search evaluated besides the front is kept, classified against the front and
+    // drawn as the two choices say: hidden, shown (dots) or marked (squares, red crosses).
+    void dominatedAndInfeasiblePointsAreShownHiddenOrMarked() {
+        using Mark = cleave::ui::ScatterCloudItem::Mark;
+        PartitionPage page;
+        page.document()->setInputs(resnet18OnNx8());
+        DsePanel panel(page.document());
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        shortSearch(panel, 30);
+        QVERIFY(panel.run());
+        QVERIFY(waitFinished(panel));
+        const auto& evaluated = panel.evaluated();
+        QVERIFY(evaluated.size() > panel.front().size());
+        QVERIFY(evaluated.size() <= cleave::ui::DseEvaluatedPoints::kDefaultCapacity);
+        // Every solution of the front was evaluated and is classified as on it.
+        QCOMPARE(countKind(panel, DsePanel::PointKind::front), static_cast<int>(panel.front().size()));
+        const int dominated = countKind(panel, DsePanel::PointKind::dominated);
+        const int undominated = countKind(panel, DsePanel::PointKind::undominated);
+        QVERIFY(dominated > 0);
+        QCOMPARE(countKind(panel, DsePanel::PointKind::infeasible), 0); // 8 GiB per NX
+        for (int i = 0; i < static_cast<int>(evaluated.size()); ++i) {
+            bool byFront = false;
+            for (const auto& f : panel.front())
+                byFront = byFront || dominates(f, evaluated[static_cast<std::size_t>(i)]);
+            if (panel.kindOf(i) == DsePanel::PointKind::dominated)
+                QVERIFY(byFront);
+            if (panel.kindOf(i) == DsePanel::PointKind::undominated)
+                QVERIFY(!byFront);
+        }
+
+        // The defaults: dominated shown, infeasible hidden.
+        auto* cloud = panel.frontChart()->cloud();
+        QCOMPARE(static_cast<int>(cloud->points().size()), dominated + undominated);
+        QCOMPARE(panel.cloud().size(), cloud->points().size());
+        QCOMPARE(countMarks(panel, Mark::dot), dominated + undominated);
+        // Hovering a dot of the cloud names it; a click applies it as one undo step.
+        {
+            auto* view = panel.frontChart();
+            // A dominated dot away from the front's markers (they lie on top and take the hover).
+            int dot = -1;
+            double farthest = 0;
+            for (int k = 0; k < static_cast<int>(panel.cloud().size()); ++k) {
+                if (panel.kindOf(panel.cloud()[static_cast<std::size_t>(k)]) != DsePanel::PointKind::dominated)
+                    continue;
+                double nearest = 1e9;
+                for (auto* series : view->series())
+                    for (const auto& p : series->points())
+                        nearest = std::min(nearest, QLineF(view->chart()->mapToPosition(p, series),
+                                                           cloud->positionOf(k)).length());
+                if (nearest > farthest) {
+                    farthest = nearest;
+                    dot = k;
+                }
+            }
+            QVERIFY(dot >= 0 && farthest > 12);
+            const QPoint at = view->mapFromScene(cloud->mapToScene(cloud->positionOf(dot)));
+            QSignalSpy hovered(view, &cleave::ui::ParetoFrontChart::cloudHovered);
+            QTest::mouseMove(view->viewport(), at);
+            QTRY_VERIFY(!hovered.isEmpty());
+            const int index = hovered.back().at(0).toInt();
+            QVERIFY(QLineF(cloud->positionOf(index), cloud->positionOf(dot)).length() <= 5);
+            const int steps = page.document()->undoStack()->count();
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+            const auto& applied = evaluated[static_cast<std::size_t>(panel.cloud()[static_cast<std::size_t>(index)])];
+            QCOMPARE(page.document()->mapping().points, applied.mapping.points);
+            QCOMPARE(page.document()->mapping().pes, applied.mapping.pes);
+            QCOMPARE(page.document()->undoStack()->count(), steps + 1);
+        }
+        choose(panel.dominatedBox(), "marked");
+        QCOMPARE(countMarks(panel, Mark::square), dominated);
+        QCOMPARE(countMarks(panel, Mark::dot), undominated);
+        choose(panel.dominatedBox(), "hidden");
+        QCOMPARE(static_cast<int>(cloud->points().size()), undominated);
+        // The front itself is always drawn, by its own series.
+        int frontPoints = 0;
+        for (auto* series : panel.frontChart()->series())
+            frontPoints += static_cast<int>(series->count());
+        QCOMPARE(frontPoints, static_cast<int>(panel.front().size()));
+
+        // Infeasible points (marked so in a saved state: no NX overflows with ResNet-18).
+        auto state = panel.saveState();
+        int madeInfeasible = 0;
+        auto& entries = state["result"]["evaluated"];
+        for (std::size_t i = 0; i < entries.size() && madeInfeasible < 5; ++i)
+            if (panel.kindOf(static_cast<int>(i)) == DsePanel::PointKind::dominated) {
+                entries[i]["feasible"] = false;
+                ++madeInfeasible;
+            }
+        QCOMPARE(madeInfeasible, 5);
+        QVERIFY2(panel.restoreState(state), qPrintable(panel.statusText()));
+        QCOMPARE(countKind(panel, DsePanel::PointKind::infeasible), 5);
+        QCOMPARE(panel.infeasibleBox()->currentText(), QString("hidden"));
+        QCOMPARE(static_cast<int>(cloud->points().size()), undominated);
+        choose(panel.infeasibleBox(), "shown");
+        QCOMPARE(static_cast<int>(cloud->points().size()), undominated + 5);
+        QCOMPARE(countMarks(panel, Mark::cross), 0);
+        choose(panel.infeasibleBox(), "marked");
+        QCOMPARE(countMarks(panel, Mark::cross), 5);
+        choose(panel.dominatedBox(), "shown");
+        QCOMPARE(static_cast<int>(cloud->points().size()), dominated - 5 + undominated + 5);
+    }
+
+    void pointsCanBeColouredByGeneration() {
+        PartitionPage page;
+        page.document()->setInputs(resnet18OnNx8());
+        DsePanel panel(page.document());
+        shortSearch(panel, 30);
+        QVERIFY(panel.run());
+        QVERIFY(waitFinished(panel));
+        choose(panel.colourBox(), "generation");
+        const auto& evaluated = panel.evaluated();
+        int first = INT_MAX, last = 0;
+        for (const auto& s : evaluated) {
+            first = std::min(first, s.generation);
+            last = std::max(last, s.generation);
+        }
+        QCOMPARE(first, 0); // the initial population
+        QVERIFY(last > 10);
+        auto* chart = panel.frontChart();
+        QVERIFY(chart->colourFor(first) != chart->colourFor(last));
+        // Each dot has the colour of its generation; the legend names the unit.
+        const auto& points = chart->cloud()->points();
+        QCOMPARE(points.size(), panel.cloud().size());
+        for (std::size_t k = 0; k < points.size(); ++k)
+            QCOMPARE(points[k].colour,
+                     chart->colourFor(evaluated[static_cast<std::size_t>(panel.cloud()[k])].generation));
+        bool named = false;
+        for (auto* series : chart->series())
+            named = named || series->name().endsWith("(generation)");
+        QVERIFY(named);
+        // Front solutions carry the generation they first reached a front in.
+        for (const auto& s : panel.front())
+            QVERIFY(s.generation >= 0 && s.generation <= last);
+    }
+
+    void theFrontIsExportedAsCsvAndJson() {
+        PartitionPage page;
+        page.document()->setInputs(resnet18OnNx8());
+        DsePanel panel(page.document());
+        QVERIFY(!panel.exportFrontButton()->isEnabled());
+        shortSearch(panel, 30);
+        QVERIFY(panel.run());
+        QVERIFY(waitFinished(panel));
+        QVERIFY(panel.exportFrontButton()->isEnabled());
+        QTemporaryDir dir;
+        const auto& front = panel.front();
+        const auto& cluster = *resnet18OnNx8()->request.cluster;
+
+        QVERIFY(panel.exportFront(dir.filePath("front.csv")));
+        std::istringstream csv(readFile(dir.filePath("front.csv")));
+        std::string line;
+        std::getline(csv, line);
+        QCOMPARE(QString::fromStdString(line),
+                 QString("throughput_per_s,bottleneck_ms,max_memory_bytes,max_energy_mj,stage,level,"
+                         "generation,feasible,points,pes"));
+        std::size_t rows = 0;
+        while (std::getline(csv, line)) {
+            const auto& s = front[rows++];
+            QCOMPARE(std::stod(line.substr(0, line.find(','))), s.throughput_per_s);
+            QVERIFY(QString::fromStdString(line).endsWith(
+                QString::fromStdString(cluster.pes[static_cast<std::size_t>(s.mapping.pes.back())].key) + "\""));
+        }
+        QCOMPARE(rows, front.size());
+
+        QVERIFY(panel.exportFront(dir.filePath("front.json")));
+        const auto json = nlohmann::json::parse(readFile(dir.filePath("front.json")));
+        const auto names = json.at("objectives").get<std::vector<std::string>>();
+        QCOMPARE(names.size(), std::size_t(3));
+        QCOMPARE(json.at("front").size(), front.size());
+        QCOMPARE(json.at("hypervolume").size(), panel.history().size());
+        QCOMPARE(json.at("kernels").get<int>(), 40);
+        for (std::size_t i = 0; i < front.size(); ++i) {
+            // What cleave dse --json's reader reads.
+            const auto s = cleave::dse::solution_from_json(json["front"][i], names, cluster,
+                                                           "front.json", "/front");
+            QCOMPARE(s.mapping.points, front[i].mapping.points);
+            QCOMPARE(s.mapping.pes, front[i].mapping.pes);
+            QCOMPARE(s.objectives, front[i].objectives);
+            QCOMPARE(s.generation, front[i].generation);
+        }
+        // A folder that is not there: refused, with the reason.
+        QVERIFY(!panel.exportFront(dir.filePath("no/such/front.csv")));
+        QVERIFY(panel.errorText().contains("front.csv"));
+
+        // Export Package: the selected solution is applied, then the window is asked to export.
+        QVERIFY(!panel.exportPackageButton()->isEnabled());
+        const int row = rowOtherThan(panel, page.document()->mapping());
+        QVERIFY(row >= 0);
+        panel.table()->selectRow(row);
+        QVERIFY(panel.exportPackageButton()->isEnabled());
+        QSignalSpy requested(&panel, &DsePanel::exportPackageRequested);
+        panel.exportPackageButton()->click();
+        QCOMPARE(requested.count(), 1);
+        QCOMPARE(page.document()->mapping().points, front[static_cast<std::size_t>(row)].mapping.points);
+        QCOMPARE(page.document()->mapping().pes, front[static_cast<std::size_t>(row)].mapping.pes);
+    }
+
+    // Latency makes four objectives: parallel coordinates, one line per solution on show.
+    void parallelCoordinatesShowEveryObjective() {
+        PartitionPage page;
+        page.document()->setInputs(resnet18OnNx8());
+        DsePanel panel(page.document());
+        panel.resize(1200, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        shortSearch(panel, 30);
+        auto* latency = panel.findChild<QCheckBox*>();
+        QVERIFY(latency);
+        latency->setChecked(true);
+        QVERIFY(panel.run());
+        QCOMPARE(panel.views()->currentWidget(), panel.parallelChart());
+        QVERIFY(waitFinished(panel));
+        auto* chart = panel.parallelChart();
+        QCOMPARE(chart->axisCount(), 4);
+        QCOMPARE(chart->lines().size(), panel.front().size() + panel.cloud().size());
+        QVERIFY(!panel.cloud().empty());
+        choose(panel.dominatedBox(), "hidden");
+        QCOMPARE(chart->lines().size(),
+                 panel.front().size() + static_cast<std::size_t>(countKind(panel, DsePanel::PointKind::undominated)));
+        // Each axis runs from its least value (bottom) to its greatest (top).
+        int least = 0, most = 0;
+        const auto& lines = chart->lines();
+        for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+            if (lines[static_cast<std::size_t>(i)].values[1] < lines[static_cast<std::size_t>(least)].values[1])
+                least = i;
+            if (lines[static_cast<std::size_t>(i)].values[1] > lines[static_cast<std::size_t>(most)].values[1])
+                most = i;
+        }
+        QVERIFY(chart->positionOf(least, 1).y() > chart->positionOf(most, 1).y() + 50);
+        // Hovering a front line highlights it; a click applies its solution.
+        const int row = rowOtherThan(panel, page.document()->mapping());
+        QVERIFY(row >= 0);
+        const QPointF middle = (chart->positionOf(row, 1) + chart->positionOf(row, 2)) / 2;
+        QTest::mouseMove(chart, middle.toPoint());
+        QTRY_VERIFY(chart->highlighted() >= 0);
+        const int hovered = chart->highlighted();
+        QVERIFY(hovered < static_cast<int>(panel.front().size())); // a front line wins
+        QSignalSpy applied(&panel, &DsePanel::solutionApplied);
+        QTest::mouseClick(chart, Qt::LeftButton, {}, middle.toPoint());
+        QCOMPARE(applied.count(), 1);
+        QCOMPARE(page.document()->mapping().points,
+                 panel.front()[static_cast<std::size_t>(hovered)].mapping.points);
+        QCOMPARE(page.document()->mapping().pes,
+                 panel.front()[static_cast<std::size_t>(hovered)].mapping.pes);
+    }
+
+    // The 3-D view's series hold the front and the points on show without being drawn.
+    void theThreeDSeriesHoldThePoints() {
+        PartitionPage page;
+        page.document()->setInputs(resnet18OnNx8());
+        DsePanel panel(page.document());
+        shortSearch(panel, 30);
+        QVERIFY(panel.run());
+        QVERIFY(waitFinished(panel));
+        auto* chart = panel.front3dChart();
+        QVERIFY(!chart->hasGraph()); // never shown
+        QCOMPARE(chart->frontSeries()->dataProxy()->itemCount(), static_cast<int>(panel.front().size()));
+        QCOMPARE(chart->otherSeries()->dataProxy()->itemCount(), static_cast<int>(panel.cloud().size()));
+        QCOMPARE(panel.zAxisBox()->currentText(), QString("max energy (mJ)"));
+        const auto& s = panel.front()[0];
+        const auto item = chart->frontSeries()->dataProxy()->itemAt(0)->position();
+        QCOMPARE(item.x(), static_cast<float>(s.throughput_per_s));
+        QCOMPARE(item.z(), static_cast<float>(s.objectives[2]));
+        choose(panel.dominatedBox(), "hidden");
+        QCOMPARE(chart->otherSeries()->dataProxy()->itemCount(), static_cast<int>(panel.cloud().size()));
+    }
+
+    // saveState as a project file would keep it (text), restored into a fresh panel: the front,
+    // the evaluated points, the history and the choices come back and apply without a search.
+    void stateRoundTripsWithoutASearch() {
+        PartitionPage page;
+        page.document()->setInputs(resnet18OnNx8());
+        nlohmann::json saved;
+        std::vector<cleave::dse::Solution> front, evaluated;
+        std::size_t history = 0;
+        {
+            DsePanel panel(page.document());
+            shortSearch(panel, 30);
+            panel.seedBox()->setValue(7);
+            QVERIFY(panel.run());
+            QVERIFY(waitFinished(panel));
+            choose(panel.colourBox(), "generation");
+            choose(panel.dominatedBox(), "marked");
+            choose(panel.infeasibleBox(), "shown");
+            panel.views()->setCurrentIndex(1);
+            saved = nlohmann::json::parse(panel.saveState().dump());
+            front = panel.front();
+            evaluated = panel.evaluated();
+            history = panel.history().size();
+        }
+        DsePanel restored(page.document());
+        QVERIFY(restored.front().empty());
+        QVERIFY2(restored.restoreState(saved), qPrintable(restored.statusText()));
+        QCOMPARE(restored.seedBox()->value(), 7);
+        QCOMPARE(restored.populationBox()->value(), 8);
+        QCOMPARE(restored.levelsBox()->currentData().toInt(), 1);
+        QCOMPARE(restored.colourBox()->currentText(), QString("generation"));
+        QCOMPARE(restored.dominatedBox()->currentText(), QString("marked"));
+        QCOMPARE(restored.infeasibleBox()->currentText(), QString("shown"));
+        QCOMPARE(restored.views()->currentIndex(), 1);
+        QCOMPARE(restored.front().size(), front.size());
+        for (std::size_t i = 0; i < front.size(); ++i) {
+            QCOMPARE(restored.front()[i].mapping.points, front[i].mapping.points);
+            QCOMPARE(restored.front()[i].mapping.pes, front[i].mapping.pes);
+            QCOMPARE(restored.front()[i].objectives, front[i].objectives);
+            QCOMPARE(restored.front()[i].generation, front[i].generation);
+        }
+        QCOMPARE(restored.evaluated().size(), evaluated.size());
+        QCOMPARE(restored.evaluated().back().objectives, evaluated.back().objectives);
+        QCOMPARE(restored.history().size(), history);
+        QCOMPARE(restored.hypervolumeChart()->series()->count(), static_cast<int>(history));
+        QCOMPARE(restored.table()->model()->rowCount(), static_cast<int>(front.size()));
+        QVERIFY(restored.exportFrontButton()->isEnabled());
+        // Saving again gives the same state.
+        QCOMPARE(nlohmann::json::parse(restored.saveState().dump()), saved);
+        // Its solutions apply.
+        const int row = rowOtherThan(restored, page.document()->mapping());
+        QVERIFY(row >= 0);
+        QVERIFY(restored.applySolution(row));
+        QCOMPARE(page.document()->mapping().pes, front[static_cast<std::size_t>(row)].mapping.pes);
+
+        // Before the model and cluster are there the front waits for them.
+        PartitionPage later;
+        DsePanel waiting(later.document());
+        QVERIFY(waiting.restoreState(saved));
+        QVERIFY(waiting.front().empty());
+        QCOMPARE(waiting.seedBox()->value(), 7);
+        QCOMPARE(nlohmann::json::parse(waiting.saveState().dump())["result"], saved["result"]);
+        later.document()->setInputs(resnet18OnNx8());
+        QCOMPARE(waiting.front().size(), front.size());
+        QVERIFY(waiting.applySolution(0));
+
+        // A front of other kernels is refused, with the reason.
+        auto other = saved;
+        other["result"]["kernels"] = 41;
+        DsePanel refusing(page.document());
+        QVERIFY(!refusing.restoreState(other));
+        QVERIFY2(refusing.statusText().contains("41 kernels"), qPrintable(refusing.statusText()));
+        QVERIFY(refusing.front().empty());
+    }
+
+    void evaluatedPointsKeepTheMostRecent() {
+        cleave::ui::DseEvaluatedPoints points(3);
+        std::vector<cleave::dse::Solution> batch;
+        for (int i = 0; i < 5; ++i) {
+            cleave::dse::Solution s;
+            s.mapping.points = {i + 1};
+            s.mapping.pes = {0, 1};
+            s.objectives = {1.0 * i};
+            s.generation = i;
+            batch.push_back(s);
+        }
+        points.merge(batch);
+        QCOMPARE(points.size(), std::size_t(3));
+        QCOMPARE(points.points().front().mapping.points, std::vector<int>{3});
+        QCOMPARE(points.find(batch[0].mapping), -1);
+        // Seen again: new figures, its first generation, now the most recent.
+        auto again = batch[2];
+        again.objectives = {42.0};
+        again.generation = 9;
+        points.merge({again});
+        QCOMPARE(points.size(), std::size_t(3));
+        QCOMPARE(points.find(batch[2].mapping), 2);
+        QCOMPARE(points.points().back().objectives, std::vector<double>{42.0});
+        QCOMPARE(points.points().back().generation, 2);
+        QCOMPARE(points.points().front().mapping.points, std::vector<int>{4});
     }
 };
 

@@ -17,6 +17,14 @@ const QColor kRamp[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
                         QColor(0x21, 0x90, 0x8c), QColor(0x5d, 0xc8, 0x63),
                         QColor(0xfd, 0xe7, 0x25)};
 constexpr int kBins = static_cast<int>(std::size(kRamp));
+const QColor kPlain(0x21, 0x66, 0xac);
+const QColor kInfeasible(0xb1, 0x00, 0x26);
+
+// A bin edge with the decimals its range needs, never in exponent form (the legend is narrow).
+QString binLabel(double value, double span) {
+    const int decimals = span >= 50 ? 0 : span >= 5 ? 1 : span >= 0.5 ? 2 : 3;
+    return QString::number(value, 'f', decimals);
+}
 
 } // namespace
 
@@ -62,12 +70,16 @@ ParetoFrontChart::ParetoFrontChart(QWidget* parent)
         series_.push_back(series);
     }
     indices_.resize(series_.size());
+    cloud_ = new ScatterCloudItem(chart, x_, y_);
+    connect(cloud_, &ScatterCloudItem::hovered, this, &ParetoFrontChart::cloudHovered);
+    connect(cloud_, &ScatterCloudItem::clicked, this, &ParetoFrontChart::cloudClicked);
     setPoints({}, {}, {}, {}, {});
 }
 
 void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
                                  const std::vector<double>& colour, const QString& xTitle,
-                                 const QString& yTitle, const QString& colourUnit) {
+                                 const QString& yTitle, const QString& colourUnit,
+                                 const std::vector<CloudPoint>& cloud) {
     x_->setTitleText(xTitle);
     y_->setTitleText(yTitle);
     double low = std::numeric_limits<double>::max(), high = -low;
@@ -75,19 +87,28 @@ void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
         low = std::min(low, c);
         high = std::max(high, c);
     }
-    const bool coloured = colour.size() == points.size() && !points.empty() && high > low;
+    const bool colours = colour.size() == points.size() && !colour.empty();
+    if (colours)
+        for (const auto& p : cloud) {
+            low = std::min(low, p.colour);
+            high = std::max(high, p.colour);
+        }
+    const bool coloured = colours && high > low;
+    low_ = coloured ? low : 0;
+    high_ = coloured ? high : 0;
     const int bins = coloured ? kBins : 1;
     const double width = coloured ? (high - low) / bins : 0;
     for (int bin = 0; bin < kBins; ++bin) {
         auto* series = series_[static_cast<std::size_t>(bin)];
-        const QColor c = coloured ? kRamp[bin] : QColor(0x21, 0x66, 0xac);
+        const QColor c = coloured ? kRamp[bin] : kPlain;
         series->setColor(c);
-        series->setBorderColor(c.darker(140));
+        // The text colour rings the front's markers, so they stand out of the cloud's dots.
+        series->setBorderColor(palette().color(QPalette::WindowText));
         series->setName(coloured ? QStringLiteral("%1–%2%3")
-                                       .arg(low + width * bin, 0, 'g', 3)
-                                       .arg(low + width * (bin + 1), 0, 'g', 3)
+                                       .arg(binLabel(low + width * bin, high - low))
+                                       .arg(binLabel(low + width * (bin + 1), high - low))
                                        .arg(bin == bins - 1 ? colourUnit : QString())
-                                 : tr("solutions"));
+                                 : tr("front"));
     }
     std::vector<QList<QPointF>> binned(series_.size());
     for (auto& indices : indices_)
@@ -106,10 +127,23 @@ void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
         yLow = std::min(yLow, p.y());
         yHigh = std::max(yHigh, p.y());
     }
+    for (const auto& p : cloud) {
+        xLow = std::min(xLow, p.value.x());
+        xHigh = std::max(xHigh, p.value.x());
+        yLow = std::min(yLow, p.value.y());
+        yHigh = std::max(yHigh, p.value.y());
+    }
     for (std::size_t bin = 0; bin < series_.size(); ++bin)
         series_[bin]->replace(binned[bin]);
     chart()->legend()->setVisible(coloured);
-    if (points.empty()) {
+    std::vector<ScatterCloudItem::Point> drawn;
+    drawn.reserve(cloud.size());
+    for (const auto& p : cloud)
+        drawn.push_back({p.value,
+                         p.mark == ScatterCloudItem::Mark::cross ? kInfeasible : colourFor(p.colour),
+                         p.mark});
+    if (points.empty() && cloud.empty()) {
+        cloud_->setPoints({});
         x_->setRange(0, 1);
         y_->setRange(0, 1);
         return;
@@ -121,6 +155,14 @@ void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
     };
     pad(xLow, xHigh, x_);
     pad(yLow, yHigh, y_);
+    cloud_->setPoints(std::move(drawn)); // after the axes, so it is laid out once
+}
+
+QColor ParetoFrontChart::colourFor(double value) const {
+    if (!(high_ > low_))
+        return kPlain;
+    const double width = (high_ - low_) / kBins;
+    return kRamp[std::clamp(static_cast<int>((value - low_) / width), 0, kBins - 1)];
 }
 
 QScatterSeries* ParetoFrontChart::seriesOf(int index) const {
