@@ -1,5 +1,6 @@
 #include "graph_items.hpp"
 
+#include <QGraphicsScene>
 #include <QPainter>
 #include <QSet>
 #include <QStyleOptionGraphicsItem>
@@ -11,6 +12,7 @@ namespace {
 
 const QColor kSelection(255, 140, 0);
 const QColor kEdge(120, 120, 120);
+const QColor kEdgeOnDark(160, 160, 160);
 const QColor kGroup(66, 133, 244);
 
 bool isDark(const QColor& colour) {
@@ -125,7 +127,10 @@ QRectF EdgeItem::boundingRect() const {
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const bool coarse = levelOfDetail(painter, option) < kCoarse;
-    QPen pen(kEdge);
+    // On a dark theme's background the edges need more light to stand out.
+    const QColor edge =
+        scene() && isDark(scene()->palette().color(QPalette::Base)) ? kEdgeOnDark : kEdge;
+    QPen pen(edge);
     pen.setCosmetic(true);
     pen.setWidthF(coarse ? 1.0 : 1.2);
     painter->setPen(pen);
@@ -136,7 +141,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     if (coarse)
         return; // an arrowhead would be under a pixel
     painter->setPen(Qt::NoPen);
-    painter->setBrush(kEdge);
+    painter->setBrush(edge);
     painter->drawPolygon(arrow_);
 }
 

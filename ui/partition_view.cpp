@@ -2,6 +2,7 @@
 
 #include "latency_format.hpp"
 #include "partition_document.hpp"
+#include "view_export.hpp"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -558,6 +559,8 @@ void PartitionView::contextMenuEvent(QContextMenuEvent* event) {
                         !std::binary_search(document_->mapping().points.begin(),
                                             document_->mapping().points.end(), point));
     }
+    if (!exportName(this).isEmpty())
+        addExportAction(&menu, this);
     if (!menu.isEmpty())
         menu.exec(event->globalPos());
 }

@@ -31,5 +31,8 @@ Action add_run_partition_command(CLI::App& app);
 Action add_export_autodice_command(CLI::App& app);
 Action add_split_command(CLI::App& app);
 Action add_dse_command(CLI::App& app);
+Action add_version_command(CLI::App& app);
+// Only in builds with the studio (CLEAVE_STUDIO): it draws with cleave_ui.
+Action add_render_command(CLI::App& app);
 
 } // namespace cleave::cli
