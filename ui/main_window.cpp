@@ -10,11 +10,18 @@
 #include "node_table_model.hpp"
 #include "partition_document.hpp"
 #include "partition_page.hpp"
+#include "project_controller.hpp"
 #include "dse_panel.hpp"
+#include "cluster_page.hpp"
+#include "grouping_panel.hpp"
 #include "properties_dock.hpp"
 #include "recent_files.hpp"
 #include "start_page.hpp"
 #include "term_filter_proxy.hpp"
+#include "about_box.hpp"
+#include "export_menus.hpp"
+#include "theme.hpp"
+#include "view_export.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -42,6 +49,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
+#include <QUndoGroup>
 #include <QUndoStack>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -52,8 +60,9 @@ namespace cleave::ui {
 
 namespace {
 
-bool isModelFile(const QUrl& url) {
-    return url.isLocalFile() && url.toLocalFile().endsWith(".onnx", Qt::CaseInsensitive);
+bool isModelFile(const QUrl& url) { // a model, or a project (.cleave)
+    return url.isLocalFile() && (url.toLocalFile().endsWith(".onnx", Qt::CaseInsensitive) ||
+                                 url.toLocalFile().endsWith(".cleave", Qt::CaseInsensitive));
 }
 
 // Most loads take a fraction of a second; a progress bar that flashes for them is noise.
@@ -98,6 +107,13 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(partitionPage_, tr("Partition"));
     dsePanel_ = new DsePanel(partitionPage_->document(), tabs_);
     tabs_->addTab(dsePanel_, tr("DSE"));
+    clusterPage_ = new ClusterPage(tabs_);
+    tabs_->addTab(clusterPage_, tr("Cluster"));
+    tabs_->addTab(clusterPage_->groupingPanel(), tr("Grouping"));
+    // One cluster: opened in the window, shown in the Cluster tab; edited there, split here.
+    connect(this, &MainWindow::clusterOpened, clusterPage_,
+            [this] { clusterPage_->setCluster(partitionPage_->cluster()); });
+    connect(clusterPage_, &ClusterPage::clusterEdited, partitionPage_, &PartitionPage::setCluster);
     pages_->addWidget(tabs_);
     setCentralWidget(pages_);
 
@@ -138,6 +154,7 @@ MainWindow::MainWindow(QWidget* parent)
     connectGraph();
     connectLatency();
     connectPartition();
+    installExportMenus(*this); // PNG/SVG from every chart's and view's context menu
     connect(kernelDock_, &KernelDock::kernelSelected, this, &MainWindow::selectNodes);
     connect(kernelDock_, &KernelDock::ruleSetFailed, this, [this](const QString& message) {
         warn(tr("Could not use these fusion rules"), message);
@@ -167,6 +184,8 @@ MainWindow::MainWindow(QWidget* parent)
     });
     connect(recent_, &RecentFiles::changed, this, &MainWindow::updateRecentFiles);
 
+    project_ = new ProjectController(this); // .cleave files, autosave, recovery
+    connect(project_, &ProjectController::projectFileUsed, recent_, &RecentFiles::add);
     createMenus();
     updateRecentFiles();
     updateCount();
@@ -202,7 +221,8 @@ void MainWindow::createMenus() {
         file->addAction(tr("Open Ma&pping…"), this, &MainWindow::openMappingDialog);
     saveMappingAction_ =
         file->addAction(tr("&Save Mapping…"), this, &MainWindow::saveMappingDialog);
-    saveMappingAction_->setShortcut(QKeySequence::Save);
+    saveMappingAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    project_->addActions(file, open, saveMappingAction_); // Ctrl+S saves the project
     exportPackageAction_ =
         file->addAction(tr("&Export AutoDiCE Package…"), this, &MainWindow::exportPackageDialog);
     exportPackageAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -217,16 +237,28 @@ void MainWindow::createMenus() {
     connect(partitionPage_->document(), &PartitionDocument::mappingChanged, this,
             updateMappingActions);
     updateMappingActions();
+    addExportViewAction(file, this); // Ctrl+Shift+E: the focused or largest view
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setShortcut(QKeySequence::Quit);
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
-    // Every edit of the mapping in the Partition tab.
-    auto* undo = partitionPage_->document()->undoStack()->createUndoAction(this, tr("&Undo"));
+    // The edits of the cluster while the Cluster or Grouping tab shows, else of the mapping.
+    auto* history = new QUndoGroup(this);
+    history->addStack(partitionPage_->document()->undoStack());
+    history->addStack(clusterPage_->undoStack());
+    const auto followTab = [this, history] {
+        const bool cluster = tabs_->currentWidget() == clusterPage_ ||
+                             tabs_->currentWidget() == clusterPage_->groupingPanel();
+        history->setActiveStack(cluster ? clusterPage_->undoStack()
+                                        : partitionPage_->document()->undoStack());
+    };
+    connect(tabs_, &QTabWidget::currentChanged, this, followTab);
+    followTab();
+    auto* undo = history->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     edit->addAction(undo);
-    auto* redo = partitionPage_->document()->undoStack()->createRedoAction(this, tr("&Redo"));
+    auto* redo = history->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addAction(redo);
     edit->addSeparator();
@@ -246,15 +278,11 @@ void MainWindow::createMenus() {
     view->addAction(properties_->toggleViewAction());
     view->addAction(breakdown_->toggleViewAction());
     view->addAction(comparison_->toggleViewAction());
+    view->addSeparator();
+    addThemeMenu(view);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About Cleave"), this, [this] {
-        QMessageBox::about(
-            this, tr("About Cleave"),
-            tr("<h3>Cleave %1</h3><p>Split one neural network across a cluster of edge "
-               "devices.</p><p>Qt %2<br>libonnx %3<br>protobuf %4</p>")
-                .arg(kVersion, qVersion(), kOnnxVersion, kProtobufVersion));
-    });
+    help->addAction(tr("&About Cleave"), this, [this] { showAboutBox(this); });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }
 
@@ -281,9 +309,10 @@ void MainWindow::updateRecentFiles() {
 
 void MainWindow::openDialog() {
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX Model"),
-                                                      settings.value("lastFolder").toString(),
-                                                      tr("ONNX models (*.onnx);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Model or Project"), settings.value("lastFolder").toString(),
+        tr("Models and projects (*.onnx *.cleave);;ONNX models (*.onnx);;Cleave projects "
+           "(*.cleave);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue("lastFolder", QFileInfo(path).absolutePath());
@@ -291,9 +320,17 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::openFile(const QString& path) {
+    if (path.endsWith(".cleave", Qt::CaseInsensitive)) {
+        project_->openProject(path);
+        return;
+    }
+    openModel(path, {});
+}
+
+void MainWindow::openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes) {
     setBusy(true);
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-    loader_->load(path);
+    loader_->load(path, std::move(inputShapes));
 }
 
 void MainWindow::showModel(const QString& path, ModelPtr model) {
@@ -368,6 +405,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!project_->maybeClose()) { // Cancel: the window stays open
+        event->ignore();
+        return;
+    }
     loader_->cancel();
     QSettings settings;
     settings.setValue("mainWindow/geometry", saveGeometry());
@@ -530,6 +571,7 @@ void MainWindow::connectPartition() {
     updateDseTab();
     connect(dsePanel_, &DsePanel::solutionApplied, this,
             [this] { tabs_->setCurrentWidget(partitionPage_); });
+    connect(dsePanel_, &DsePanel::exportPackageRequested, this, &MainWindow::exportPackageDialog);
 }
 
 bool MainWindow::openCluster(const QString& path) {
@@ -557,14 +599,8 @@ bool MainWindow::openCluster(const QString& path) {
 }
 
 void MainWindow::openClusterDialog() {
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Cluster"), settings.value("lastClusterFolder").toString(),
-        tr("Clusters (*.cluster.json *.json *.txt);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue("lastClusterFolder", QFileInfo(path).absolutePath());
-    openCluster(path);
+    if (const QString path = askForClusterFile(this); !path.isEmpty())
+        openCluster(path);
 }
 
 void MainWindow::openMappingDialog() {
@@ -646,6 +682,14 @@ void MainWindow::warn(const QString& title, const QString& text) {
     box->setTextFormat(Qt::PlainText);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
+}
+
+} // namespace cleave::ui
+
+namespace cleave::ui {
+
+GroupingPanel* MainWindow::groupingPanel() const {
+    return clusterPage_->groupingPanel();
 }
 
 } // namespace cleave::ui

@@ -23,7 +23,10 @@ namespace cleave::ui {
 
 class GraphPage;
 class PartitionPage;
+class ProjectController;
 class DsePanel;
+class ClusterPage;
+class GroupingPanel;
 class LatencyBreakdownDock;
 class MeasuredComparisonDock;
 class GraphView;
@@ -43,7 +46,12 @@ public:
     ~MainWindow() override;
 
     // Loads in the background; the current model stays on screen until the new one is ready.
+    // A .cleave opens as a project (ProjectController::openProject).
     void openFile(const QString& path);
+    // A model read with these input shapes (NAME -> dims, as --input-shape gives them).
+    void openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes);
+    // The window's .cleave project: save, autosave, recovery.
+    ProjectController* project() const { return project_; }
     // A measured dataset (docs/profiling.md; .json or .json.xz), read in the background; its run
     // of the open model is compared with the prediction.
     void openMeasurements(const QString& path);
@@ -53,6 +61,9 @@ public:
     PartitionPage* partitionPage() const { return partitionPage_; }
     // The DSE tab: searches the Partition tab's kernels and cluster; enabled when both are open.
     DsePanel* dsePanel() const { return dsePanel_; }
+    // The Cluster tab edits the cluster the Partition tab uses; the Grouping tab groups it.
+    ClusterPage* clusterPage() const { return clusterPage_; }
+    GroupingPanel* groupingPanel() const;
     // An AutoDiCE mapping.json for the Partition tab; a bad one is reported in a message box.
     bool openMapping(const QString& path);
 
@@ -130,10 +141,12 @@ private:
     QString path_;
     PartitionPage* partitionPage_ = nullptr;
     DsePanel* dsePanel_ = nullptr;
+    ClusterPage* clusterPage_ = nullptr;
     QAction* saveMappingAction_ = nullptr;
     QAction* openMappingAction_ = nullptr;
     QAction* exportPackageAction_ = nullptr;
     bool exporting_ = false;
+    ProjectController* project_ = nullptr;
 };
 
 } // namespace cleave::ui

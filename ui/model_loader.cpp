@@ -20,10 +20,11 @@ ModelLoader::~ModelLoader() {
     pool_.waitForDone();
 }
 
-void ModelLoader::load(const QString& path) {
+void ModelLoader::load(const QString& path, std::map<std::string, graph::Shape> inputShapes) {
     cancel();
     auto job = std::make_shared<Job>();
     job->path = path;
+    job->inputShapes = std::move(inputShapes);
     current_ = job;
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
@@ -40,6 +41,7 @@ void ModelLoader::cancel() {
 
 ModelLoader::Outcome ModelLoader::run(const std::shared_ptr<Job>& job, ModelLoader* loader) {
     graph::LoadOptions options;
+    options.input_shapes = job->inputShapes;
     options.progress = [job, loader](double fraction, std::string_view stage) {
         const auto percent = static_cast<int>(fraction * 100.0);
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
@@ -75,8 +77,10 @@ void ModelLoader::finish(const std::shared_ptr<Job>& job, const Outcome& outcome
     // A Cancel that came after the last stage still wins: the user asked not to see it.
     if (outcome.cancelled || job->cancelled)
         emit cancelled(job->path);
-    else if (outcome.model)
+    else if (outcome.model) {
+        loadedShapes_ = job->inputShapes;
         emit loaded(job->path, outcome.model);
+    }
     else
         emit failed(job->path, outcome.error);
 }

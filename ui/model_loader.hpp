@@ -8,7 +8,9 @@
 #include <QString>
 #include <QThreadPool>
 #include <atomic>
+#include <map>
 #include <memory>
+#include <string>
 
 namespace cleave::ui {
 
@@ -23,9 +25,12 @@ public:
 
     // Starts loading and returns at once. A load still running is cancelled and its outcome
     // never reported, so only the newest request ends in loaded(), failed() or cancelled().
-    void load(const QString& path);
+    // `inputShapes`: dims for graph inputs by name, as --input-shape gives them (a project's).
+    void load(const QString& path, std::map<std::string, graph::Shape> inputShapes = {});
     void cancel();
     bool isLoading() const { return current_ != nullptr; }
+    // The input shapes the last model that ended in loaded() was read with.
+    const std::map<std::string, graph::Shape>& loadedInputShapes() const { return loadedShapes_; }
 
 signals:
     void progress(int percent, const QString& stage);
@@ -36,6 +41,7 @@ signals:
 private:
     struct Job {
         QString path;
+        std::map<std::string, graph::Shape> inputShapes;
         std::atomic<bool> cancelled = false;
     };
     struct Outcome {
@@ -50,6 +56,7 @@ private:
     // Our own pool, so that the destructor can wait for exactly our workers.
     QThreadPool pool_;
     std::shared_ptr<Job> current_;
+    std::map<std::string, graph::Shape> loadedShapes_;
 };
 
 } // namespace cleave::ui

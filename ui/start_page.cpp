@@ -3,12 +3,15 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
+#include <QPushButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
 namespace cleave::ui {
 
-StartPage::StartPage(QWidget* parent) : QWidget(parent), recent_(new QLabel(this)) {
+StartPage::StartPage(QWidget* parent)
+    : QWidget(parent), recent_(new QLabel(this)),
+      example_(new QPushButton(tr("Open the example project"), this)) {
     auto* hint = new QLabel(tr("Open an ONNX model (Ctrl+O) or drop one here"), this);
     hint->setObjectName("hint");
     hint->setAlignment(Qt::AlignCenter);
@@ -24,12 +27,26 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent), recent_(new QLabel(this
     connect(recent_, &QLabel::linkActivated, this,
             [this](const QString& link) { emit openRequested(QUrl(link).toLocalFile()); });
 
+    example_->setObjectName("openExampleButton");
+    example_->setToolTip(tr("ResNet-101 split over eight Jetson Xavier NX boards"));
+    example_->hide();
+    connect(example_, &QPushButton::clicked, this,
+            [this] { emit openRequested(examplePath_); });
+
     auto* layout = new QVBoxLayout(this);
     layout->addStretch(2);
     layout->addWidget(hint);
     layout->addSpacing(hint->fontMetrics().height());
+    layout->addWidget(example_, 0, Qt::AlignCenter);
+    layout->addSpacing(hint->fontMetrics().height());
     layout->addWidget(recent_);
     layout->addStretch(3);
+}
+
+void StartPage::setExampleProject(const QString& path) {
+    examplePath_ = path;
+    example_->setVisible(!path.isEmpty());
+    example_->setStatusTip(path);
 }
 
 void StartPage::setRecentFiles(const QStringList& files) {

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QLabel;
+class QPushButton;
 
 namespace cleave::ui {
 
@@ -16,12 +17,17 @@ public:
     explicit StartPage(QWidget* parent = nullptr);
 
     void setRecentFiles(const QStringList& files);
+    // The bundled example project (resnet101 over nx8); the button hides when `path` is empty.
+    void setExampleProject(const QString& path);
+    QPushButton* exampleButton() const { return example_; }
 
 signals:
     void openRequested(const QString& path);
 
 private:
     QLabel* recent_;
+    QPushButton* example_;
+    QString examplePath_;
 };
 
 } // namespace cleave::ui

@@ -1,8 +1,11 @@
 // cleave-studio: the desktop application. Everything but start-up lives in ui/.
 #include "ui/dse_panel.hpp"
+#include "ui/grouping_panel.hpp"
 #include "ui/kernel_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/partition_page.hpp"
+#include "ui/theme.hpp"
+#include "ui/project_controller.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,14 +20,17 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(cleave::kVersion);
     // One look on every desktop, so screenshots and docs match what users see.
     QApplication::setStyle(QStyleFactory::create("Fusion"));
+    // The palette saved in View > Theme (light, dark, or the platform's); docs/studio.md.
+    cleave::ui::initThemes();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
         "Cleave studio: inspect a network and split it across edge devices.");
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument("models", "ONNX models to open, each in its own window",
-                                 "[models...]");
+    parser.addPositionalArgument(
+        "files", "ONNX models or Cleave projects (.cleave) to open, each in its own window",
+        "[files...]");
     const QCommandLineOption device(
         "device", "Predict latency on this device (an id from cleave devices list, or a file).",
         "id");
@@ -47,6 +53,17 @@ int main(int argc, char** argv) {
         "dse", "With --cluster: open the DSE tab and run a search with its default settings once "
                "the kernels are predicted.");
     parser.addOption(dse);
+    const QCommandLineOption tab(
+        "tab", "Show this tab once the model is open: Graph, Nodes, Partition, DSE, Cluster or "
+               "Grouping.",
+        "name");
+    parser.addOption(tab);
+    const QCommandLineOption grouping(
+        "grouping",
+        "With --cluster: group its hosts in the Grouping tab with these settings (a JSON file: "
+        "groups, features, vectors, workload, rate_per_s, batch, duration_s, seed).",
+        "file");
+    parser.addOption(grouping);
     parser.process(app);
 
     QStringList models = parser.positionalArguments();
@@ -56,6 +73,8 @@ int main(int argc, char** argv) {
         auto* window = new cleave::ui::MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);
         window->show();
+        if (&model == &models.front()) // autosaves that a crash left behind
+            window->project()->offerRecovery();
         if (parser.isSet(device))
             window->kernelDock()->setDevice(parser.value(device));
         if (parser.isSet(measurements))
@@ -72,6 +91,21 @@ int main(int argc, char** argv) {
                 [window] {
                     window->centralTabs()->setCurrentWidget(window->dsePanel());
                     window->dsePanel()->run();
+                },
+                Qt::SingleShotConnection);
+        if (parser.isSet(cluster) && parser.isSet(grouping))
+            if (const QString error =
+                    window->groupingPanel()->runSettingsFile(parser.value(grouping));
+                !error.isEmpty())
+                qWarning("%s", qPrintable(error));
+        if (parser.isSet(tab))
+            QObject::connect(
+                window, &cleave::ui::MainWindow::modelShown, window,
+                [window, name = parser.value(tab)] {
+                    auto* tabs = window->centralTabs();
+                    for (int i = 0; i < tabs->count(); ++i)
+                        if (tabs->tabText(i).remove('&').compare(name, Qt::CaseInsensitive) == 0)
+                            tabs->setCurrentIndex(i);
                 },
                 Qt::SingleShotConnection);
         if (!model.isEmpty())
