@@ -1,6 +1,8 @@
 #include "graph_items.hpp"
 
+#include <QFontMetricsF>
 #include <QGraphicsScene>
+#include <QPalette>
 #include <QPainter>
 #include <QSet>
 #include <QStyleOptionGraphicsItem>
@@ -121,6 +123,17 @@ EdgeItem::EdgeItem(int from, int to, const QPainterPath& path, const QPointF& ti
     bounds_ = path_.controlPointRect().united(arrow_.boundingRect()).adjusted(-2, -2, 2, 2);
 }
 
+void EdgeItem::setLabel(const QString& label, const QFont& font) {
+    prepareGeometryChange();
+    label_ = label;
+    font_ = font;
+    const QFontMetricsF metrics(font_);
+    const QPointF middle = path_.pointAtPercent(0.5);
+    labelRect_ = QRectF(middle + QPointF(4, -metrics.height() / 2),
+                        QSizeF(metrics.horizontalAdvance(label_) + 2, metrics.height()));
+    bounds_ = bounds_.united(labelRect_);
+}
+
 QRectF EdgeItem::boundingRect() const {
     return bounds_;
 }
@@ -143,6 +156,12 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->setPen(Qt::NoPen);
     painter->setBrush(edge);
     painter->drawPolygon(arrow_);
+    // Shapes only where they can be read: at a few pixels they are noise and drawing time.
+    if (label_.isEmpty() || levelOfDetail(painter, option) * font_.pixelSize() < 6)
+        return;
+    painter->setFont(font_);
+    painter->setPen(scene() ? scene()->palette().color(QPalette::PlaceholderText) : kEdge);
+    painter->drawText(labelRect_, Qt::AlignLeft | Qt::AlignVCenter, label_);
 }
 
 KernelItem::KernelItem(int kernel, const QRectF& rect, bool fused)
@@ -156,6 +175,20 @@ void KernelItem::setTint(const QColor& tint) {
     update();
 }
 
+void KernelItem::setCollapsed(bool collapsed) {
+    if (!fused_ || collapsed == collapsed_)
+        return;
+    collapsed_ = collapsed;
+    setZValue(collapsed ? 3 : 0); // over its nodes and the edges between them
+    update();
+}
+
+void KernelItem::setLabel(const QString& label, const QFont& font) {
+    label_ = label;
+    font_ = font;
+    update();
+}
+
 QRectF KernelItem::boundingRect() const {
     return rect_.adjusted(-2, -2, 2, 2);
 }
@@ -163,6 +196,21 @@ QRectF KernelItem::boundingRect() const {
 void KernelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     if (!fused_ && !isSelected())
         return;
+    if (collapsed_) {
+        const QColor fill = tint_.isValid() ? tint_ : QColor(214, 226, 240);
+        QPen pen(isSelected() ? kSelection : fill.darker(isDark(fill) ? 160 : 140));
+        pen.setCosmetic(true);
+        pen.setWidthF(isSelected() ? 3.0 : 1.5);
+        painter->setPen(pen);
+        painter->setBrush(fill);
+        painter->drawRoundedRect(rect_, 6, 6);
+        if (levelOfDetail(painter, option) * font_.pixelSize() < 4.5)
+            return;
+        painter->setFont(font_);
+        painter->setPen(isDark(fill) ? Qt::white : QColor(34, 34, 34));
+        painter->drawText(rect_.adjusted(4, 2, -4, -2), Qt::AlignCenter | Qt::TextWordWrap, label_);
+        return;
+    }
     QColor line = isSelected() ? kSelection : tint_.isValid() ? tint_.darker(130) : kGroup;
     QColor fill = line;
     fill.setAlpha(isSelected() ? 56 : 30);

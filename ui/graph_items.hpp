@@ -45,6 +45,9 @@ public:
 
     int from() const { return from_; }
     int to() const { return to_; }
+    // The tensor's shape ("1x64x56x56"), drawn beside the edge's middle once it is readable.
+    void setLabel(const QString& label, const QFont& font);
+    QString label() const { return label_; }
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -55,6 +58,9 @@ private:
     QPainterPath path_;
     QPolygonF arrow_;
     QRectF bounds_;
+    QString label_;
+    QFont font_;
+    QRectF labelRect_;
 };
 
 class KernelItem : public QGraphicsItem {
@@ -69,6 +75,10 @@ public:
     // The group's colour instead of the default blue (an invalid colour: the default again).
     void setTint(const QColor& tint);
     QColor tint() const { return tint_; }
+    // Collapsed, a fused group is one opaque box over its nodes, labelled with its type and size.
+    void setCollapsed(bool collapsed);
+    bool isCollapsed() const { return collapsed_; }
+    void setLabel(const QString& label, const QFont& font);
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -78,6 +88,9 @@ private:
     QRectF rect_;
     bool fused_;
     QColor tint_;
+    bool collapsed_ = false;
+    QString label_;
+    QFont font_;
 };
 
 } // namespace cleave::ui

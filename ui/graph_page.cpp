@@ -58,6 +58,13 @@ GraphPage::GraphPage(QWidget* parent)
     auto* fit = toolButton(this, tr("Fit"), tr("Fit the whole graph (F)"));
     for (auto* button : {zoomOut, zoomIn, actual, fit})
         row->addWidget(button);
+    row->addSpacing(12);
+    collapse_ = toolButton(this, tr("Collapse"),
+                           tr("Draw every fused kernel as one box over its nodes; double-click a "
+                              "kernel to collapse or expand it alone"));
+    collapse_->setCheckable(true);
+    connect(collapse_, &QToolButton::toggled, view_, &GraphView::setKernelsCollapsed);
+    row->addWidget(collapse_);
     layout->addLayout(row);
     layout->addWidget(view_, 1);
 

@@ -23,6 +23,7 @@ public:
     GraphView* view() const { return view_; }
     QLineEdit* searchEdit() const { return searchEdit_; }
     QComboBox* colourBox() const { return colours_; }
+    QToolButton* collapseButton() const { return collapse_; }
     QString matchText() const; // "2 of 5", "no match", or empty
 
     void focusSearch();
@@ -34,6 +35,7 @@ private:
     QLineEdit* searchEdit_;
     QLabel* matchLabel_;
     QComboBox* colours_;
+    QToolButton* collapse_ = nullptr;
     QToolButton* previous_;
     QToolButton* next_;
 };

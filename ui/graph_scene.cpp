@@ -62,6 +62,15 @@ QString kernelToolTip(const fusion::Kernel& kernel, int index) {
         .arg(kernel.nodes.size());
 }
 
+// The shape of the tensor `from` passes to `to` ("1x64x56x56"), or empty.
+QString edgeShape(const graph::Model& model, int from, int to) {
+    const auto& inputs = model.nodes[static_cast<std::size_t>(to)].inputs;
+    for (const int tensor : model.nodes[static_cast<std::size_t>(from)].outputs)
+        if (tensor >= 0 && std::find(inputs.begin(), inputs.end(), tensor) != inputs.end())
+            return qs(graph::shape_to_string(model.tensors[static_cast<std::size_t>(tensor)].shape));
+    return {};
+}
+
 QPainterPath spline(const layout::EdgePath& edge) {
     QPainterPath path(point(edge.points.front()));
     std::size_t i = 1;
@@ -111,8 +120,11 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
         addItem(item);
         nodes_ << item;
     }
+    QFont small = font_;
+    small.setPixelSize(static_cast<int>(kFontPixels) - 2);
     for (const auto& edge : layout.edges) {
         auto* item = new EdgeItem(edge.from, edge.to, spline(edge), point(edge.arrow_tip));
+        item->setLabel(edgeShape(model, edge.from, edge.to), small);
         addItem(item);
         edges_ << item;
     }
@@ -121,8 +133,13 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
         for (std::size_t k = 0; k < kernels.size(); ++k) {
             auto* item = new KernelItem(static_cast<int>(k), rect(layout.kernels[k]),
                                         kernels[k].nodes.size() > 1);
-            if (item->isFused()) // a lone node's group is drawn only when selected
+            if (item->isFused()) { // a lone node's group is drawn only when selected
                 item->setToolTip(kernelToolTip(kernels[k], static_cast<int>(k)));
+                item->setLabel(QObject::tr("%1\n%2 nodes")
+                                   .arg(qs(kernels[k].type))
+                                   .arg(kernels[k].nodes.size()),
+                               font_);
+            }
             addItem(item);
             kernels_ << item;
         }
@@ -161,6 +178,16 @@ void GraphScene::setKernelLatency(const std::vector<double>& ms, const LatencyRa
                 kernelToolTip(graph_->kernels->kernels[static_cast<std::size_t>(k)], k) +
                 (show ? "<br>" + latency(k) : QString()));
     }
+}
+
+void GraphScene::setKernelsCollapsed(bool collapsed) {
+    for (auto* item : std::as_const(kernels_))
+        item->setCollapsed(collapsed);
+}
+
+int GraphScene::collapsedCount() const {
+    return static_cast<int>(std::count_if(kernels_.begin(), kernels_.end(),
+                                          [](const KernelItem* k) { return k->isCollapsed(); }));
 }
 
 NodeItem* GraphScene::nodeItem(int node) const {

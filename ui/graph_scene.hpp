@@ -32,6 +32,9 @@ public:
     void setKernelLatency(const std::vector<double>& ms, const LatencyRamp& ramp,
                           const QString& device);
     const LaidOutGraphPtr& graph() const { return graph_; }
+    // Every fused group as one box over its nodes, or all open again (double-click toggles one).
+    void setKernelsCollapsed(bool collapsed);
+    int collapsedCount() const;
     QRectF graphBounds() const { return bounds_; }
 
     NodeItem* nodeItem(int node) const;

@@ -267,11 +267,43 @@ void GraphView::zoomToActualSize() {
     centerOn(centre);
 }
 
+void GraphView::setKernelsCollapsed(bool collapsed) {
+    scene_->setKernelsCollapsed(collapsed);
+}
+
+// The fused kernel under `position`, if any: the group a double-click collapses or expands.
+KernelItem* GraphView::groupAt(const QPoint& position) const {
+    for (auto* item : items(position)) {
+        if (auto* kernel = qgraphicsitem_cast<KernelItem*>(item); kernel && kernel->isFused())
+            return kernel;
+        if (auto* node = qgraphicsitem_cast<NodeItem*>(item); node && scene_->graph() &&
+                                                             scene_->graph()->kernels) {
+            auto* kernel = scene_->kernelItem(
+                scene_->graph()->kernels->kernel_of_node[static_cast<std::size_t>(node->node())]);
+            return kernel && kernel->isFused() ? kernel : nullptr;
+        }
+    }
+    return nullptr;
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton)
+        return QGraphicsView::mouseDoubleClickEvent(event);
+    if (auto* kernel = groupAt(event->position().toPoint()))
+        kernel->setCollapsed(!kernel->isCollapsed());
+    event->accept();
+}
+
 void GraphView::selectNode(int node) {
     auto* item = scene_->nodeItem(node);
     scene_->clearSelection();
     if (!item)
         return;
+    // A node found inside a collapsed group opens it.
+    if (const auto& graph = scene_->graph(); graph && graph->kernels)
+        if (auto* kernel = scene_->kernelItem(
+                graph->kernels->kernel_of_node[static_cast<std::size_t>(node)]))
+            kernel->setCollapsed(false);
     item->setSelected(true);
     ensureVisible(item, 60, 60);
 }
@@ -357,6 +389,14 @@ void GraphView::focusCurrentMatch() {
 
 void GraphView::pick(const QPoint& position) {
     const auto hits = items(position); // topmost first
+    // A collapsed group lies over its nodes: it is what is picked.
+    if (auto* kernel = hits.isEmpty() ? nullptr : qgraphicsitem_cast<KernelItem*>(hits.front());
+        kernel && kernel->isCollapsed()) {
+        scene_->clearSelection();
+        kernel->setSelected(true);
+        emit kernelActivated(kernel->kernel());
+        return;
+    }
     for (auto* item : hits)
         if (auto* node = qgraphicsitem_cast<NodeItem*>(item)) {
             scene_->clearSelection();

@@ -16,6 +16,7 @@ namespace cleave::ui {
 
 class GraphMinimap;
 class GraphScene;
+class KernelItem;
 class LatencyLegend;
 
 class GraphView : public QGraphicsView {
@@ -60,6 +61,8 @@ public:
     qreal zoom() const; // 1: one point of the layout is one pixel
     void zoomBy(qreal factor);
     void fitGraph();
+    // Every fused kernel drawn as one box over its nodes (a double-click toggles one group).
+    void setKernelsCollapsed(bool collapsed);
     void zoomToActualSize();
 
 signals:
@@ -75,11 +78,13 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
 
 private:
+    KernelItem* groupAt(const QPoint& position) const;
     void showLayout(const LaidOutGraphPtr& graph);
     void showStatus(const QString& text);
     void applyLatency();

@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QtTest>
 
 using cleave::ui::GraphView;
@@ -174,6 +175,55 @@ private slots:
         const auto current = window.kernelDock()->view()->currentIndex();
         QCOMPARE(current.siblingAtColumn(0).data().toString(), QString("0"));
         QCOMPARE(window.propertiesDock()->shownKernel(), 0);
+    }
+
+    void edgesCarryTheirTensorsShape() {
+        MainWindow window;
+        QVERIFY(openResnet18(window));
+        const auto& model = *window.model();
+        const int conv = nodeIndex(window, "/conv1/Conv");
+        int labelled = 0;
+        for (const auto* edge : window.graphView()->graphScene()->edgeItems()) {
+            labelled += edge->label().isEmpty() ? 0 : 1;
+            if (edge->from() == conv) // conv1 -> bn1: ResNet-18's first feature map
+                QCOMPARE(edge->label(), QString("1x64x112x112"));
+        }
+        QCOMPARE(labelled, static_cast<int>(cleave::fusion::node_edges(model).size()));
+    }
+
+    void groupsCollapseAndExpand() {
+        MainWindow window;
+        window.show();
+        QVERIFY(openResnet18(window));
+        auto* view = window.graphView();
+        auto* scene = view->graphScene();
+        int fused = 0;
+        for (const auto* group : scene->kernelItems())
+            fused += group->isFused() ? 1 : 0;
+        // All at once from the page's button; lone nodes have no group to collapse.
+        window.graphPage()->collapseButton()->setChecked(true);
+        QCOMPARE(scene->collapsedCount(), fused);
+        auto* group = scene->kernelItem(0); // Conv + BN + Relu
+        QVERIFY(group->isCollapsed());
+        QVERIFY(group->zValue() > scene->nodeItem(scene->graph()->kernels->kernels[0].nodes[0])->zValue());
+        // A click on a collapsed group picks the kernel, not a node under it.
+        view->zoomToActualSize();
+        view->centerOn(group);
+        const QPoint at = view->mapFromScene(group->sceneBoundingRect().center());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(view->selectedKernels(), QList<int>{0});
+        QVERIFY(view->selectedNodes().isEmpty());
+        // A double-click expands it alone, a second collapses it again.
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+        QVERIFY(!group->isCollapsed());
+        QCOMPARE(scene->collapsedCount(), fused - 1);
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+        QVERIFY(group->isCollapsed());
+        // A node found by search opens its group.
+        view->selectNode(scene->graph()->kernels->kernels[0].nodes[1]);
+        QVERIFY(!group->isCollapsed());
+        window.graphPage()->collapseButton()->setChecked(false);
+        QCOMPARE(scene->collapsedCount(), 0);
     }
 
     void clickingANodeShowsItsProperties() {
