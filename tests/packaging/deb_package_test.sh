@@ -24,7 +24,9 @@ for f in ./usr/bin/cleave ./usr/bin/cleave-studio \
          ./usr/share/icons/hicolor/scalable/apps/cleave.svg \
          ./usr/share/doc/cleave/copyright ./usr/share/doc/cleave/changelog.gz \
          ./usr/share/man/man1/cleave.1.gz ./usr/share/man/man1/cleave-studio.1.gz \
-         ./usr/share/cleave/examples/clusters/nx8.cluster.json; do
+         ./usr/share/cleave/examples/clusters/nx8.cluster.json \
+         ./usr/share/cleave/examples/example.cleave \
+         ./usr/share/cleave/examples/models/resnet101.onnx; do
     grep -qx "$f" "$work/files" || { echo "missing from the package: $f"; exit 1; }
 done
 # Stripped: no debug sections left in the programs.
@@ -40,6 +42,11 @@ dpkg --force-depends --force-not-root --force-script-chrootless \
     { cat "$work/dpkg.log"; exit 1; }
 dpkg --admindir="$work/admin" -s cleave | grep -qx 'Status: install ok installed' ||
     { echo "dpkg did not install cleave"; exit 1; }
+# The start page's example project: its model and cluster, as the project names them, installed.
+examples="$work/root/usr/share/cleave/examples"
+for f in $(grep -o '"path": "[^"]*"' "$examples/example.cleave" | cut -d'"' -f4); do
+    [ -f "$examples/$f" ] || { echo "example.cleave names $f, not installed"; exit 1; }
+done
 version=$("$work/root/usr/bin/cleave" --version)
 echo "installed: $version"
 case "$version" in "cleave "*) ;; *) echo "unexpected version line"; exit 1 ;; esac
