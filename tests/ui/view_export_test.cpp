@@ -6,6 +6,7 @@
 #include "core/input_error.hpp"
 #include "studio_waits.hpp"
 #include "ui/about_box.hpp"
+#include "ui/charts/chart_colours.hpp"
 #include "ui/charts/hypervolume_chart.hpp"
 #include "ui/charts/latency_breakdown_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
@@ -30,6 +31,7 @@
 #include <QGraphicsRectItem>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QLineSeries>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -227,8 +229,19 @@ private slots:
         QCOMPARE(window.graphView()->backgroundBrush().color(),
                  QApplication::palette().color(QPalette::Base));
 
+        // Dark series colours are lifted on the dark background, keeping their hue; the DSE tab's
+        // hypervolume line follows the theme.
+        const QColor deep(0x44, 0x01, 0x54); // the viridis ramp's low end
+        const QColor lifted = readableOn(deep, QApplication::palette());
+        QCOMPARE(lifted.lightness(), 130);
+        QCOMPARE(lifted.hslHue(), deep.hslHue());
+        QCOMPARE(readableOn(deep, themePalette(Theme::light)), deep);
+        const QColor line = window.dsePanel()->hypervolumeChart()->series()->pen().color();
+        QVERIFY(line.lightness() >= 130);
+
         applyTheme(Theme::light);
         QCoreApplication::processEvents();
+        QVERIFY(window.dsePanel()->hypervolumeChart()->series()->pen().color().lightness() < 130);
         QCOMPARE(QSettings().value("ui/theme").toString(), QString("light"));
         QVERIFY(QApplication::palette().color(QPalette::Base).lightness() > 200);
         QCOMPARE(chart->backgroundBrush().color(), QApplication::palette().color(QPalette::Base));

@@ -50,4 +50,12 @@ void applyPaletteToChart(QChartView* view) {
                 set->setLabelColor(text);
 }
 
+QColor readableOn(const QColor& colour, const QPalette& palette) {
+    if (palette.color(QPalette::Window).lightness() >= 128 || colour.lightness() >= 130)
+        return colour;
+    QColor lifted = colour.toHsl();
+    lifted.setHsl(lifted.hslHue(), lifted.hslSaturation(), 130, lifted.alpha());
+    return lifted.toRgb();
+}
+
 } // namespace cleave::ui

@@ -4,10 +4,17 @@
 #pragma once
 
 class QChartView;
+class QColor;
+class QPalette;
 
 namespace cleave::ui {
 
 // From the view's palette; the view's own background too, so that the chart fills it edge to edge.
 void applyPaletteToChart(QChartView* view);
+
+// A series colour that reads on the palette's background: on a dark theme a dark colour (the
+// low end of a viridis ramp, a deep blue line) is lifted to a lightness of at least 130 of 255,
+// keeping its hue; on a light theme, unchanged.
+QColor readableOn(const QColor& colour, const QPalette& palette);
 
 } // namespace cleave::ui

@@ -1,5 +1,7 @@
 #include "hypervolume_chart.hpp"
 
+#include "chart_colours.hpp"
+
 #include <QChart>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -33,9 +35,7 @@ HypervolumeChart::HypervolumeChart(QWidget* parent)
     chart->addAxis(x_, Qt::AlignBottom);
     chart->addAxis(y_, Qt::AlignLeft);
     series_->setName(tr("hypervolume"));
-    QPen pen(QColor(0x21, 0x66, 0xac));
-    pen.setWidthF(1.6);
-    series_->setPen(pen);
+    updateLineColour();
     chart->addSeries(series_);
     series_->attachAxis(x_);
     series_->attachAxis(y_);
@@ -51,6 +51,18 @@ void HypervolumeChart::setHistory(const QList<QPointF>& points, double budget) {
     x_->setRange(0, std::max(last, budget));
     y_->setRange(0, high > 0 ? high * 1.1 : 1.0);
     y_->applyNiceNumbers();
+}
+
+void HypervolumeChart::updateLineColour() {
+    QPen pen(readableOn(QColor(0x21, 0x66, 0xac), palette()));
+    pen.setWidthF(1.6);
+    series_->setPen(pen);
+}
+
+void HypervolumeChart::changeEvent(QEvent* event) {
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        updateLineColour();
 }
 
 } // namespace cleave::ui

@@ -20,7 +20,12 @@ public:
     void setHistory(const QList<QPointF>& points, double budget);
     QLineSeries* series() const { return series_; }
 
+protected:
+    void changeEvent(QEvent* event) override; // a theme's palette: the line follows
+
 private:
+    void updateLineColour();
+
     QLineSeries* series_;
     QValueAxis* x_;
     QValueAxis* y_;

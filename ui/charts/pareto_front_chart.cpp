@@ -1,5 +1,7 @@
 #include "pareto_front_chart.hpp"
 
+#include "chart_colours.hpp"
+
 #include <QChart>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -100,7 +102,7 @@ void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
     const double width = coloured ? (high - low) / bins : 0;
     for (int bin = 0; bin < kBins; ++bin) {
         auto* series = series_[static_cast<std::size_t>(bin)];
-        const QColor c = coloured ? kRamp[bin] : kPlain;
+        const QColor c = readableOn(coloured ? kRamp[bin] : kPlain, palette());
         series->setColor(c);
         // The text colour rings the front's markers, so they stand out of the cloud's dots.
         series->setBorderColor(palette().color(QPalette::WindowText));
@@ -160,9 +162,10 @@ void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
 
 QColor ParetoFrontChart::colourFor(double value) const {
     if (!(high_ > low_))
-        return kPlain;
+        return readableOn(kPlain, palette());
     const double width = (high_ - low_) / kBins;
-    return kRamp[std::clamp(static_cast<int>((value - low_) / width), 0, kBins - 1)];
+    return readableOn(kRamp[std::clamp(static_cast<int>((value - low_) / width), 0, kBins - 1)],
+                      palette());
 }
 
 QScatterSeries* ParetoFrontChart::seriesOf(int index) const {
