@@ -119,6 +119,28 @@ std::string readFile(const QString& path) {
     return text.str();
 }
 
+// The Partition tab showing ResNet-18 on nx8 and a DSE panel searching it, built in that order.
+struct Resnet18Panel {
+    PartitionPage page;
+    DsePanel panel;
+
+    Resnet18Panel() : panel(withInputs(page)) {}
+
+private:
+    static cleave::ui::PartitionDocument* withInputs(PartitionPage& page) {
+        page.document()->setInputs(resnet18OnNx8());
+        return page.document();
+    }
+};
+
+// Shown at 1200x800 (charts and hit tests need a laid-out, exposed panel).
+struct ShownResnet18Panel : Resnet18Panel {
+    ShownResnet18Panel() {
+        panel.resize(1200, 800);
+        panel.show();
+    }
+};
+
 } // namespace
 
 class DsePanelTest : public QObject {
@@ -128,11 +150,8 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void searchFillsTheTableAndARowIsOneUndoStep() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
-        panel.resize(1200, 800);
-        panel.show();
+        ShownResnet18Panel shown;
+        auto& [page, panel] = shown;
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QVERIFY(panel.runButton()->isEnabled());
         // The defaults are the search's.
@@ -204,9 +223,8 @@ private slots:
     }
 
     void pauseHoldsTheSearchAndCancelKeepsTheFront() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
+        Resnet18Panel fixture;
+        auto& [page, panel] = fixture;
         panel.resize(1000, 700);
         panel.show();
         shortSearch(panel, 1000000); // far more than the test waits for
@@ -264,9 +282,8 @@ private slots:
 
     // New kernels or a new cluster cancel the search under way; its front is not shown.
     void newInputsCancelTheSearch() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
+        Resnet18Panel fixture;
+        auto& [page, panel] = fixture;
         shortSearch(panel, 1000000);
         QVERIFY(panel.run());
         QVERIFY(QTest::qWaitFor([&] { return !panel.front().empty(); }, 20000));
@@ -287,9 +304,8 @@ private slots:
     }
 
     void settingsTheSearchCannotRunAreRefused() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
+        Resnet18Panel fixture;
+        auto& [page, panel] = fixture;
         panel.populationBox()->setValue(10);
         QVERIFY2(panel.errorText().contains("Population") &&
                      panel.errorText().contains("multiple of 4"),
@@ -353,11 +369,8 @@ private slots:
     // drawn as the two choices say: hidden, shown (dots) or marked (squares, red crosses).
     void dominatedAndInfeasiblePointsAreShownHiddenOrMarked() {
         using Mark = cleave::ui::ScatterCloudItem::Mark;
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
-        panel.resize(1200, 800);
-        panel.show();
+        ShownResnet18Panel shown;
+        auto& [page, panel] = shown;
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         shortSearch(panel, 30);
         QVERIFY(panel.run());
@@ -454,9 +467,8 @@ private slots:
     }
 
     void pointsCanBeColouredByGeneration() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
+        Resnet18Panel fixture;
+        auto& [page, panel] = fixture;
         shortSearch(panel, 30);
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
@@ -487,9 +499,8 @@ private slots:
     }
 
     void theFrontIsExportedAsCsvAndJson() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
+        Resnet18Panel fixture;
+        auto& [page, panel] = fixture;
         QVERIFY(!panel.exportFrontButton()->isEnabled());
         shortSearch(panel, 30);
         QVERIFY(panel.run());
@@ -550,11 +561,8 @@ private slots:
 
     // Latency makes four objectives: parallel coordinates, one line per solution on show.
     void parallelCoordinatesShowEveryObjective() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
-        panel.resize(1200, 800);
-        panel.show();
+        ShownResnet18Panel shown;
+        auto& [page, panel] = shown;
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         shortSearch(panel, 30);
         auto* latency = panel.findChild<QCheckBox*>();
@@ -599,9 +607,8 @@ private slots:
 
     // The 3-D view's series hold the front and the points on show without being drawn.
     void theThreeDSeriesHoldThePoints() {
-        PartitionPage page;
-        page.document()->setInputs(resnet18OnNx8());
-        DsePanel panel(page.document());
+        Resnet18Panel fixture;
+        auto& [page, panel] = fixture;
         shortSearch(panel, 30);
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
