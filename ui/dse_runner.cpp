@@ -20,9 +20,9 @@ DseSpaceInputs dse_space_inputs(const PartitionInputs& inputs, bool latency_obje
         if (inputs.hasLatencies(pe))
             space.pes.push_back(pe);
         else
-            space.notes.push_back(cluster.pes[static_cast<std::size_t>(pe)].key +
-                                  " has no latencies: " +
-                                  inputs.pe_errors[static_cast<std::size_t>(pe)]);
+            space.notes.push_back(
+                cluster.pes[static_cast<std::size_t>(pe)].key +
+                " has no latencies: " + inputs.pe_errors[static_cast<std::size_t>(pe)]);
     }
     const auto total_ms = [&](int pe) {
         const auto& row = inputs.kernel_ms[static_cast<std::size_t>(pe)];
@@ -36,9 +36,9 @@ DseSpaceInputs dse_space_inputs(const PartitionInputs& inputs, bool latency_obje
             const auto& power = inputs.costs->power(pe);
             if (std::isnan(power.busy_w) || std::isnan(power.communication_w)) {
                 space.objectives.energy = false;
-                space.notes.push_back("energy is no objective: " +
-                                      cluster.pes[static_cast<std::size_t>(pe)].key +
-                                      " has no power figure");
+                space.notes.push_back(
+                    "energy is no objective: " + cluster.pes[static_cast<std::size_t>(pe)].key +
+                    " has no power figure");
                 break;
             }
         }
@@ -103,8 +103,7 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
                         evaluated[at->second] = s;
                 }
                 const auto now = Clock::now();
-                const bool edge = generation.generation == 0 ||
-                                  generation.generation == generation.phase->generations;
+                const bool edge = generation.generation == 0 || generation.phase_end;
                 if (!edge && now - last < std::chrono::milliseconds(50))
                     return;
                 last = now;
@@ -153,8 +152,8 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
     return true;
 }
 
-void DseRunner::finish(std::uint64_t run, dse::SearchResult result,
-                       std::vector<dse::Solution> tail, QString error) {
+void DseRunner::finish(std::uint64_t run, dse::SearchResult result, std::vector<dse::Solution> tail,
+                       QString error) {
     if (run != run_ || !thread_)
         return;
     thread_->wait(); // it has posted this and is returning

@@ -7,8 +7,8 @@
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/front_output.hpp"
 #include "core/dse/nsga2_search.hpp"
-#include "dse_measurement.hpp"
 #include "core/input_error.hpp"
+#include "dse_measurement.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 
@@ -44,6 +44,8 @@ struct DseOptions {
     double crossover = 0.5;
     double mutation = 0.2;
     double level2_share = 0.2;
+    int stage_patience = 20;
+    std::string stage_seeds = "refined";
     int replay_inputs = 16;
     int max_pes = 0;
     bool latency = false;
@@ -83,6 +85,12 @@ dse::SearchSettings settings_of(const DseOptions& options) {
     settings.crossover = options.crossover;
     settings.mutation = options.mutation;
     settings.level2_share = options.level2_share;
+    settings.stage_patience = options.stage_patience;
+    if (options.stage_seeds == "refined" || options.stage_seeds == "carried")
+        settings.refine_seeds = options.stage_seeds == "refined";
+    else
+        throw InputError("", "--stage-seeds",
+                         "refined or carried, not '" + options.stage_seeds + "'");
     settings.seed = options.seed;
     return settings;
 }
@@ -118,7 +126,9 @@ int run_dse(const DseOptions& options) {
     if (!options.measure.empty()) {
         measurement = std::make_unique<DseMeasurement>(*inputs, options.launch, !options.quiet);
         inputs->space->set_measurement(
-            [m = measurement.get()](const partition::KernelAssignment& a) { return m->measure(a); });
+            [m = measurement.get()](const partition::KernelAssignment& a) {
+                return m->measure(a);
+            });
     }
 
     int last_phase = -1;
@@ -132,14 +142,13 @@ int run_dse(const DseOptions& options) {
         }
         if (options.quiet)
             return;
-        const bool phase_end = step.generation == step.phase->generations;
-        if (step.phase_index != last_phase || phase_end || step.generation % 25 == 0) {
+        if (step.phase_index != last_phase || step.phase_end || step.generation % 25 == 0) {
             std::fprintf(stderr,
                          "stage %d (%d PEs) level %d (%s) generation %d/%d: %lld/%lld evaluations, "
                          "front %zu, hypervolume %.4f\n",
                          step.phase->stage, step.phase->pes, static_cast<int>(step.phase->level),
-                         level_name(step.phase->level, space.measured()), step.generation, step.phase->generations,
-                         static_cast<long long>(step.evaluations),
+                         level_name(step.phase->level, space.measured()), step.generation,
+                         step.phase->generations, static_cast<long long>(step.evaluations),
                          static_cast<long long>(step.budget), step.front.size(), step.hypervolume);
             last_phase = step.phase_index;
         }
@@ -187,6 +196,8 @@ int run_dse(const DseOptions& options) {
               {"levels", settings.levels},
               {"segment_pes", options.segment_pes},
               {"level2_share", settings.level2_share},
+              {"stage_patience", settings.stage_patience},
+              {"stage_seeds", options.stage_seeds},
               {"replay_inputs", options.replay_inputs},
               {"level2", space.measured() ? "measured (mpi)" : "replay"},
               {"seed", settings.seed}}},
@@ -277,6 +288,17 @@ Action add_dse_command(CLI::App& app) {
     command
         ->add_option("--level2-share", options->level2_share,
                      "Share of each stage's evaluations for level 2")
+        ->capture_default_str();
+    command
+        ->add_option("--stage-patience", options->stage_patience,
+                     "A phase before the last ends after this many generations without a "
+                     "hypervolume gain, passing on its evaluations; 0: run each as planned")
+        ->capture_default_str();
+    command
+        ->add_option("--stage-seeds", options->stage_seeds,
+                     "refined: seed each stage with the previous stage's Pareto mappings as they "
+                     "are and with their longest segments split onto the added PEs; carried: as "
+                     "they are only")
         ->capture_default_str();
     command->add_option("--replay-inputs", options->replay_inputs, "Inputs per level-2 replay")
         ->capture_default_str();

@@ -3,13 +3,13 @@
 #include "core/input_error.hpp"
 #include "mapping_problem.hpp"
 #include "pareto_front.hpp"
-
-#include <pagmo/algorithms/nsga2.hpp>
-#include <pagmo/population.hpp>
-#include <pagmo/problem.hpp>
+#include "stage_seeds.hpp"
 
 #include <cmath>
 #include <map>
+#include <pagmo/algorithms/nsga2.hpp>
+#include <pagmo/population.hpp>
+#include <pagmo/problem.hpp>
 #include <random>
 #include <set>
 #include <string>
@@ -61,9 +61,10 @@ bool SearchControl::proceed() const {
 std::vector<StagePlan> plan_search(const SearchSettings& settings, int pe_count) {
     const int stages = stage_count(settings, pe_count);
     const std::int64_t population = settings.population;
-    const std::int64_t budget = settings.evaluation_budget > 0
-                                    ? settings.evaluation_budget
-                                    : population * (static_cast<std::int64_t>(settings.generations) + 1);
+    const std::int64_t budget =
+        settings.evaluation_budget > 0
+            ? settings.evaluation_budget
+            : population * (static_cast<std::int64_t>(settings.generations) + 1);
     // Stage k gets a share of the budget in proportion to the PEs it maps onto.
     const auto pes_of = [&](int stage) {
         return stages == 1 || stage == stages ? pe_count : std::min(1 << stage, pe_count);
@@ -75,12 +76,12 @@ std::vector<StagePlan> plan_search(const SearchSettings& settings, int pe_count)
     std::int64_t carry = 0, given = 0;
     for (int stage = 1; stage <= stages; ++stage) {
         const int pes = pes_of(stage);
-        const std::int64_t stage_budget =
-            stage == stages ? budget - given : budget * pes / all_pes;
+        const std::int64_t stage_budget = stage == stages ? budget - given : budget * pes / all_pes;
         given += stage_budget;
         const std::int64_t replay_budget =
-            settings.levels == 2 ? std::llround(static_cast<double>(stage_budget) * settings.level2_share)
-                                 : 0;
+            settings.levels == 2
+                ? std::llround(static_cast<double>(stage_budget) * settings.level2_share)
+                : 0;
         for (int level = 1; level <= settings.levels; ++level) {
             const std::int64_t target =
                 (level == 1 ? stage_budget - replay_budget : replay_budget) + carry;
@@ -101,7 +102,8 @@ void check_settings(const SearchSettings& settings, int pe_count, int kernel_cou
     if (settings.population < 8 || settings.population % 4 != 0)
         throw InputError("", "--population",
                          "pagmo's NSGA-II needs a population of at least 8 and a multiple of 4, "
-                         "not " + std::to_string(settings.population));
+                         "not " +
+                             std::to_string(settings.population));
     if (settings.generations < 1)
         throw InputError("", "--generations", "at least 1 generation");
     if (!(settings.crossover >= 0 && settings.crossover < 1))
@@ -116,6 +118,9 @@ void check_settings(const SearchSettings& settings, int pe_count, int kernel_cou
         throw InputError("", "--level2-share", "a share of each stage's evaluations in (0, 1)");
     if (settings.evaluation_budget < 0)
         throw InputError("", "--budget", "0 (population x (generations + 1)) or more evaluations");
+    if (settings.stage_patience < 0)
+        throw InputError("", "--stage-patience",
+                         "0 (run every phase as planned) or more generations");
     if (pe_count < 0 || kernel_count < 0)
         return;
     if (pe_count < 2)
@@ -123,8 +128,9 @@ void check_settings(const SearchSettings& settings, int pe_count, int kernel_cou
                          "the search needs at least 2 PEs with kernel latencies, found " +
                              std::to_string(pe_count));
     if (kernel_count < 2)
-        throw InputError("", "MODEL", "the model has " + std::to_string(kernel_count) +
-                                          " kernel(s): nothing to split");
+        throw InputError("", "MODEL",
+                         "the model has " + std::to_string(kernel_count) +
+                             " kernel(s): nothing to split");
     for (const auto& phase : plan_search(settings, pe_count))
         if (phase.generations < 1)
             throw InputError("", settings.evaluation_budget > 0 ? "--budget" : "--generations",
@@ -168,22 +174,39 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
     int serial = 0;
     std::vector<std::vector<double>> carried;
     GeneLayout carried_layout;
+    std::int64_t unspent = 0; // evaluations a phase that ended early left to the next
     for (std::size_t index = 0; index < result.plan.size(); ++index) {
-        const StagePlan& phase = result.plan[index];
+        StagePlan& phase = result.plan[index];
+        const bool last_phase = index + 1 == result.plan.size();
+        phase.generations += static_cast<int>(unspent / settings.population);
+        phase.evaluations = settings.population * (phase.generations + 1);
         const GeneLayout layout{settings.encoding, costs.kernel_count(), phase.pes,
                                 settings.assign_pes};
         const std::vector<int> stage_pes(space.pes().begin(), space.pes().begin() + phase.pes);
         const MappingProblem problem(space, layout, stage_pes, phase.level);
         const unsigned phase_seed = settings.seed * 7919u + static_cast<unsigned>(index);
 
-        // Seeds: the previous level's whole population, or the previous stage's Pareto set.
+        // Seeds: the previous level's whole population, or the previous stage's Pareto set, as it
+        // is and refined onto the PEs this stage adds.
         std::vector<std::vector<double>> seeds;
         std::set<std::vector<double>> seen;
-        for (const auto& genes : carried) {
-            auto wide = phase.level == Level::replay ? genes
-                                                     : widen_genes(carried_layout, genes, layout, random);
-            if (seen.insert(wide).second && static_cast<int>(seeds.size()) < settings.population)
-                seeds.push_back(std::move(wide));
+        const auto seed_with = [&](std::vector<double> genes) {
+            if (static_cast<int>(seeds.size()) < settings.population && seen.insert(genes).second)
+                seeds.push_back(std::move(genes));
+        };
+        const bool new_stage = phase.level == Level::analytical && !carried.empty();
+        for (const auto& genes : carried)
+            seed_with(new_stage ? widen_genes(carried_layout, genes, layout, random) : genes);
+        if (new_stage && settings.refine_seeds && settings.encoding == Encoding::spe &&
+            settings.assign_pes) {
+            const std::vector<int> carried_pes(space.pes().begin(),
+                                               space.pes().begin() + carried_layout.pes);
+            for (const auto& genes : carried)
+                seed_with(encode_spe(
+                    layout,
+                    split_longest_segments(space, decode_spe(carried_layout, genes, carried_pes),
+                                           carried_layout.pes, phase.pes),
+                    stage_pes, random));
         }
         while (static_cast<int>(seeds.size()) < settings.population)
             seeds.push_back(random_genes(layout, random));
@@ -193,6 +216,9 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
         pagmo::nsga2 nsga2(1u, settings.crossover, kCrossoverIndex, settings.mutation,
                            kMutationIndex, phase_seed);
 
+        // The hypervolume's best so far in this phase and the generation that reached it.
+        double best_hypervolume = -1;
+        int best_generation = 0;
         const auto report = [&](int generation) {
             Generation step;
             step.phase = &phase;
@@ -200,8 +226,8 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             step.phases = static_cast<int>(result.plan.size());
             step.generation = generation;
             step.serial = serial++;
-            step.evaluations =
-                result.evaluations + static_cast<std::int64_t>(population.get_problem().get_fevals());
+            step.evaluations = result.evaluations +
+                               static_cast<std::int64_t>(population.get_problem().get_fevals());
             step.budget = budget;
             const auto& f = population.get_f();
             const auto& x = population.get_x();
@@ -235,6 +261,15 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             for (const auto& s : step.front)
                 points.push_back(s.normalised);
             step.hypervolume = hypervolume(points, result.reference_point);
+            if (step.hypervolume > best_hypervolume * (1 + 1e-9)) {
+                best_hypervolume = step.hypervolume;
+                best_generation = generation;
+            }
+            const bool stalled = !last_phase && settings.stage_patience > 0 &&
+                                 generation - best_generation >= settings.stage_patience;
+            step.phase_end = generation == phase.generations || stalled;
+            if (stalled)
+                phase.generations = generation; // what the next phase is told ran
             if (settings.report_population) {
                 std::set<std::string> distinct;
                 for (std::size_t i = 0; i < f.size(); ++i) {
@@ -245,7 +280,8 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
                         continue;
                     solution.stage = phase.stage;
                     solution.level = phase.level;
-                    solution.generation = first_evaluated.try_emplace(key, step.serial).first->second;
+                    solution.generation =
+                        first_evaluated.try_emplace(key, step.serial).first->second;
                     solution.feasible = f[i][0] < kInfeasiblePenalty;
                     if (solution.feasible) {
                         solution.normalised = f[i];
@@ -267,6 +303,7 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             return step.front;
         };
 
+        const std::int64_t phase_budget = phase.evaluations;
         result.front = report(0);
         for (int generation = 1; generation <= phase.generations; ++generation) {
             if (control && !control->proceed()) {
@@ -276,14 +313,17 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             population = nsga2.evolve(population);
             result.front = report(generation);
         }
-        result.evaluations += static_cast<std::int64_t>(population.get_problem().get_fevals());
+        const auto spent = static_cast<std::int64_t>(population.get_problem().get_fevals());
+        result.evaluations += spent;
         if (result.cancelled)
             break;
+        phase.evaluations = spent;
+        unspent = phase_budget - spent;
 
         carried.clear();
         carried_layout = layout;
-        const bool next_is_replay = index + 1 < result.plan.size() &&
-                                    result.plan[index + 1].level == Level::replay;
+        const bool next_is_replay =
+            index + 1 < result.plan.size() && result.plan[index + 1].level == Level::replay;
         if (next_is_replay) {
             carried = population.get_x();
         } else {

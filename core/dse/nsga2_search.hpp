@@ -33,6 +33,13 @@ struct SearchSettings {
     // what one stage of one level with these settings uses.
     std::int64_t evaluation_budget = 0;
     double level2_share = 0.2; // of each stage's evaluations, with 2 levels
+    // Multi-stage: a phase before the last ends once its hypervolume has not grown for this many
+    // generations, and what it leaves of its evaluations passes to the next phase; 0: every phase
+    // runs the generations planned for it.
+    int stage_patience = 20;
+    // Multi-stage, SPE with PE genes: a stage is also seeded with the previous stage's Pareto
+    // mappings refined onto the PEs it adds (stage_seeds.hpp).
+    bool refine_seeds = true;
     unsigned seed = 1;
     // In normalised objectives (1 = the best single PE); empty: 2 for each objective.
     std::vector<double> reference_point;
@@ -48,11 +55,11 @@ struct SearchSettings {
 void check_settings(const SearchSettings& settings, int pe_count = -1, int kernel_count = -1);
 
 struct Solution {
-    partition::Mapping mapping;         // cluster PEs
-    std::vector<double> objectives;     // raw, minimised: bottleneck ms, bytes, mJ, latency ms
-    std::vector<double> normalised;     // divided by MappingSpace::best_single_pe()
+    partition::Mapping mapping;     // cluster PEs
+    std::vector<double> objectives; // raw, minimised: bottleneck ms, bytes, mJ, latency ms
+    std::vector<double> normalised; // divided by MappingSpace::best_single_pe()
     double throughput_per_s = 0;
-    int stage = 0;                      // where the mapping first appeared on a front
+    int stage = 0; // where the mapping first appeared on a front
     Level level = Level::analytical;
     // Generation::serial of the generation where the mapping first appeared on a front (front
     // entries) or in a population (Generation::population entries).
@@ -69,7 +76,9 @@ struct StagePlan {
     std::int64_t evaluations = 0; // population x (generations + 1)
 };
 
-// The stages and levels the settings give for N PEs, with each one's generations.
+// The stages and levels the settings give for N PEs, with each one's generations. A phase that
+// ends early (SearchSettings::stage_patience) passes its unspent evaluations to the next one, so
+// the phases run can differ from the plan (SearchResult::plan is what ran).
 std::vector<StagePlan> plan_search(const SearchSettings& settings, int pe_count);
 
 struct Generation {
@@ -77,11 +86,12 @@ struct Generation {
     int phase_index = 0;
     int phases = 0;
     int generation = 0;           // within the phase; 0 is the initial population
+    bool phase_end = false;       // the phase's last generation
     int serial = 0;               // generations reported before this one, all phases
     std::int64_t evaluations = 0; // so far, all phases
     std::int64_t budget = 0;
-    std::vector<Solution> front;  // feasible, non-dominated, one per mapping
-    double hypervolume = 0;       // of the front's normalised objectives
+    std::vector<Solution> front; // feasible, non-dominated, one per mapping
+    double hypervolume = 0;      // of the front's normalised objectives
     // With SearchSettings::report_population: the population's distinct mappings, at this
     // phase's level, feasible or not (stage and level: this phase's).
     std::vector<Solution> population;
@@ -98,7 +108,7 @@ struct HypervolumeStep {
 struct SearchResult {
     std::vector<Solution> front; // of the last phase run
     std::vector<HypervolumeStep> history;
-    std::vector<StagePlan> plan;
+    std::vector<StagePlan> plan; // the phases as they ran (a cancelled search: as planned)
     std::vector<double> reference_point;
     std::int64_t evaluations = 0;
     bool cancelled = false;

@@ -94,12 +94,25 @@ std::vector<double> widen_genes(const GeneLayout& from, const std::vector<double
     return wide;
 }
 
+std::vector<double> encode_spe(const GeneLayout& layout, const partition::Mapping& mapping,
+                               const std::vector<int>& stage_pes, std::mt19937& random) {
+    std::vector<double> genes(mapping.points.begin(), mapping.points.end());
+    genes.resize(static_cast<std::size_t>(layout.split_genes()), 0.0);
+    for (const int pe : mapping.pes)
+        genes.push_back(static_cast<double>(std::find(stage_pes.begin(), stage_pes.end(), pe) -
+                                            stage_pes.begin()));
+    std::uniform_int_distribution<int> unused(0, layout.pes - 1);
+    while (static_cast<int>(genes.size()) < layout.size())
+        genes.push_back(unused(random));
+    return genes;
+}
+
 std::vector<double> random_genes(const GeneLayout& layout, std::mt19937& random) {
     const auto [lower, upper] = layout.bounds();
     std::vector<double> genes(lower.size());
     for (std::size_t i = 0; i < genes.size(); ++i)
         genes[i] = std::uniform_int_distribution<int>(static_cast<int>(lower[i]),
-                                                       static_cast<int>(upper[i]))(random);
+                                                      static_cast<int>(upper[i]))(random);
     return genes;
 }
 

@@ -20,14 +20,12 @@ enum class Encoding { spe, naive };
 
 struct GeneLayout {
     Encoding encoding = Encoding::spe;
-    int kernels = 0;         // K
-    int pes = 0;             // n, the stage's PEs
-    bool assign_pes = true;  // SPE only: PE genes, else segment s on stage PE s
+    int kernels = 0;        // K
+    int pes = 0;            // n, the stage's PEs
+    bool assign_pes = true; // SPE only: PE genes, else segment s on stage PE s
 
     int split_genes() const { return encoding == Encoding::spe ? pes - 1 : 0; }
-    int pe_genes() const {
-        return encoding == Encoding::naive ? kernels : assign_pes ? pes : 0;
-    }
+    int pe_genes() const { return encoding == Encoding::naive ? kernels : assign_pes ? pes : 0; }
     int size() const { return split_genes() + pe_genes(); }
     // Lower and upper bounds per gene; every gene has lower < upper when K >= 2 and n >= 2.
     std::pair<std::vector<double>, std::vector<double>> bounds() const;
@@ -46,6 +44,12 @@ partition::Mapping mapping_of(const partition::KernelAssignment& assignment);
 // PEs, which no segment uses; naive genes carry over as they are.
 std::vector<double> widen_genes(const GeneLayout& from, const std::vector<double>& genes,
                                 const GeneLayout& to, std::mt19937& random);
+
+// SPE genes (with PE genes) that decode to `mapping`: its cut points, then 0 (no cut); the stage
+// index of each segment's PE, then random PEs, which no segment uses. The mapping must have at
+// most layout.pes segments, each on one of `stage_pes`.
+std::vector<double> encode_spe(const GeneLayout& layout, const partition::Mapping& mapping,
+                               const std::vector<int>& stage_pes, std::mt19937& random);
 
 std::vector<double> random_genes(const GeneLayout& layout, std::mt19937& random);
 

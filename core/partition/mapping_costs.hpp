@@ -19,9 +19,9 @@ namespace cleave::partition {
 
 struct PeCosts {
     int kernels = 0;
-    double compute_ms = 0; // sum of its kernels' latencies
-    double send_ms = 0;    // tensors it sends to other PEs
-    double receive_ms = 0; // tensors it receives from other PEs
+    double compute_ms = 0;         // sum of its kernels' latencies
+    double send_ms = 0;            // tensors it sends to other PEs
+    double receive_ms = 0;         // tensors it receives from other PEs
     std::int64_t weight_bytes = 0; // coefficients of its kernels
     std::int64_t output_bytes = 0; // tensors its kernels produce
     std::int64_t input_bytes = 0;  // tensors it receives, and graph inputs it reads
@@ -74,10 +74,12 @@ public:
     };
 
     // The per-kernel figures and tensor lifetimes behind the sums, for the replay (replay.hpp).
-    double kernel_ms(int pe, int k) const {
+    double kernel_ms(int pe, int k) const { return kernels_ms(pe, k, k + 1); }
+    // Kernels [begin, end) on pe, one after another.
+    double kernels_ms(int pe, int begin, int end) const {
         const double* prefix =
             &prefix_ms_[static_cast<std::size_t>(pe) * static_cast<std::size_t>(kernel_count_ + 1)];
-        return prefix[k + 1] - prefix[k];
+        return prefix[end] - prefix[begin];
     }
     std::int64_t weight_bytes(int k) const {
         return weight_prefix_[static_cast<std::size_t>(k) + 1] -

@@ -5,6 +5,7 @@
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/nsga2_search.hpp"
 #include "core/dse/pareto_front.hpp"
+#include "core/dse/stage_seeds.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 
@@ -83,11 +84,12 @@ private slots:
         settings.evaluation_budget = 16 * 100;
         int reports = 0;
         std::int64_t last = 0;
-        const auto result = dse::run_search(*inputs_->space, settings, [&](const dse::Generation& g) {
-            ++reports;
-            QVERIFY(g.evaluations >= last);
-            last = g.evaluations;
-        });
+        const auto result =
+            dse::run_search(*inputs_->space, settings, [&](const dse::Generation& g) {
+                ++reports;
+                QVERIFY(g.evaluations >= last);
+                last = g.evaluations;
+            });
         std::int64_t planned = 0;
         int generations = 0;
         for (const auto& phase : result.plan) {
@@ -99,6 +101,59 @@ private slots:
         QVERIFY(planned <= settings.evaluation_budget);
         QCOMPARE(reports, generations);
         QCOMPARE(static_cast<int>(result.history.size()), generations);
+    }
+
+    void stalledStagesPassTheirEvaluationsOn() {
+        auto settings = small(400);
+        settings.levels = 1;
+        settings.stage_patience = 5;
+        const auto planned = dse::plan_search(settings, 8);
+        std::vector<int> ended;
+        const auto result =
+            dse::run_search(*inputs_->space, settings, [&](const dse::Generation& g) {
+                if (g.phase_end)
+                    ended.push_back(g.generation);
+            });
+        QCOMPARE(ended.size(), std::size_t(3));
+        // The 2-PE stage of resnet18 stops improving long before its planned generations.
+        QVERIFY(result.plan[0].generations < planned[0].generations);
+        QCOMPARE(ended[0], result.plan[0].generations);
+        QVERIFY(result.plan.back().generations > planned.back().generations);
+        std::int64_t budget = 0;
+        for (const auto& phase : planned)
+            budget += phase.evaluations;
+        QVERIFY(result.evaluations <= budget);
+        QVERIFY(result.evaluations > budget - 3 * settings.population);
+        settings.stage_patience = 0;
+        const auto as_planned = dse::run_search(*inputs_->space, settings);
+        for (std::size_t i = 0; i < planned.size(); ++i)
+            QCOMPARE(as_planned.plan[i].generations, planned[i].generations);
+    }
+
+    void nextStageStartsFromThePreviousFrontRefined() {
+        auto settings = small(200);
+        settings.levels = 1;
+        settings.stage_patience = 0;
+        settings.report_population = true;
+        std::vector<partition::Mapping> stage_one_front;
+        std::vector<std::string> stage_two_start;
+        dse::run_search(*inputs_->space, settings, [&](const dse::Generation& g) {
+            if (g.phase_index == 0 && g.phase_end)
+                for (const auto& s : g.front)
+                    stage_one_front.push_back(s.mapping);
+            if (g.phase_index == 1 && g.generation == 0)
+                for (const auto& s : g.population)
+                    stage_two_start.push_back(dse::mapping_id(s.mapping));
+        });
+        QVERIFY(!stage_one_front.empty());
+        for (const auto& mapping : stage_one_front) {
+            const auto contains = [&](const partition::Mapping& m) {
+                return std::find(stage_two_start.begin(), stage_two_start.end(),
+                                 dse::mapping_id(m)) != stage_two_start.end();
+            };
+            QVERIFY(contains(mapping));
+            QVERIFY(contains(dse::split_longest_segments(*inputs_->space, mapping, 2, 4)));
+        }
     }
 
     void sameSeedRepeatsTheRun() {

@@ -1,6 +1,6 @@
 // Genes to mappings: SPE split genes become sorted distinct cuts (0 and K mean no cut), PE genes
 // pick a stage PE per segment, adjacent segments on one PE merge; naive genes give a PE per
-// kernel; widening a smaller stage's genes keeps their mapping.
+// kernel; widening a smaller stage's genes keeps their mapping, and so does encoding a mapping.
 #include "core/dse/split_point_encoding.hpp"
 
 #include <QtTest>
@@ -88,6 +88,20 @@ private slots:
             const auto [lower, upper] = wide.bounds();
             for (std::size_t g = 0; g < widened.size(); ++g)
                 QVERIFY(widened[g] >= lower[g] && widened[g] <= upper[g]);
+        }
+    }
+
+    void encodedMappingDecodesToItself() {
+        std::mt19937 random(5);
+        const GeneLayout layout{Encoding::spe, 40, 4, true};
+        for (int i = 0; i < 200; ++i) {
+            const auto mapping =
+                dse::decode_spe(layout, dse::random_genes(layout, random), kStagePes);
+            const auto genes = dse::encode_spe(layout, mapping, kStagePes, random);
+            QCOMPARE(static_cast<int>(genes.size()), layout.size());
+            const auto again = dse::decode_spe(layout, genes, kStagePes);
+            QCOMPARE(again.points, mapping.points);
+            QCOMPARE(again.pes, mapping.pes);
         }
     }
 };

@@ -1,0 +1,65 @@
+// Refining a stage's Pareto mappings onto the PEs the next stage adds (resnet18 on the eight NX
+// GPUs): the longest segments are cut where the two halves' compute times are most even, each
+// second half on an added PE, and no more segments are cut than PEs are added.
+#include "core/device/cluster.hpp"
+#include "core/dse/exploration_inputs.hpp"
+#include "core/dse/stage_seeds.hpp"
+#include "core/graph/onnx_import.hpp"
+
+#include <QtTest>
+
+using namespace cleave;
+
+class StageSeedsTest : public QObject {
+    Q_OBJECT
+
+    std::unique_ptr<dse::ExplorationInputs> inputs_ = dse::prepare_exploration(
+        graph::load_model(CLEAVE_EXAMPLE_MODELS_DIR "/resnet18.onnx"),
+        device::load_cluster(CLEAVE_EXAMPLE_CLUSTERS_DIR "/nx8.cluster.json"), {});
+
+    const dse::MappingSpace& space() const { return *inputs_->space; }
+    int pe(int stage_index) const { return space().pes()[static_cast<std::size_t>(stage_index)]; }
+
+private slots:
+    void oneSegmentIsCutWhereTheHalvesAreMostEven() {
+        const int kernels = space().costs().kernel_count();
+        const auto refined = dse::split_longest_segments(space(), {{}, {pe(0)}}, 1, 2);
+        QCOMPARE(refined.points.size(), std::size_t(1));
+        QCOMPARE(refined.pes.size(), std::size_t(2));
+        QVERIFY(refined.pes[0] != refined.pes[1]);
+        const auto& costs = space().costs();
+        const auto larger_half = [&](int cut, int first, int second) {
+            return std::max(costs.kernels_ms(first, 0, cut),
+                            costs.kernels_ms(second, cut, kernels));
+        };
+        const double chosen = larger_half(refined.points[0], refined.pes[0], refined.pes[1]);
+        for (int cut = 1; cut < kernels; ++cut) {
+            QVERIFY(chosen <= larger_half(cut, pe(0), pe(1)) + 1e-12);
+            QVERIFY(chosen <= larger_half(cut, pe(1), pe(0)) + 1e-12);
+        }
+        // About half the work on each (the GPUs are alike).
+        const double whole = costs.kernels_ms(pe(0), 0, kernels);
+        QVERIFY(chosen < 0.6 * whole);
+    }
+
+    void onlyTheLongestSegmentsAreCutOneAddedPeEach() {
+        const auto& costs = space().costs();
+        const int kernels = costs.kernel_count();
+        // Three segments on stage PEs 0, 1, 0; refined from 2 to 3 PEs: one cut, in the longest.
+        const partition::Mapping mapping{{4, kernels - 3}, {pe(0), pe(1), pe(0)}};
+        const auto refined = dse::split_longest_segments(space(), mapping, 2, 3);
+        QCOMPARE(refined.pes.size(), std::size_t(4));
+        QCOMPARE(std::count(refined.pes.begin(), refined.pes.end(), pe(2)), 1);
+        QCOMPARE(refined.points.front(), 4);
+        QCOMPARE(refined.points.back(), kernels - 3);
+        // Refined from 2 to 4 PEs: the two short segments are cut too, or left alone when a
+        // segment has one kernel.
+        const partition::Mapping single{{1}, {pe(0), pe(1)}};
+        const auto wide = dse::split_longest_segments(space(), single, 2, 4);
+        QCOMPARE(wide.pes.size(), std::size_t(3));
+        QCOMPARE(wide.points.front(), 1);
+    }
+};
+
+QTEST_APPLESS_MAIN(StageSeedsTest)
+#include "stage_seeds_test.moc"
