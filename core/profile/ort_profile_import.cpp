@@ -322,7 +322,9 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
     OrtImport result;
     result.runs_in_trace = static_cast<int>(trace.runs.size());
     const int skipped = std::clamp(options.warmups, 0, result.runs_in_trace - 1);
-    result.runs_kept = result.runs_in_trace - skipped;
+    const int end = options.runs > 0 ? std::min(result.runs_in_trace, skipped + options.runs)
+                                     : result.runs_in_trace;
+    result.runs_kept = end - skipped;
 
     // Kernels by (node name, occurrence within a run), in the order they first ran.
     struct Kernel {
@@ -332,7 +334,8 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
     std::vector<Kernel> kernels;
     std::map<std::pair<std::string, int>, std::size_t> index;
     MeasuredRun& run = result.run;
-    for (std::size_t r = static_cast<std::size_t>(skipped); r < trace.runs.size(); ++r) {
+    for (std::size_t r = static_cast<std::size_t>(skipped); r < static_cast<std::size_t>(end);
+         ++r) {
         run.e2e_ms.push_back(trace.run_ms[r]);
         std::map<std::string, int> seen;
         for (const auto& event : trace.runs[r]) {
@@ -460,11 +463,42 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
                       earliest_consumer_kernel(model, model.nodes[n], kernel_of_node));
     }
 
+    // Load-time constants, as the shared Xeon measurements list them: one whose tensor the
+    // optimised graph still has belongs to the kernel that reads it, to none when several do (ORT
+    // keeps one of several equal constants and points every reader at it); one whose tensor the
+    // optimiser removed (a duplicate, or folded away) to the kernel of its first reader.
+    if (!optimized.empty()) {
+        std::unordered_map<std::string, std::set<int>> readers;
+        for (std::size_t o = 0; o < optimized.size(); ++o)
+            if (const int k = kernel_of_optimized[o]; k >= 0)
+                for (const auto& in : optimized[o].inputs)
+                    readers[in].insert(k);
+        for (std::size_t n = count; n-- > 0;) {
+            if (!constant[n] || kernel_of_node[n] >= 0)
+                continue;
+            std::set<int> reading;
+            bool kept = false;
+            for (const int t : model.nodes[n].outputs)
+                if (t >= 0)
+                    if (const auto it =
+                            readers.find(model.tensors[static_cast<std::size_t>(t)].name);
+                        it != readers.end()) {
+                        kept = true;
+                        reading.insert(it->second.begin(), it->second.end());
+                    }
+            if (!kept)
+                claim(static_cast<int>(n),
+                      earliest_consumer_kernel(model, model.nodes[n], kernel_of_node));
+            else if (reading.size() == 1)
+                claim(static_cast<int>(n), *reading.begin());
+        }
+    }
+
     bool any_covered = false;
     for (std::size_t n = 0; n < count; ++n) {
         result.run_time_nodes += constant[n] ? 0 : 1;
         if (kernel_of_node[n] >= 0) {
-            ++result.covered_nodes;
+            result.covered_nodes += constant[n] ? 0 : 1;
             any_covered = true;
         }
     }

@@ -44,6 +44,7 @@ struct OrtImportOptions {
     std::string optimized_file; // for messages; the nodes themselves come as an argument
     int threads = 0;            // intra-op threads of the session; 0: not known
     int warmups = 1;            // runs at the start of the trace left out (at least one stays)
+    int runs = 0;               // runs kept after them; 0: all the rest
 };
 
 struct OrtImport {

@@ -124,7 +124,7 @@ private slots:
                                     "onnxruntime", "--out", dir.filePath("x.json")});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains("--backend: no profiler plugin named 'onnxruntime' "
-                                  "(available: opencv)"),
+                                  "(available: opencv"),
                  run.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("x.json")));
     }

@@ -1,0 +1,273 @@
+// The ONNX Runtime profiler: runs an ONNX model with ONNX Runtime's CPU execution provider
+// (EXTENDED optimisation level, sequential) through onnxruntime-node, the runtime of the shared
+// Xeon measurements, in a Node.js process of its own (ort_session.mjs). ONNX Runtime's own
+// profiling trace and the optimised graph it saves give the kernels and the nodes each covers,
+// read as `cleave import-profile` reads them (core/profile/ort_profile_import).
+#include "core/graph/written_nodes.hpp"
+#include "core/input_error.hpp"
+#include "core/plugin/plugin_registry.hpp"
+#include "core/profile/measurement_rounds.hpp"
+#include "core/profile/ort_profile_import.hpp"
+#include "core/profile/profiler.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <spawn.h>
+#include <stdexcept>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+extern char** environ;
+
+namespace cleave::ort_profiler {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where onnxruntime-node is installed (scripts/setup.sh: npm ci in the build folder); the
+// environment variable CLEAVE_ORT_NODE_DIR overrides the folder the build found.
+fs::path modules_folder() {
+    if (const char* dir = std::getenv("CLEAVE_ORT_NODE_DIR"); dir && *dir)
+        return dir;
+    return CLEAVE_ORT_NODE_DIR;
+}
+
+std::string ort_version(const fs::path& modules) {
+    const fs::path file = modules / "node_modules" / "onnxruntime-node" / "package.json";
+    std::ifstream in(file);
+    if (!in)
+        throw InputError(file.string(), "",
+                         "onnxruntime-node is not installed there: run scripts/setup.sh (npm ci), "
+                         "or point CLEAVE_ORT_NODE_DIR at a folder holding "
+                         "node_modules/onnxruntime-node");
+    try {
+        return nlohmann::json::parse(in).at("version").get<std::string>();
+    } catch (const nlohmann::json::exception&) {
+        throw InputError(file.string(), "/version", "onnxruntime-node's version, a string");
+    }
+}
+
+const char* dtype_name(graph::DataType type) {
+    switch (type) {
+    case graph::DataType::Float32:
+        return "float32";
+    case graph::DataType::Int64:
+        return "int64";
+    case graph::DataType::Int32:
+        return "int32";
+    default:
+        return nullptr;
+    }
+}
+
+// A temporary folder removed with everything in it when the profile is done.
+class TemporaryFolder {
+public:
+    TemporaryFolder() {
+        std::string pattern = (fs::temp_directory_path() / "cleave-ort-XXXXXX").string();
+        if (!mkdtemp(pattern.data()))
+            throw std::runtime_error("cannot make a temporary folder: " +
+                                     std::string(std::strerror(errno)));
+        path_ = pattern;
+    }
+    ~TemporaryFolder() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    TemporaryFolder(const TemporaryFolder&) = delete;
+    TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// The Node.js process holding the session: commands down its stdin, one JSON line back for each
+// on its stdout; its stderr goes to a file, quoted when something fails.
+class NodeSession {
+public:
+    NodeSession(const std::string& model_file, const nlohmann::json& config, const fs::path& log)
+        : model_file_(model_file), log_(log) {
+        int down[2], up[2];
+        if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0)
+            throw std::runtime_error("pipe: " + std::string(std::strerror(errno)));
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, down[0], STDIN_FILENO);
+        posix_spawn_file_actions_adddup2(&actions, up[1], STDOUT_FILENO);
+        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        const std::string node = CLEAVE_NODE_EXECUTABLE, script = CLEAVE_ORT_SESSION_SCRIPT,
+                          argument = config.dump();
+        std::vector<char*> argv{const_cast<char*>(node.c_str()), const_cast<char*>(script.c_str()),
+                                const_cast<char*>(argument.c_str()), nullptr};
+        const int spawned =
+            posix_spawn(&pid_, node.c_str(), &actions, nullptr, argv.data(), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        close(down[0]);
+        close(up[1]);
+        to_node_ = down[1];
+        from_node_ = fdopen(up[0], "r");
+        if (spawned != 0) {
+            pid_ = -1;
+            throw std::runtime_error("cannot start " + node + ": " + std::strerror(spawned));
+        }
+    }
+    ~NodeSession() {
+        if (to_node_ >= 0)
+            close(to_node_);
+        if (from_node_)
+            std::fclose(from_node_);
+        if (pid_ > 0) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, nullptr, 0);
+        }
+    }
+    NodeSession(const NodeSession&) = delete;
+    NodeSession& operator=(const NodeSession&) = delete;
+
+    // The answer to `command` (empty: the first line the session writes on its own).
+    nlohmann::json ask(const std::string& command, const std::string& doing) {
+        if (!command.empty()) {
+            const std::string line = command + "\n";
+            if (write(to_node_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+                fail(doing, "the session stopped reading");
+        }
+        std::string line;
+        for (int c; (c = std::fgetc(from_node_)) != EOF && c != '\n';)
+            line.push_back(static_cast<char>(c));
+        if (line.empty())
+            fail(doing, "the session ended");
+        nlohmann::json answer;
+        try {
+            answer = nlohmann::json::parse(line);
+        } catch (const nlohmann::json::exception&) {
+            fail(doing, "the session answered '" + line + "'");
+        }
+        if (answer.contains("error"))
+            throw InputError(model_file_, "",
+                             "ONNX Runtime cannot " + doing + ": " +
+                                 answer["error"].get<std::string>());
+        return answer;
+    }
+
+    void finish() {
+        close(to_node_);
+        to_node_ = -1;
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        pid_ = -1;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& doing, const std::string& what) {
+        std::ifstream in(log_);
+        std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (log.size() > 2000)
+            log = "..." + log.substr(log.size() - 2000);
+        throw std::runtime_error("onnxruntime-node could not " + doing + ": " + what +
+                                 (log.empty() ? "" : "; it wrote: " + log));
+    }
+
+    std::string model_file_;
+    fs::path log_;
+    pid_t pid_ = -1;
+    int to_node_ = -1;
+    FILE* from_node_ = nullptr;
+};
+
+class OrtProfiler final : public profile::Profiler {
+public:
+    std::string runtime() const override {
+        return "ONNX Runtime " + ort_version(modules_folder()) +
+               " (CPUExecutionProvider), onnxruntime-node, EXTENDED optimisation";
+    }
+
+    profile::MeasuredRun profile(const graph::Model& model,
+                                 const profile::ProfileOptions& options) override {
+        auto say = [&](const std::string& line) {
+            if (options.progress)
+                options.progress("ort: " + line);
+        };
+        const fs::path modules = modules_folder();
+        ort_version(modules); // refuses a folder without onnxruntime-node
+        nlohmann::json inputs = nlohmann::json::array();
+        for (const int t : model.inputs) {
+            const auto& input = model.tensors[static_cast<std::size_t>(t)];
+            const std::string place = "input " + input.name;
+            const char* dtype = dtype_name(input.dtype);
+            if (!dtype)
+                throw InputError(model.file, place,
+                                 "is " + std::string(graph::to_string(input.dtype)) +
+                                     "; the ort profiler feeds float32, int64 and int32 inputs");
+            if (!input.shape || input.shape->empty())
+                throw InputError(model.file, place,
+                                 "has no known dims; give them with --input-shape NAME=DIMS");
+            inputs.push_back({{"name", input.name}, {"dims", *input.shape}, {"dtype", dtype}});
+        }
+        const TemporaryFolder folder;
+        const fs::path optimized = folder.path() / "optimized.onnx";
+        const nlohmann::json config{{"modules", modules.string()},
+                                    {"model", fs::absolute(model.file).string()},
+                                    {"threads", options.threads},
+                                    {"inputs", inputs},
+                                    {"profile_prefix", (folder.path() / "profile").string()},
+                                    {"optimized", optimized.string()}};
+        NodeSession session(model.file, config, folder.path() / "node.log");
+        const auto ready = session.ask("", "load it");
+        say("ONNX Runtime " + ready.value("version", std::string("?")) + ", " +
+            std::to_string(options.threads) + " thread" + (options.threads == 1 ? "" : "s"));
+
+        profile::ProfileOptions rounds = options;
+        rounds.progress = say;
+        const auto measured = profile::measure_rounds(
+            rounds, [&](int) { return session.ask("run", "run it").at("ms").get<double>(); });
+        session.ask("end", "end its profile");
+        session.finish();
+
+        fs::path trace_file;
+        for (const auto& entry : fs::directory_iterator(folder.path()))
+            if (entry.path().filename().string().starts_with("profile") &&
+                entry.path().extension() == ".json")
+                trace_file = entry.path();
+        if (trace_file.empty())
+            throw std::runtime_error("onnxruntime-node wrote no profiling trace");
+        const auto trace = profile::read_ort_trace(trace_file.string());
+        profile::OrtImportOptions import;
+        import.optimized_file = optimized.string();
+        import.threads = options.threads;
+        import.warmups = options.warmups + measured.first_run;
+        import.runs = static_cast<int>(measured.e2e_ms.size());
+        auto imported =
+            profile::import_ort_profile(trace, model, graph::read_written_nodes(optimized), import);
+        imported.run.e2e_ms = measured.e2e_ms;
+        imported.run.cv = measured.cv;
+        return imported.run;
+    }
+};
+
+} // namespace
+
+} // namespace cleave::ort_profiler
+
+extern "C" __attribute__((visibility("default"))) const cleave::plugin::PluginDescriptor*
+cleave_plugin() {
+    static const cleave::plugin::PluginDescriptor descriptor{
+        cleave::plugin::kPluginAbiVersion, cleave::profile::Profiler::kPluginKind, "ort",
+        "ONNX Runtime (onnxruntime-node " CLEAVE_ORT_NODE_VERSION
+        "): ONNX models on the CPU execution provider, its own fusion and per-kernel times",
+        []() -> void* {
+            return static_cast<cleave::profile::Profiler*>(new cleave::ort_profiler::OrtProfiler);
+        }};
+    return &descriptor;
+}

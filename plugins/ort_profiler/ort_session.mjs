@@ -1,0 +1,73 @@
+// One ONNX Runtime session for Cleave's ort profiler plugin, driven line by line over stdin and
+// stdout. argv[2] is a JSON object: {"modules": folder holding node_modules/onnxruntime-node,
+// "model", "threads", "inputs": [{"name", "dims", "dtype"}], "profile_prefix", "optimized"}.
+// The session runs at ONNX Runtime's EXTENDED optimisation level, sequentially, profiling on, and
+// saves its optimised graph. Every answer is one JSON line:
+//   start          -> {"ready": true, "version": "1.30.0"} or {"error": "..."}
+//   "run"          -> {"ms": wall-clock time of one inference}
+//   "end"          -> {"profile": the trace file}; then the process exits
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const answer = (object) => process.stdout.write(JSON.stringify(object) + '\n');
+const config = JSON.parse(process.argv[2]);
+
+let ort, session, feeds;
+try {
+  const require = createRequire(join(config.modules, 'node_modules', 'noop.js'));
+  ort = require('onnxruntime-node');
+  const version = JSON.parse(
+    readFileSync(join(config.modules, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8'))
+    .version;
+  session = await ort.InferenceSession.create(config.model, {
+    graphOptimizationLevel: 'extended',
+    executionMode: 'sequential',
+    intraOpNumThreads: config.threads,
+    interOpNumThreads: 1,
+    enableProfiling: true,
+    profileFilePrefix: config.profile_prefix,
+    optimizedModelFilePath: config.optimized,
+  });
+  // Inputs: uniform floats in [0, 1) from a fixed-seed generator, integers 0.
+  let state = 1;
+  const uniform = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state / 2147483648;
+  };
+  feeds = {};
+  for (const input of config.inputs) {
+    const count = input.dims.reduce((a, b) => a * b, 1);
+    let data;
+    if (input.dtype === 'float32') data = Float32Array.from({ length: count }, uniform);
+    else if (input.dtype === 'int64') data = new BigInt64Array(count);
+    else if (input.dtype === 'int32') data = new Int32Array(count);
+    else throw new Error(`input ${input.name}: element type ${input.dtype} is not supported`);
+    feeds[input.name] = new ort.Tensor(input.dtype, data, input.dims);
+  }
+  answer({ ready: true, version });
+} catch (e) {
+  answer({ error: String(e && e.message ? e.message : e) });
+  process.exit(1);
+}
+
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) {
+  try {
+    if (line === 'run') {
+      const start = performance.now();
+      await session.run(feeds);
+      answer({ ms: performance.now() - start });
+    } else if (line === 'end') {
+      answer({ profile: session.endProfiling() ?? '' });
+      await session.release();
+      break;
+    } else {
+      answer({ error: `unknown command '${line}'` });
+    }
+  } catch (e) {
+    answer({ error: String(e && e.message ? e.message : e) });
+    process.exit(1);
+  }
+}
