@@ -3,6 +3,7 @@
 // family is predicted by a predictor trained on the other families, at every thread count.
 #include "commands.hpp"
 #include "core/input_error.hpp"
+#include "core/predict/run_consistency.hpp"
 #include "output.hpp"
 #include "predictor_runs.hpp"
 
@@ -21,6 +22,7 @@ struct EvaluateOptions {
     std::string predictor;
     bool leave_family_out = false;
     bool totals = false;
+    bool consistency = false;
     std::string device;
     std::string rules = "ort-cpu";
     predict::PredictorTrainingOptions training;
@@ -30,8 +32,8 @@ struct EvaluateOptions {
 };
 
 nlohmann::ordered_json errors_json(const predict::ErrorSummary& s) {
-    return {{"count", s.count},       {"mape", s.mape},           {"rmspe", s.rmspe},
-            {"within_5", s.within_5}, {"within_10", s.within_10}, {"within_15", s.within_15},
+    return {{"count", s.count},        {"mape", s.mape},           {"rmspe", s.rmspe},
+            {"within_5", s.within_5},  {"within_10", s.within_10}, {"within_15", s.within_15},
             {"max_error", s.max_error}};
 }
 
@@ -86,9 +88,9 @@ nlohmann::ordered_json report(const std::string& device,
         }
         const auto s = score(mine);
         family_mape_sum += s.e2e.mape;
-        family_rows.push_back(
-            {{"family", f.family}, {"end_to_end", errors_json(s.e2e)},
-             {"kernels", errors_json(s.kernels)}});
+        family_rows.push_back({{"family", f.family},
+                               {"end_to_end", errors_json(s.e2e)},
+                               {"kernels", errors_json(s.kernels)}});
         if (!options.json)
             print_row(f.family, static_cast<int>(mine.size()), s);
     }
@@ -109,10 +111,85 @@ nlohmann::ordered_json report(const std::string& device,
     return out;
 }
 
+double quantile(std::vector<double> values, double q) {
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const double at = q * static_cast<double>(values.size() - 1);
+    const auto below = static_cast<std::size_t>(at);
+    const auto above = std::min(below + 1, values.size() - 1);
+    return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
+}
+
+// --consistency: per thread count, how far apart runs are on kernels no predictor can tell
+// apart, and the end-to-end error that alone leaves (run_consistency.hpp).
+nlohmann::ordered_json consistency_report(const std::string& device,
+                                          const std::vector<predict::RunData>& loaded,
+                                          const EvaluateOptions& options) {
+    std::vector<const predict::RunData*> runs;
+    for (const auto& r : loaded)
+        runs.push_back(&r);
+    const auto c = predict::run_consistency(runs);
+    std::vector<double> factors, shares;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const auto& r : c.runs) {
+        factors.push_back(r.speed_factor);
+        shares.push_back(r.twin_share);
+        rows.push_back({{"run", r.run->name},
+                        {"family", r.run->family},
+                        {"twin_share", r.twin_share},
+                        {"speed_factor", r.speed_factor},
+                        {"oracle_error", r.oracle_error}});
+    }
+    if (!options.json) {
+        std::printf("%s: %zu runs, %d timed kernels (%d distinct)\n", device.c_str(), c.runs.size(),
+                    c.timed_kernels, c.distinct_kernels);
+        std::printf("  kernel time with a twin in another run: median %.0f%% of a run\n",
+                    100 * quantile(shares, 0.5));
+        std::printf("  run speed against the twins' medians: 5th percentile %.2f, median %.2f, "
+                    "95th %.2f\n",
+                    quantile(factors, 0.05), quantile(factors, 0.5), quantile(factors, 0.95));
+        std::printf("  oracle (every kernel at its twins' median) end-to-end MAPE: %.2f%%\n",
+                    100 * c.oracle_mape);
+        std::vector<const predict::RunConsistency*> extreme;
+        for (const auto& r : c.runs)
+            extreme.push_back(&r);
+        std::sort(extreme.begin(), extreme.end(), [](const auto* a, const auto* b) {
+            return std::abs(std::log(a->speed_factor)) > std::abs(std::log(b->speed_factor));
+        });
+        for (std::size_t i = 0; i < std::min<std::size_t>(5, extreme.size()); ++i)
+            std::printf("    %-32s speed %.2f (twins %.0f%% of its kernel time)\n",
+                        extreme[i]->run->name.c_str(), extreme[i]->speed_factor,
+                        100 * extreme[i]->twin_share);
+        std::printf("\n");
+    }
+    return {{"device", device},
+            {"runs", c.runs.size()},
+            {"timed_kernels", c.timed_kernels},
+            {"distinct_kernels", c.distinct_kernels},
+            {"oracle_mape", c.oracle_mape},
+            {"speed_factor",
+             {{"p5", quantile(factors, 0.05)},
+              {"median", quantile(factors, 0.5)},
+              {"p95", quantile(factors, 0.95)}}},
+            {"per_run", rows}};
+}
+
 int run_evaluate(EvaluateOptions& options) {
     const auto method = fusion::find_fusion_method(options.rules);
     nlohmann::ordered_json devices = nlohmann::ordered_json::array();
-    if (options.totals) {
+    if (options.consistency) {
+        const auto loaded = load_predictor_runs(options.data, options.models,
+                                                predict::device_threads(options.device));
+        std::map<int, std::vector<predict::RunData>> by_threads;
+        for (const auto& r : loaded.runs)
+            by_threads[r.threads].push_back(r);
+        for (const auto& [threads, runs] : by_threads)
+            devices.push_back(consistency_report(threads > 0 ? std::to_string(threads) + " thread" +
+                                                                   (threads == 1 ? "" : "s")
+                                                             : std::string("runs"),
+                                                 runs, options));
+    } else if (options.totals) {
         const auto loaded = load_predictor_runs(options.data, options.models,
                                                 predict::device_threads(options.device));
         std::map<std::pair<int, std::string>, std::vector<predict::RunData>> groups;
@@ -121,7 +198,8 @@ int run_evaluate(EvaluateOptions& options) {
         for (const auto& [key, runs] : groups) {
             std::string device = key.second.empty() ? "runs" : key.second;
             if (key.first > 0)
-                device += ", " + std::to_string(key.first) + " thread" + (key.first == 1 ? "" : "s");
+                device +=
+                    ", " + std::to_string(key.first) + " thread" + (key.first == 1 ? "" : "s");
             const auto families = predict::leave_family_out_totals(runs, method);
             devices.push_back(report(device, families, options));
         }
@@ -152,10 +230,10 @@ int run_evaluate(EvaluateOptions& options) {
         thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()),
                             thread_counts.end());
         for (const int threads : thread_counts) {
-            const std::string device = !options.device.empty()
-                                           ? options.device
-                                           : std::to_string(threads) + " thread" +
-                                                 (threads == 1 ? "" : "s");
+            const std::string device =
+                !options.device.empty()
+                    ? options.device
+                    : std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
             predict::make_regressor(options.training.kind, "--kind");
             const auto loaded = load_predictor_runs(options.data, options.models, threads);
             options.training.device = device;
@@ -172,8 +250,9 @@ int run_evaluate(EvaluateOptions& options) {
         }
     }
     const nlohmann::ordered_json document{
-        {"predictor", options.totals ? std::string("lasso on summed kernel features, "
-                                                   "leave-family-out")
+        {"predictor", options.consistency        ? std::string("none: consistency of the runs")
+                      : options.totals           ? std::string("lasso on summed kernel features, "
+                                                                         "leave-family-out")
                       : options.leave_family_out ? options.training.kind + ", leave-family-out"
                                                  : options.predictor},
         {"rules", method.name},
@@ -203,6 +282,14 @@ Action add_evaluate_command(CLI::App& app) {
         "trained on totals, each family held out in turn (per dtype and thread count)");
     totals->excludes(predictor);
     totals->excludes(lofo);
+    auto* consistency = command->add_flag(
+        "--consistency", options->consistency,
+        "No predictor: how far runs disagree on kernels no predictor can tell apart (same class "
+        "and features), and the end-to-end MAPE an oracle that knows each such kernel's median "
+        "time still has (per thread count)");
+    consistency->excludes(predictor);
+    consistency->excludes(lofo);
+    consistency->excludes(totals);
     command->add_option("--device", options->device,
                         "With --leave-family-out: only this device's runs (xeon-ort-4t); default: "
                         "every thread count in the data");
@@ -217,9 +304,10 @@ Action add_evaluate_command(CLI::App& app) {
     command->add_flag("--by-family", options->by_family, "Leave the per-run rows out of the JSON");
     command->add_flag("--json", options->json, "Print the scores as JSON");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
-    command->callback([options, predictor, lofo, totals] {
-        if (predictor->count() == 0 && lofo->count() == 0 && totals->count() == 0)
-            throw CLI::RequiredError("--predictor, --leave-family-out or --totals");
+    command->callback([options, predictor, lofo, totals, consistency] {
+        if (predictor->count() == 0 && lofo->count() == 0 && totals->count() == 0 &&
+            consistency->count() == 0)
+            throw CLI::RequiredError("--predictor, --leave-family-out, --totals or --consistency");
     });
     return [options] { return run_evaluate(*options); };
 }

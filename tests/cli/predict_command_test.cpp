@@ -30,9 +30,9 @@ class PredictCommandTest : public QObject {
 private slots:
     void initTestCase() {
         predictor_ = dir_.filePath("xeon-1t.json");
-        const Run run = run_cleave({"train", "--data", kSample, "--models", kModels, "--device",
-                                    "xeon-ort-1t", "--hold-out", "squeezenet", "--out",
-                                    predictor_, "--json"});
+        const Run run =
+            run_cleave({"train", "--data", kSample, "--models", kModels, "--device", "xeon-ort-1t",
+                        "--hold-out", "squeezenet", "--out", predictor_, "--json"});
         QCOMPARE(run.exit_code, 0);
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(root["kind"].toString(), QString("lasso"));
@@ -56,6 +56,24 @@ private slots:
         QVERIFY(e2e["mape"].toDouble() > 0 && e2e["mape"].toDouble() < 0.5);
         QVERIFY(device["kernels"].toObject()["count"].toInt() > 600);
         QCOMPARE(device["runs"].toArray().size(), 5);
+    }
+
+    void consistencyReportsTheFloorOfTheRuns() {
+        const Run run = run_cleave(
+            {"evaluate", "--data", kSample, "--models", kModels, "--consistency", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        const QJsonObject device = root["devices"].toArray()[0].toObject();
+        QCOMPARE(device["device"].toString(), QString("1 thread"));
+        QCOMPARE(device["runs"].toInt(), 5);
+        QVERIFY(device["timed_kernels"].toInt() > 600);
+        QVERIFY(device["distinct_kernels"].toInt() < device["timed_kernels"].toInt());
+        const double floor = device["oracle_mape"].toDouble();
+        QVERIFY(floor >= 0 && floor < 0.5);
+        QCOMPARE(device["per_run"].toArray().size(), 5);
+        QVERIFY(run_cleave({"evaluate", "--data", kSample, "--models", kModels, "--consistency",
+                            "--predictor", predictor_})
+                    .exit_code == 2);
     }
 
     void predictGivesKernelsAndTotal() {
@@ -97,8 +115,8 @@ private slots:
         run = run_cleave({"predict", kResnet18, "--device", "no-such-board"});
         QCOMPARE(run.exit_code, 2);
         QVERIFY(run.err.contains("no-such-board"));
-        run = run_cleave({"evaluate", "--data", predictor_, "--models", kModels, "--predictor",
-                          predictor_});
+        run = run_cleave(
+            {"evaluate", "--data", predictor_, "--models", kModels, "--predictor", predictor_});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains(predictor_.toUtf8()) && run.err.contains("expected"),
                  run.err.constData());

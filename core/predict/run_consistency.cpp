@@ -1,0 +1,57 @@
+#include "run_consistency.hpp"
+
+#include "core/profile/timing_statistics.hpp"
+
+#include <cmath>
+#include <map>
+#include <utility>
+
+namespace cleave::predict {
+
+ConsistencySummary run_consistency(const std::vector<const RunData*>& runs) {
+    using Signature = std::pair<std::string, std::vector<double>>;
+    std::map<Signature, std::vector<std::pair<std::size_t, double>>> twins; // run index, us
+    ConsistencySummary summary;
+    for (std::size_t r = 0; r < runs.size(); ++r)
+        for (const auto& s : runs[r]->samples) {
+            twins[{s.model_class, s.features}].push_back({r, s.us});
+            ++summary.timed_kernels;
+        }
+    summary.distinct_kernels = static_cast<int>(twins.size());
+
+    double error_sum = 0;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const RunData* run = runs[r];
+        RunConsistency c;
+        c.run = run;
+        double kernel_us = 0, twin_us = 0, oracle_us = 0, log_ratio = 0;
+        for (const auto& s : run->samples) {
+            std::vector<double> elsewhere;
+            for (const auto& [other, us] : twins[{s.model_class, s.features}])
+                if (other != r)
+                    elsewhere.push_back(us);
+            kernel_us += s.us;
+            if (elsewhere.empty()) {
+                oracle_us += s.us; // no twin elsewhere: the oracle knows its time
+                continue;
+            }
+            const double median_us = profile::median(elsewhere);
+            oracle_us += median_us;
+            twin_us += s.us;
+            log_ratio += s.us * std::log(s.us / median_us);
+        }
+        if (kernel_us <= 0 || run->e2e_ms <= 0)
+            continue;
+        c.twin_share = twin_us / kernel_us;
+        c.speed_factor = twin_us > 0 ? std::exp(log_ratio / twin_us) : 1.0;
+        // The oracle keeps the run's measured time outside its timed kernels as it is.
+        c.oracle_error = (oracle_us - kernel_us) / 1000.0 / run->e2e_ms;
+        error_sum += std::abs(c.oracle_error);
+        summary.runs.push_back(c);
+    }
+    if (!summary.runs.empty())
+        summary.oracle_mape = error_sum / static_cast<double>(summary.runs.size());
+    return summary;
+}
+
+} // namespace cleave::predict

@@ -1,0 +1,36 @@
+// How consistent measured runs are with one another, before any predictor is trained: kernels
+// a predictor cannot tell apart (the same cost class and every kernel feature equal: same op,
+// shapes, fused ops) should take the same time in every run of one device. Where they do not, no
+// predictor that sees kernels can do better than the data allows. The floor: an oracle that
+// predicts each kernel of a run as the median time of its twins in the other runs of the device,
+// knows the time of every kernel that has no twin elsewhere exactly, and keeps the run's measured
+// time outside its kernels; its end-to-end error comes only from runs disagreeing about identical
+// kernels, and a predictor scored on runs it never saw cannot know more than the other runs say.
+#pragma once
+
+#include "predictor_training.hpp"
+
+#include <string>
+#include <vector>
+
+namespace cleave::predict {
+
+struct RunConsistency {
+    const RunData* run = nullptr;
+    double twin_share = 0;   // of the run's timed kernel time, kernels with a twin in another run
+    double speed_factor = 1; // its kernels against their twins' medians elsewhere (time-weighted,
+                             // geometric)
+    double oracle_error = 0; // (oracle e2e - measured e2e) / measured e2e
+};
+
+struct ConsistencySummary {
+    std::vector<RunConsistency> runs;
+    int timed_kernels = 0;
+    int distinct_kernels = 0; // distinct (class, features) among them
+    double oracle_mape = 0;   // mean |oracle_error| over runs
+};
+
+// `runs`: one device's runs (one thread count). Kernels are the runs' timed samples.
+ConsistencySummary run_consistency(const std::vector<const RunData*>& runs);
+
+} // namespace cleave::predict
