@@ -71,6 +71,32 @@ std::vector<int> int_list(const std::string& text) {
     return values;
 }
 
+using Points = std::vector<std::vector<double>>;
+
+// Each run's front scored afresh by `level`: normalised objectives of its feasible mappings,
+// non-dominated ones kept. points[config][seed].
+std::vector<std::vector<Points>>
+scored_fronts(const dse::MappingSpace& space,
+              const std::vector<std::vector<std::vector<partition::Mapping>>>& fronts,
+              dse::Level level) {
+    dse::MappingSpace::Scratch scratch;
+    std::vector<std::vector<Points>> points(fronts.size());
+    for (std::size_t c = 0; c < fronts.size(); ++c)
+        for (const auto& front : fronts[c]) {
+            Points scored;
+            for (const auto& mapping : front) {
+                const auto figures = space.figures(mapping, level, scratch);
+                if (figures.feasible())
+                    scored.push_back(space.normalised(space.raw_objectives(figures)));
+            }
+            Points kept;
+            for (const std::size_t i : dse::non_dominated(scored))
+                kept.push_back(scored[i]);
+            points[c].push_back(std::move(kept));
+        }
+    return points;
+}
+
 // Whether every mapping's figures stay the same when the searched PEs are relabelled: the same
 // kernel latencies and power, each PE alone on a host of the same capacity, one link for all.
 bool interchangeable(const dse::MappingSpace& space, const device::Cluster& cluster) {
@@ -261,21 +287,7 @@ int main(int argc, char** argv) try {
                                                 {"search_s", search_s},
                                                 {"evaluations", evaluations}};
             for (const auto level : {dse::Level::analytical, dse::Level::replay}) {
-                dse::MappingSpace::Scratch scratch;
-                std::vector<std::vector<std::vector<std::vector<double>>>> points(kConfigs.size());
-                for (std::size_t c = 0; c < kConfigs.size(); ++c)
-                    for (const auto& front : fronts[c]) {
-                        std::vector<std::vector<double>> scored;
-                        for (const auto& mapping : front) {
-                            const auto figures = space.figures(mapping, level, scratch);
-                            if (figures.feasible())
-                                scored.push_back(space.normalised(space.raw_objectives(figures)));
-                        }
-                        std::vector<std::vector<double>> kept;
-                        for (const std::size_t i : dse::non_dominated(scored))
-                            kept.push_back(scored[i]);
-                        points[c].push_back(std::move(kept));
-                    }
+                const auto points = scored_fronts(space, fronts, level);
                 auto scored = nlohmann::ordered_json::object();
                 std::string ratio_text;
                 for (const auto& [a, b] : kRatios) {
@@ -326,20 +338,10 @@ int main(int argc, char** argv) try {
                         reference[j] = std::max(reference[j], 1.1 * p[j]);
                 };
                 std::for_each(optimum.begin(), optimum.end(), widen);
-                dse::MappingSpace::Scratch scratch;
-                std::vector<std::vector<std::vector<std::vector<double>>>> points(kConfigs.size());
-                for (std::size_t c = 0; c < kConfigs.size(); ++c)
-                    for (const auto& front : fronts[c]) {
-                        std::vector<std::vector<double>> scored;
-                        for (const auto& mapping : front) {
-                            const auto figures =
-                                space.figures(mapping, dse::Level::analytical, scratch);
-                            if (figures.feasible())
-                                scored.push_back(space.normalised(space.raw_objectives(figures)));
-                        }
-                        std::for_each(scored.begin(), scored.end(), widen);
-                        points[c].push_back(std::move(scored));
-                    }
+                const auto points = scored_fronts(space, fronts, dse::Level::analytical);
+                for (const auto& runs : points)
+                    for (const auto& front : runs)
+                        std::for_each(front.begin(), front.end(), widen);
                 const double optimum_hv = dse::hypervolume(optimum, reference);
                 auto exact_json = nlohmann::ordered_json{
                     {"front_size", optimum.size()},
