@@ -473,7 +473,8 @@ void DsePanel::cancel() {
 }
 
 void DsePanel::showStep(const DseStep& step) {
-    if (discardRun_)
+    // Steps of a search whose inputs were replaced may still be queued: they no longer apply.
+    if (discardRun_ || frontInputs_ != runner_->inputs())
         return;
     progress_->setMaximum(static_cast<int>(std::min<std::int64_t>(step.budget, INT_MAX)));
     progress_->setValue(static_cast<int>(std::min<std::int64_t>(step.evaluations, INT_MAX)));
