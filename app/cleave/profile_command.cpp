@@ -67,7 +67,7 @@ Action add_profile_command(CLI::App& app) {
         "profile", "Measure a model on this machine, end to end and per kernel, into a dataset");
     options->model.add_to(*command, false);
     command
-        ->add_option("--backend", options->backend, "The profiler plugin to measure with (opencv)")
+        ->add_option("--backend", options->backend, "The profiler plugin to measure with (opencv, ort)")
         ->required();
     command
         ->add_option("--out", options->out,
