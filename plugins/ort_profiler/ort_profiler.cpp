@@ -57,19 +57,6 @@ std::string ort_version(const fs::path& modules) {
     }
 }
 
-const char* dtype_name(graph::DataType type) {
-    switch (type) {
-    case graph::DataType::Float32:
-        return "float32";
-    case graph::DataType::Int64:
-        return "int64";
-    case graph::DataType::Int32:
-        return "int32";
-    default:
-        return nullptr;
-    }
-}
-
 // A temporary folder removed with everything in it when the profile is done.
 class TemporaryFolder {
 public:
@@ -205,10 +192,10 @@ public:
         for (const int t : model.inputs) {
             const auto& input = model.tensors[static_cast<std::size_t>(t)];
             const std::string place = "input " + input.name;
-            const char* dtype = dtype_name(input.dtype);
-            if (!dtype)
+            const std::string dtype(graph::to_string(input.dtype)); // as ort.Tensor names it
+            if (dtype != "float32" && dtype != "int64" && dtype != "int32")
                 throw InputError(model.file, place,
-                                 "is " + std::string(graph::to_string(input.dtype)) +
+                                 "is " + dtype +
                                      "; the ort profiler feeds float32, int64 and int32 inputs");
             if (!input.shape || input.shape->empty())
                 throw InputError(model.file, place,
