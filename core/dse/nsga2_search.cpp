@@ -201,12 +201,13 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
             settings.assign_pes) {
             const std::vector<int> carried_pes(space.pes().begin(),
                                                space.pes().begin() + carried_layout.pes);
-            for (const auto& genes : carried)
-                seed_with(encode_spe(
-                    layout,
-                    split_longest_segments(space, decode_spe(carried_layout, genes, carried_pes),
-                                           carried_layout.pes, phase.pes),
-                    stage_pes, random));
+            for (const auto balance : {Balance::compute, Balance::memory})
+                for (const auto& genes : carried)
+                    seed_with(encode_spe(layout,
+                                         split_longest_segments(
+                                             space, decode_spe(carried_layout, genes, carried_pes),
+                                             carried_layout.pes, phase.pes, balance),
+                                         stage_pes, random));
         }
         while (static_cast<int>(seeds.size()) < settings.population)
             seeds.push_back(random_genes(layout, random));

@@ -153,6 +153,8 @@ private slots:
             };
             QVERIFY(contains(mapping));
             QVERIFY(contains(dse::split_longest_segments(*inputs_->space, mapping, 2, 4)));
+            QVERIFY(contains(
+                dse::split_longest_segments(*inputs_->space, mapping, 2, 4, dse::Balance::memory)));
         }
     }
 

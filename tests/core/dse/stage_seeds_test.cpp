@@ -1,6 +1,6 @@
 // Refining a stage's Pareto mappings onto the PEs the next stage adds (resnet18 on the eight NX
-// GPUs): the longest segments are cut where the two halves' compute times are most even, each
-// second half on an added PE, and no more segments are cut than PEs are added.
+// GPUs): the longest segments are cut where the two halves' compute times (or bytes) are most
+// even, each second half on an added PE, and no more segments are cut than PEs are added.
 #include "core/device/cluster.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/stage_seeds.hpp"
@@ -40,6 +40,27 @@ private slots:
         // About half the work on each (the GPUs are alike).
         const double whole = costs.kernels_ms(pe(0), 0, kernels);
         QVERIFY(chosen < 0.6 * whole);
+    }
+
+    void byMemoryTheCutEvensTheBytesHeld() {
+        const auto& costs = space().costs();
+        const int kernels = costs.kernel_count();
+        const auto bytes = [&](int begin, int end) {
+            std::int64_t sum = 0;
+            for (int k = begin; k < end; ++k)
+                sum += costs.weight_bytes(k) + costs.output_bytes(k);
+            return sum;
+        };
+        const auto refined =
+            dse::split_longest_segments(space(), {{}, {pe(0)}}, 1, 2, dse::Balance::memory);
+        QCOMPARE(refined.points.size(), std::size_t(1));
+        const auto larger = [&](int cut) { return std::max(bytes(0, cut), bytes(cut, kernels)); };
+        for (int cut = 1; cut < kernels; ++cut)
+            QVERIFY(larger(refined.points[0]) <= larger(cut));
+        // resnet18 holds most of its coefficients in its last blocks, so the cut by bytes lies
+        // later than the cut by compute time.
+        const auto by_time = dse::split_longest_segments(space(), {{}, {pe(0)}}, 1, 2);
+        QVERIFY(refined.points[0] > by_time.points[0]);
     }
 
     void onlyTheLongestSegmentsAreCutOneAddedPeEach() {
