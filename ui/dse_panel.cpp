@@ -150,8 +150,9 @@ DsePanel::DsePanel(PartitionDocument* document, QWidget* parent)
     dominated_->setToolTip(tr("Mappings the search evaluated that the front dominates (better "
                               "or equal in every objective): hidden, small dots, or hollow "
                               "squares"));
-    infeasible_->setToolTip(tr("Mappings the search evaluated that overflow a device's memory: "
-                               "hidden, small dots, or red crosses"));
+    infeasible_->setToolTip(tr("Mappings the search evaluated that overflow a device's memory or "
+                               "whose PEs would wait on each other: hidden, small dots, or red "
+                               "crosses"));
     for (auto* box : {xAxis_, yAxis_, zAxis_, colour_, dominated_, infeasible_})
         box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     auto* axes = new QHBoxLayout;
@@ -787,7 +788,16 @@ QString DsePanel::evaluatedSummary(int index) const {
         kind = tr("Not dominated by the front: the same figures as a solution on it, or "
                   "figures of another level.");
         break;
-    case PointKind::infeasible: kind = tr("Infeasible: overflows a device's memory."); break;
+    case PointKind::infeasible: {
+        // A PE with two segments (another PE's in between) waits on that PE, which waits on it.
+        auto pes = s.mapping.pes;
+        std::sort(pes.begin(), pes.end());
+        kind = std::adjacent_find(pes.begin(), pes.end()) != pes.end()
+                   ? tr("Infeasible: a PE runs segments before and after another PE's, so the "
+                        "two would wait on each other; AutoDiCE cannot run it.")
+                   : tr("Infeasible: overflows a device's memory.");
+        break;
+    }
     }
     return dse_solution_summary(s, objectives_, *frontInputs_->request.cluster,
                                 frontInputs_->kernelCount()) +

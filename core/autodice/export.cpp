@@ -3,6 +3,7 @@
 #include "core/device/pe_key.hpp"
 #include "core/graph/autodice_names.hpp"
 #include "core/input_error.hpp"
+#include "core/partition/waiting_cycle.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -27,54 +28,6 @@ std::string in_quotes(const std::string& s) {
 std::string buffer_name(const graph::Model& model, int tensor) {
     return graph::sub_model_tensor_name(model.tensors[static_cast<std::size_t>(tensor)].name,
                                         graph::SubModelNaming::autodice);
-}
-
-// The ranks of a cycle of sub-models waiting on each other, if any: rank r waits on q when r
-// receives a tensor from q.
-std::vector<int> waiting_cycle(const std::vector<std::vector<CommEntry>>& receivers) {
-    const std::size_t count = receivers.size();
-    std::vector<std::vector<int>> waits_on(count);
-    std::vector<int> pending(count, 0);
-    std::vector<std::vector<int>> feeds(count);
-    for (std::size_t r = 0; r < count; ++r) {
-        for (const auto& entry : receivers[r])
-            for (const int q : entry.ranks)
-                if (std::find(waits_on[r].begin(), waits_on[r].end(), q) == waits_on[r].end()) {
-                    waits_on[r].push_back(q);
-                    feeds[static_cast<std::size_t>(q)].push_back(static_cast<int>(r));
-                }
-        pending[r] = static_cast<int>(waits_on[r].size());
-    }
-    std::vector<int> ready;
-    for (std::size_t r = 0; r < count; ++r)
-        if (pending[r] == 0)
-            ready.push_back(static_cast<int>(r));
-    std::vector<char> done(count, 0);
-    while (!ready.empty()) {
-        const int r = ready.back();
-        ready.pop_back();
-        done[static_cast<std::size_t>(r)] = 1;
-        for (const int next : feeds[static_cast<std::size_t>(r)])
-            if (--pending[static_cast<std::size_t>(next)] == 0)
-                ready.push_back(next);
-    }
-    const auto left = std::find(done.begin(), done.end(), 0);
-    if (left == done.end())
-        return {};
-    // Every rank left waits on another rank left: walk back until one repeats.
-    std::vector<int> path{static_cast<int>(left - done.begin())};
-    while (true) {
-        const auto& before = waits_on[static_cast<std::size_t>(path.back())];
-        const int q = *std::find_if(before.begin(), before.end(),
-                                    [&](int p) { return !done[static_cast<std::size_t>(p)]; });
-        const auto seen = std::find(path.begin(), path.end(), q);
-        if (seen != path.end()) {
-            std::vector<int> cycle(seen, path.end());
-            std::reverse(cycle.begin(), cycle.end());
-            return cycle;
-        }
-        path.push_back(q);
-    }
 }
 
 std::string comm_json(const graph::Model& model, const std::vector<PackagePart>& parts,
@@ -261,7 +214,13 @@ Package make_package(const graph::Model& model, std::vector<PackagePart> parts,
                 package.senders[r].push_back({t, std::move(ranks)});
         }
     }
-    if (const auto cycle = waiting_cycle(package.receivers); !cycle.empty()) {
+    std::vector<std::pair<int, int>> waits; // rank r receives a tensor from rank q
+    for (std::size_t r = 0; r < count; ++r)
+        for (const auto& entry : package.receivers[r])
+            for (const int q : entry.ranks)
+                waits.emplace_back(static_cast<int>(r), q);
+    if (const auto cycle = partition::waiting_cycle(static_cast<int>(count), waits);
+        !cycle.empty()) {
         std::string keys;
         for (const int r : cycle)
             keys += parts[static_cast<std::size_t>(r)].key + " -> ";

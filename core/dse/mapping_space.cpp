@@ -14,6 +14,17 @@
 
 namespace cleave::dse {
 
+namespace {
+
+// Segments (runs of kernels on one PE) beyond one per PE used.
+int surplus_segments(std::vector<int> runs) {
+    const auto segments = static_cast<int>(runs.size());
+    std::sort(runs.begin(), runs.end());
+    return segments - static_cast<int>(std::unique(runs.begin(), runs.end()) - runs.begin());
+}
+
+} // namespace
+
 SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::KernelGraph& kernels,
                                      const device::Cluster& cluster, const std::string& rules,
                                      const std::string& predictor_file) {
@@ -126,6 +137,11 @@ MappingFigures MappingSpace::sum_hosts(const partition::Evaluation& evaluation,
                 (scratch.host_memory[host] - static_cast<double>(*capacity_[host])) /
                 static_cast<double>(*capacity_[host]);
     }
+    scratch.waits.clear();
+    for (const auto& t : evaluation.transfers)
+        scratch.waits.emplace_back(t.to_pe, t.from_pe);
+    figures.waits_on_each_other =
+        !partition::waiting_cycle(costs_->pe_count(), scratch.waits, scratch.waiting).empty();
     figures.max_memory_bytes = static_cast<std::int64_t>(max_memory);
     figures.bottleneck_ms = evaluation.bottleneck_ms;
     figures.throughput_per_s = evaluation.throughput_per_s;
@@ -138,19 +154,26 @@ MappingFigures MappingSpace::figures(const partition::Mapping& mapping, Level le
     if (level == Level::replay)
         return figures(partition::assignment_of(mapping, costs_->kernel_count()), level, scratch);
     costs_->evaluate(mapping, scratch.evaluation);
-    return sum_hosts(scratch.evaluation, scratch);
+    auto result = sum_hosts(scratch.evaluation, scratch);
+    result.surplus_segments = surplus_segments(mapping.pes);
+    return result;
 }
 
 MappingFigures MappingSpace::figures(const partition::KernelAssignment& assignment, Level level,
                                      Scratch& scratch) const {
     scratch.evaluation = costs_->evaluate(assignment);
     auto result = sum_hosts(scratch.evaluation, scratch);
+    scratch.runs.clear();
+    for (const int pe : assignment.pe_of_kernel)
+        if (scratch.runs.empty() || scratch.runs.back() != pe)
+            scratch.runs.push_back(pe);
+    result.surplus_segments = surplus_segments(scratch.runs);
     if (level == Level::replay) {
         const auto replayed = partition::replay(*costs_, assignment, {replay_inputs_, 0.0});
         result.throughput_per_s = replayed.throughput_per_s;
         result.bottleneck_ms = 1000.0 / replayed.throughput_per_s;
         result.latency_ms = replayed.first_latency_ms;
-        if (measure_) {
+        if (measure_ && !result.waits_on_each_other) { // such a run could not start
             const auto measured = measure_(assignment);
             if (measured.failed || !(measured.throughput_per_s > 0)) {
                 result.memory_excess = std::max(result.memory_excess, 1.0);

@@ -8,6 +8,7 @@
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/model.hpp"
 #include "core/partition/mapping_costs.hpp"
+#include "core/partition/waiting_cycle.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -49,7 +50,12 @@ struct MappingFigures {
     double max_energy_mj = 0;         // likewise; NaN when a used PE has no power figure
     double latency_ms = 0;            // level 1: the pipeline latency L; level 2: the first input's
     double memory_excess = 0;         // sum over hosts of (memory - capacity) / capacity, if > 0
-    bool feasible() const { return memory_excess <= 0; }
+    // Its PEs would wait on each other (a PE runs two segments with another PE's in between, the
+    // later needing the other's tensors and the other the earlier's): AutoDiCE's sub-models, one
+    // per PE, cannot run it, and the export refuses it. Infeasible like a memory overflow.
+    bool waits_on_each_other = false;
+    int surplus_segments = 0; // segments beyond one per PE used (> 0 whenever PEs wait)
+    bool feasible() const { return memory_excess <= 0 && !waits_on_each_other; }
 };
 
 // Level 2 measured instead of replayed (cleave dse --measure mpi): a real run of a kernel
@@ -90,6 +96,9 @@ public:
         partition::Evaluation evaluation;
         std::vector<double> host_memory;
         std::vector<double> host_energy;
+        std::vector<std::pair<int, int>> waits;
+        std::vector<int> runs;
+        partition::WaitingScratch waiting;
     };
     MappingFigures figures(const partition::Mapping& mapping, Level level, Scratch& scratch) const;
     MappingFigures figures(const partition::KernelAssignment& assignment, Level level,

@@ -1,5 +1,6 @@
 // The pagmo problem on the hand-computable four-kernel model (tests/core/partition): objectives
-// normalised by the best single PE, the memory penalty, and pagmo's view of the genes.
+// normalised by the best single PE, the penalties (memory overflow, PEs waiting on each other),
+// and pagmo's view of the genes.
 #include "../partition/tiny_partition_model.hpp"
 #include "core/dse/mapping_problem.hpp"
 #include "core/partition/mapping_costs.hpp"
@@ -75,6 +76,40 @@ private slots:
         // More overflow ranks worse: everything on h2.
         const auto worse = problem.fitness({0, 0, 1, 1, 1});
         QVERIFY(worse[1] > fitness[1]);
+    }
+
+    // A PE that runs a segment before and after another PE's waits on that PE, which waits on it:
+    // AutoDiCE's sub-models cannot run that, so the mapping is infeasible, penalised by its
+    // surplus segments to lead the search towards mappings that can run.
+    void mappingsWhosePesWaitOnEachOtherAreInfeasible() {
+        Fixture f;
+        const dse::MappingSpace space(f.costs, {kH1Gpu, kH2Gpu, kH3Gpu}, {{}, {}, {}}, {}, 8);
+        const dse::MappingProblem problem(space, spe3(), space.pes(), dse::Level::analytical);
+        dse::MappingSpace::Scratch scratch;
+        // relu0 on h1, matmul1 on h2, relu2 and add3 on h1: a goes to h2, b comes back.
+        const partition::Mapping back{{1, 2}, {kH1Gpu, kH2Gpu, kH1Gpu}};
+        const auto figures = space.figures(back, dse::Level::analytical, scratch);
+        QVERIFY(figures.waits_on_each_other);
+        QVERIFY(!figures.feasible());
+        QCOMPARE(figures.surplus_segments, 1);
+        const auto normal = space.normalised(space.raw_objectives(figures));
+        const auto fitness = problem.fitness({1, 2, 0, 1, 0});
+        for (std::size_t j = 0; j < fitness.size(); ++j)
+            QCOMPARE(fitness[j], normal[j] + dse::kInfeasiblePenalty * 2);
+        // The same by kernel assignment (naive genes, the replay).
+        QVERIFY(!space.figures(partition::assignment_of(back, 4), dse::Level::replay, scratch)
+                     .feasible());
+        // Two surplus segments rank behind one.
+        const partition::Mapping twice{{1, 2, 3}, {kH1Gpu, kH2Gpu, kH1Gpu, kH2Gpu}};
+        const auto worse = space.figures(twice, dse::Level::analytical, scratch);
+        QCOMPARE(worse.surplus_segments, 2);
+        QVERIFY(!worse.feasible());
+        // A chain over the same PEs runs.
+        const auto chain =
+            space.figures({{1, 2}, {kH1Gpu, kH2Gpu, kH3Gpu}}, dse::Level::analytical, scratch);
+        QVERIFY(chain.feasible());
+        QCOMPARE(chain.surplus_segments, 0);
+        QVERIFY(problem.fitness({1, 2, 0, 1, 2})[0] < dse::kInfeasiblePenalty);
     }
 
     void pagmoSeesIntegerGenesAndTheObjectives() {
