@@ -297,8 +297,8 @@ Action add_dse_command(CLI::App& app) {
     command
         ->add_option("--stage-seeds", options->stage_seeds,
                      "refined: seed each stage with the previous stage's Pareto mappings as they "
-                     "are and with their longest segments (by compute time, and by bytes held) "
-                     "split onto the added PEs; carried: as they are only")
+                     "are and with their longest segments (by time, and by bytes held) split onto "
+                     "the added PEs; carried: as they are only")
         ->capture_default_str();
     command->add_option("--replay-inputs", options->replay_inputs, "Inputs per level-2 replay")
         ->capture_default_str();

@@ -21,22 +21,51 @@ partition::Mapping split_longest_segments(const MappingSpace& space,
     const auto& costs = space.costs();
     const int kernels = costs.kernel_count();
     // Bytes a run of kernels holds: coefficients and the tensors it produces.
-    std::vector<double> bytes_prefix(static_cast<std::size_t>(kernels) + 1, 0.0);
+    std::vector<std::int64_t> held_prefix(static_cast<std::size_t>(kernels) + 1, 0);
     for (int k = 0; k < kernels; ++k)
-        bytes_prefix[static_cast<std::size_t>(k) + 1] =
-            bytes_prefix[static_cast<std::size_t>(k)] +
-            static_cast<double>(costs.weight_bytes(k) + costs.output_bytes(k));
-    const auto load = [&](int pe, int begin, int end) {
+        held_prefix[static_cast<std::size_t>(k) + 1] = held_prefix[static_cast<std::size_t>(k)] +
+                                                       costs.weight_bytes(k) +
+                                                       costs.output_bytes(k);
+    const auto held = [&](int begin, int end) {
+        return held_prefix[static_cast<std::size_t>(end)] -
+               held_prefix[static_cast<std::size_t>(begin)];
+    };
+    // Bytes of the tensors that cross the boundary before kernel c (produced before it, read at
+    // or after it): what a cut there sends.
+    std::vector<std::int64_t> crossing(static_cast<std::size_t>(kernels) + 2, 0);
+    for (const auto& t : costs.carried_tensors()) {
+        const auto readers = costs.readers(t);
+        if (t.producer < 0 || readers.empty())
+            continue;
+        crossing[static_cast<std::size_t>(t.producer) + 1] += t.bytes;
+        crossing[static_cast<std::size_t>(readers.back()) + 1] -= t.bytes;
+    }
+    for (std::size_t c = 1; c < crossing.size(); ++c)
+        crossing[c] += crossing[c - 1];
+    // A segment's size, and the larger half of it cut at `cut` (first half on a, second on b):
+    // compute time, the transfer at the cut on both sides; or bytes held, the received tensors
+    // with the second half.
+    const auto size = [&](int pe, int begin, int end) {
         return balance == Balance::compute ? costs.kernels_ms(pe, begin, end)
-                                           : bytes_prefix[static_cast<std::size_t>(end)] -
-                                                 bytes_prefix[static_cast<std::size_t>(begin)];
+                                           : static_cast<double>(held(begin, end));
+    };
+    const auto time_of = [&](int a, int b, int begin, int cut, int end) {
+        return std::max(costs.kernels_ms(a, begin, cut), costs.kernels_ms(b, cut, end)) +
+               costs.transfer_ms(a, b, crossing[static_cast<std::size_t>(cut)]);
+    };
+    const auto larger_half = [&](int a, int b, int begin, int cut, int end) {
+        return balance == Balance::compute
+                   ? time_of(a, b, begin, cut, end)
+                   : static_cast<double>(
+                         std::max(held(begin, cut),
+                                  held(cut, end) + crossing[static_cast<std::size_t>(cut)]));
     };
     std::vector<Segment> segments;
     for (std::size_t s = 0; s < mapping.pes.size(); ++s)
         segments.push_back({s == 0 ? 0 : mapping.points[s - 1],
                             s < mapping.points.size() ? mapping.points[s] : kernels,
                             mapping.pes[s]});
-    const auto length = [&](const Segment& g) { return load(g.pe, g.begin, g.end); };
+    const auto length = [&](const Segment& g) { return size(g.pe, g.begin, g.end); };
     std::vector<std::size_t> longest(segments.size());
     std::iota(longest.begin(), longest.end(), std::size_t{0});
     std::stable_sort(longest.begin(), longest.end(), [&](std::size_t a, std::size_t b) {
@@ -58,10 +87,9 @@ partition::Mapping split_longest_segments(const MappingSpace& space,
         Segment first, second;
         for (int cut = g.begin + 1; cut < g.end; ++cut)
             for (const auto& [a, b] : {std::pair{stays, moves}, std::pair{moves, stays}}) {
-                const double t = std::max(load(a, g.begin, cut), load(b, cut, g.end));
+                const double t = larger_half(a, b, g.begin, cut, g.end);
                 // Ties (memory does not depend on the PE): the way round that is faster.
-                const double tie =
-                    std::max(costs.kernels_ms(a, g.begin, cut), costs.kernels_ms(b, cut, g.end));
+                const double tie = time_of(a, b, g.begin, cut, g.end);
                 if (!found || t < best || (t == best && tie < best_tie)) {
                     best_tie = tie;
                     found = true;
