@@ -19,9 +19,8 @@ std::vector<double> MappingProblem::fitness(const std::vector<double>& genes) co
     auto objectives = space_->normalised(space_->raw_objectives(figures_of));
     if (!figures_of.feasible())
         for (auto& value : objectives)
-            value += kInfeasiblePenalty *
-                     (1.0 + figures_of.memory_excess +
-                      (figures_of.waits_on_each_other ? figures_of.surplus_segments : 0));
+            value +=
+                kInfeasiblePenalty * (1.0 + figures_of.memory_excess + figures_of.surplus_segments);
     return objectives;
 }
 

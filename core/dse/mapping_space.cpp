@@ -155,7 +155,8 @@ MappingFigures MappingSpace::figures(const partition::Mapping& mapping, Level le
         return figures(partition::assignment_of(mapping, costs_->kernel_count()), level, scratch);
     costs_->evaluate(mapping, scratch.evaluation);
     auto result = sum_hosts(scratch.evaluation, scratch);
-    result.surplus_segments = surplus_segments(mapping.pes);
+    if (result.waits_on_each_other)
+        result.surplus_segments = surplus_segments(mapping.pes);
     return result;
 }
 
@@ -163,11 +164,13 @@ MappingFigures MappingSpace::figures(const partition::KernelAssignment& assignme
                                      Scratch& scratch) const {
     scratch.evaluation = costs_->evaluate(assignment);
     auto result = sum_hosts(scratch.evaluation, scratch);
-    scratch.runs.clear();
-    for (const int pe : assignment.pe_of_kernel)
-        if (scratch.runs.empty() || scratch.runs.back() != pe)
-            scratch.runs.push_back(pe);
-    result.surplus_segments = surplus_segments(scratch.runs);
+    if (result.waits_on_each_other) {
+        scratch.runs.clear();
+        for (const int pe : assignment.pe_of_kernel)
+            if (scratch.runs.empty() || scratch.runs.back() != pe)
+                scratch.runs.push_back(pe);
+        result.surplus_segments = surplus_segments(scratch.runs);
+    }
     if (level == Level::replay) {
         const auto replayed = partition::replay(*costs_, assignment, {replay_inputs_, 0.0});
         result.throughput_per_s = replayed.throughput_per_s;

@@ -54,7 +54,7 @@ struct MappingFigures {
     // later needing the other's tensors and the other the earlier's): AutoDiCE's sub-models, one
     // per PE, cannot run it, and the export refuses it. Infeasible like a memory overflow.
     bool waits_on_each_other = false;
-    int surplus_segments = 0; // segments beyond one per PE used (> 0 whenever PEs wait)
+    int surplus_segments = 0; // when PEs wait: segments beyond one per PE used (>= 1); else 0
     bool feasible() const { return memory_excess <= 0 && !waits_on_each_other; }
 };
 
