@@ -532,8 +532,11 @@ void DsePanel::showResult() {
                          .arg(result.evaluations)
                          .arg(frontModel_->front().size())
                          .arg(hv, 0, 'f', 4) +
-                     (frontModel_->front().empty() ? QString()
-                                     : tr(" Click a point or a row to show it in the Partition tab.")));
+                     (frontModel_->front().empty()
+                          ? tr(" No mapping the search met can run: each overflowed a device's "
+                               "memory or had PEs waiting on each other (Infeasible: shown "
+                               "draws them).")
+                          : tr(" Click a point or a row to show it in the Partition tab.")));
     drawHypervolume();
     emit finished();
 }

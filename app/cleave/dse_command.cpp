@@ -158,6 +158,17 @@ int run_dse(const DseOptions& options) {
     std::sort(result.front.begin(), result.front.end(),
               [](const auto& a, const auto& b) { return a.throughput_per_s > b.throughput_per_s; });
 
+    auto notes = inputs->notes;
+    if (result.front.empty() && !result.cancelled) {
+        notes.push_back(
+            "the search met no mapping that can run: each overflowed a device's memory or had PEs "
+            "waiting on each other (a PE running kernels before and after another PE's)" +
+            std::string(settings.encoding == dse::Encoding::naive
+                            ? "; with --encoding naive that is the rule on models of many "
+                              "kernels (docs/dse.md), --encoding spe searches whole segments"
+                            : ""));
+        std::fprintf(stderr, "cleave: note: %s\n", notes.back().c_str());
+    }
     const auto names = dse::objective_names(space.objectives());
     const auto& best = space.best_single_pe();
     int beat_throughput = 0, beat_memory = 0;
@@ -202,7 +213,7 @@ int run_dse(const DseOptions& options) {
               {"level2", space.measured() ? "measured (mpi)" : "replay"},
               {"seed", settings.seed}}},
             {"pes", searched},
-            {"notes", inputs->notes},
+            {"notes", notes},
             {"objectives", names},
             {"best_single_pe", best_single},
             {"reference_point", result.reference_point},

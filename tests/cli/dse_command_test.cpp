@@ -1,6 +1,6 @@
 // `cleave dse` end to end on resnet18 and the eight Jetson Xavier NX (small population and few
-// generations): the front and its hypervolumes as JSON, --out, repeatability by seed, and bad
-// settings refused with exit 2 naming the flag.
+// generations): the front and its hypervolumes as JSON, --out, repeatability by seed, an empty
+// front explained, and bad settings refused with exit 2 naming the flag.
 #include "cli_run.hpp"
 
 #include <QFile>
@@ -103,15 +103,30 @@ private slots:
     }
 
     void sameSeedSameFront() {
-        const QStringList args = small_run({"--stages", "1", "--levels", "1", "--encoding", "naive",
-                                            "--seed", "9", "--json", "--quiet"});
+        const QStringList args =
+            small_run({"--stages", "1", "--levels", "1", "--seed", "9", "--json", "--quiet"});
         const Run a = run_cleave(args);
         const Run b = run_cleave(args);
         QVERIFY2(a.exit_code == 0, a.err.constData());
+        QVERIFY(!QJsonDocument::fromJson(a.out).object()["front"].toArray().isEmpty());
         QCOMPARE(QJsonDocument::fromJson(a.out).object()["front"],
                  QJsonDocument::fromJson(b.out).object()["front"]);
         QCOMPARE(QJsonDocument::fromJson(a.out).object()["plan"].toArray().size(), 1);
         QVERIFY(a.err.isEmpty() || !a.err.contains("generation"));
+    }
+
+    // Naive genes scatter resnet18's kernels over the PEs: every mapping met has PEs waiting on
+    // each other, so the front is empty and a note says why.
+    void anEmptyFrontIsExplained() {
+        const Run run = run_cleave(
+            small_run({"--stages", "1", "--levels", "1", "--encoding", "naive", "--json"}));
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QVERIFY(root["front"].toArray().isEmpty());
+        QVERIFY(run.err.contains("no mapping that can run"));
+        QVERIFY(run.err.contains("--encoding spe"));
+        const QJsonArray notes = root["notes"].toArray();
+        QVERIFY(notes.last().toString().contains("waiting on each other"));
     }
 
     void badSettingsExitTwoNamingTheFlag() {

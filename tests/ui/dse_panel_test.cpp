@@ -475,6 +475,20 @@ private slots:
                  dominated - 5 + undominated + waiting + 5);
     }
 
+    // Naive genes scatter resnet18's kernels: no mapping met can run, and the status says why.
+    void anEmptyFrontIsExplained() {
+        Resnet18Panel fixture;
+        auto& panel = fixture.panel;
+        shortSearch(panel, 10);
+        panel.encodingBox()->setCurrentIndex(panel.encodingBox()->findData("naive"));
+        panel.stagesBox()->setCurrentIndex(panel.stagesBox()->findData(1));
+        QVERIFY(panel.run());
+        QVERIFY(waitFinished(panel));
+        QVERIFY(panel.front().empty());
+        QVERIFY2(panel.statusText().contains("No mapping the search met can run"),
+                 qPrintable(panel.statusText()));
+    }
+
     void pointsCanBeColouredByGeneration() {
         Resnet18Panel fixture;
         auto& [page, panel] = fixture;
