@@ -16,8 +16,9 @@ namespace cleave::dse {
 
 namespace {
 
-// Segments (runs of kernels on one PE) beyond one per PE used.
-int surplus_segments(std::vector<int> runs) {
+// Segments (runs of kernels on one PE, the PE of each in `runs`) beyond one per PE used; sorts
+// `runs`.
+int surplus_segments(std::vector<int>& runs) {
     const auto segments = static_cast<int>(runs.size());
     std::sort(runs.begin(), runs.end());
     return segments - static_cast<int>(std::unique(runs.begin(), runs.end()) - runs.begin());
@@ -155,8 +156,10 @@ MappingFigures MappingSpace::figures(const partition::Mapping& mapping, Level le
         return figures(partition::assignment_of(mapping, costs_->kernel_count()), level, scratch);
     costs_->evaluate(mapping, scratch.evaluation);
     auto result = sum_hosts(scratch.evaluation, scratch);
-    if (result.waits_on_each_other)
-        result.surplus_segments = surplus_segments(mapping.pes);
+    if (result.waits_on_each_other) {
+        scratch.runs.assign(mapping.pes.begin(), mapping.pes.end());
+        result.surplus_segments = surplus_segments(scratch.runs);
+    }
     return result;
 }
 
