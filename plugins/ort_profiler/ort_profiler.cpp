@@ -1,14 +1,16 @@
 // The ONNX Runtime profiler: runs an ONNX model with ONNX Runtime's CPU execution provider
 // (EXTENDED optimisation level, sequential) through onnxruntime-node, the runtime of the shared
-// Xeon measurements, in a Node.js process of its own (ort_session.mjs). ONNX Runtime's own
-// profiling trace and the optimised graph it saves give the kernels and the nodes each covers,
-// read as `cleave import-profile` reads them (core/profile/ort_profile_import).
+// Xeon measurements, in a Node.js process of its own (ort_session.mjs). End-to-end times come from
+// a plain session, as a user's inference runs; ONNX Runtime's own profiling trace of a second
+// session and the optimised graph it saves give the kernels and the nodes each covers, read as
+// `cleave import-profile` reads them (core/profile/ort_profile_import).
 #include "core/graph/written_nodes.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "core/profile/measurement_rounds.hpp"
 #include "core/profile/ort_profile_import.hpp"
 #include "core/profile/profiler.hpp"
+#include "core/temporary_folder.hpp"
 
 #include <cerrno>
 #include <csignal>
@@ -56,28 +58,6 @@ std::string ort_version(const fs::path& modules) {
         throw InputError(file.string(), "/version", "onnxruntime-node's version, a string");
     }
 }
-
-// A temporary folder removed with everything in it when the profile is done.
-class TemporaryFolder {
-public:
-    TemporaryFolder() {
-        std::string pattern = (fs::temp_directory_path() / "cleave-ort-XXXXXX").string();
-        if (!mkdtemp(pattern.data()))
-            throw std::runtime_error("cannot make a temporary folder: " +
-                                     std::string(std::strerror(errno)));
-        path_ = pattern;
-    }
-    ~TemporaryFolder() {
-        std::error_code ignored;
-        fs::remove_all(path_, ignored);
-    }
-    TemporaryFolder(const TemporaryFolder&) = delete;
-    TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
 
 // The Node.js process holding the session: commands down its stdin, one JSON line back for each
 // on its stdout; its stderr goes to a file, quoted when something fails.
@@ -202,7 +182,7 @@ public:
                                  "has no known dims; give them with --input-shape NAME=DIMS");
             inputs.push_back({{"name", input.name}, {"dims", *input.shape}, {"dtype", dtype}});
         }
-        const TemporaryFolder folder;
+        const TemporaryFolder folder("cleave-ort");
         const fs::path optimized = folder.path() / "optimized.onnx";
         const nlohmann::json config{{"modules", modules.string()},
                                     {"model", fs::absolute(model.file).string()},
@@ -215,10 +195,17 @@ public:
         say("ONNX Runtime " + ready.value("version", std::string("?")) + ", " +
             std::to_string(options.threads) + " thread" + (options.threads == 1 ? "" : "s"));
 
+        // End to end on the plain session, in rounds until steady; then the profiled session, one
+        // warm-up and as many runs as a round, for the kernels.
         profile::ProfileOptions rounds = options;
         rounds.progress = say;
         const auto measured = profile::measure_rounds(
             rounds, [&](int) { return session.ask("run", "run it").at("ms").get<double>(); });
+        const int kernel_warmups = 1;
+        say("kernels: " + std::to_string(kernel_warmups + options.repeats) +
+            " runs with ONNX Runtime's profiling");
+        for (int i = 0; i < kernel_warmups + options.repeats; ++i)
+            session.ask("profile", "profile it");
         session.ask("end", "end its profile");
         session.finish();
 
@@ -233,8 +220,8 @@ public:
         profile::OrtImportOptions import;
         import.optimized_file = optimized.string();
         import.threads = options.threads;
-        import.warmups = options.warmups + measured.first_run;
-        import.runs = static_cast<int>(measured.e2e_ms.size());
+        import.warmups = kernel_warmups;
+        import.runs = options.repeats;
         auto imported =
             profile::import_ort_profile(trace, model, graph::read_written_nodes(optimized), import);
         imported.run.e2e_ms = measured.e2e_ms;

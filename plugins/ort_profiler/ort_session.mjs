@@ -1,10 +1,14 @@
-// One ONNX Runtime session for Cleave's ort profiler plugin, driven line by line over stdin and
-// stdout. argv[2] is a JSON object: {"modules": folder holding node_modules/onnxruntime-node,
-// "model", "threads", "inputs": [{"name", "dims", "dtype"}], "profile_prefix", "optimized"}.
-// The session runs at ONNX Runtime's EXTENDED optimisation level, sequentially, profiling on, and
-// saves its optimised graph. Every answer is one JSON line:
+// Two ONNX Runtime sessions of one model for Cleave's ort profiler plugin, driven line by line
+// over stdin and stdout: a plain one whose inferences are timed end to end as a user's would be,
+// and one with ONNX Runtime's profiling on, whose trace gives the kernels (profiling adds time
+// around every kernel, which end-to-end times must not carry). argv[2] is a JSON object:
+// {"modules": folder holding node_modules/onnxruntime-node, "model", "threads", "inputs":
+// [{"name", "dims", "dtype"}], "profile_prefix", "optimized"}. Both run at ONNX Runtime's
+// EXTENDED optimisation level, sequentially; the profiled one saves its optimised graph. Every
+// answer is one JSON line:
 //   start          -> {"ready": true, "version": "1.30.0"} or {"error": "..."}
-//   "run"          -> {"ms": wall-clock time of one inference}
+//   "run"          -> {"ms": wall-clock time of one inference of the plain session}
+//   "profile"      -> {"ms": the same for the profiled session}
 //   "end"          -> {"profile": the trace file}; then the process exits
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -14,18 +18,22 @@ import { createInterface } from 'node:readline';
 const answer = (object) => process.stdout.write(JSON.stringify(object) + '\n');
 const config = JSON.parse(process.argv[2]);
 
-let ort, session, feeds;
+let ort, plain, session, feeds;
 try {
   const require = createRequire(join(config.modules, 'node_modules', 'noop.js'));
   ort = require('onnxruntime-node');
   const version = JSON.parse(
     readFileSync(join(config.modules, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8'))
     .version;
-  session = await ort.InferenceSession.create(config.model, {
+  const options = {
     graphOptimizationLevel: 'extended',
     executionMode: 'sequential',
     intraOpNumThreads: config.threads,
     interOpNumThreads: 1,
+  };
+  plain = await ort.InferenceSession.create(config.model, options);
+  session = await ort.InferenceSession.create(config.model, {
+    ...options,
     enableProfiling: true,
     profileFilePrefix: config.profile_prefix,
     optimizedModelFilePath: config.optimized,
@@ -55,13 +63,15 @@ try {
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   try {
-    if (line === 'run') {
+    if (line === 'run' || line === 'profile') {
+      const which = line === 'run' ? plain : session;
       const start = performance.now();
-      await session.run(feeds);
+      await which.run(feeds);
       answer({ ms: performance.now() - start });
     } else if (line === 'end') {
       answer({ profile: session.endProfiling() ?? '' });
       await session.release();
+      await plain.release();
       break;
     } else {
       answer({ error: `unknown command '${line}'` });
