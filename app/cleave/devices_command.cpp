@@ -1,7 +1,11 @@
 // cleave devices list | show: the device library (and this machine), or one device in full.
 #include "commands.hpp"
+#include "core/calibration/device_bundle.hpp"
 #include "core/device/device_library.hpp"
 #include "core/device/pe_key.hpp"
+#include "core/device/user_library.hpp"
+#include "core/input_error.hpp"
+#include "core/predict/predictor_library.hpp"
 #include "output.hpp"
 
 #include <algorithm>
@@ -18,10 +22,19 @@ using device::PeKind;
 using device::ProcessingElement;
 
 struct DevicesOptions {
-    std::string device; // show: an id or a device file
+    std::string device;    // show: an id or a device file; export, remove: a user device id
+    std::string file;      // import: a bundle or a device file
+    std::string predictor; // import: the predictor of a lone device file
     bool json = false;
     std::string out;
 };
+
+// The predictor the device's PEs get when none is named: the user library's or a shipped one
+// (a path), else null (a roofline from the PEs' figures).
+nlohmann::ordered_json predictor_json(const DeviceSpec& d) {
+    const auto file = predict::shipped_predictor(d.id);
+    return file ? nlohmann::ordered_json(file->string()) : nlohmann::ordered_json(nullptr);
+}
 
 // 844.8, 1979000, 0.625: at most four decimals, no trailing zeros.
 std::string figure(double value) {
@@ -66,7 +79,9 @@ nlohmann::ordered_json list_json(const std::vector<DeviceSpec>& devices) {
             {{"id", d.id},
              {"name", d.name},
              {"kind", device::to_string(d.kind)},
+             {"origin", device::device_origin(d)},
              {"measured", d.measurement.has_value()},
+             {"predictor", predictor_json(d)},
              {"pes", pes},
              {"memory_gib", optional_json(d.memory ? d.memory->capacity_gib : std::nullopt)},
              {"memory_bandwidth_gbs",
@@ -79,8 +94,8 @@ nlohmann::ordered_json list_json(const std::vector<DeviceSpec>& devices) {
 
 // One line per device; columns as wide as their widest cell, figures right-aligned.
 void print_list(const std::vector<DeviceSpec>& devices) {
-    std::vector<std::array<std::string, 7>> rows{
-        {"id", "kind", "PEs", "fp32 GFLOP/s per PE", "memory", "GB/s", "name"}};
+    std::vector<std::array<std::string, 8>> rows{
+        {"id", "from", "kind", "PEs", "fp32 GFLOP/s per PE", "memory", "GB/s", "name"}};
     for (const auto& d : devices) {
         std::string pes, peaks;
         for (const auto& pe : d.processing_elements) {
@@ -91,10 +106,10 @@ void print_list(const std::vector<DeviceSpec>& devices) {
             d.memory && d.memory->capacity_gib
                 ? figure(std::round(*d.memory->capacity_gib * 10) / 10) + " GiB"
                 : "-";
-        rows.push_back({d.id, device::to_string(d.kind), pes, peaks, memory,
-                        figure(d.memory ? d.memory->bandwidth_gbs : std::nullopt), d.name});
+        rows.push_back({d.id, device::device_origin(d), device::to_string(d.kind), pes, peaks,
+                        memory, figure(d.memory ? d.memory->bandwidth_gbs : std::nullopt), d.name});
     }
-    std::array<std::size_t, 7> width{};
+    std::array<std::size_t, 8> width{};
     for (const auto& row : rows)
         for (std::size_t c = 0; c < row.size(); ++c)
             width[c] = std::max(width[c], row[c].size());
@@ -102,7 +117,7 @@ void print_list(const std::vector<DeviceSpec>& devices) {
         std::string line;
         for (std::size_t c = 0; c < row.size(); ++c) {
             const std::string pad(width[c] - row[c].size(), ' ');
-            const bool figures = c == 4 || c == 5;
+            const bool figures = c == 5 || c == 6;
             line += figures ? pad + row[c] : row[c] + (c + 1 < row.size() ? pad : "");
             line += c + 1 < row.size() ? "  " : "";
         }
@@ -239,7 +254,8 @@ Action add_devices_command(CLI::App& app) {
         "devices", "The device library: processing elements, peak rates, memory, sources");
     devices->require_subcommand(1);
     auto* list = devices->add_subcommand(
-        "list", "List the built-in devices and this machine with their PEs and key figures");
+        "list", "List the built-in devices, the user's calibrated devices and this machine with "
+                "their PEs and key figures");
     list->add_flag("--json", options->json, "Print {\"devices\": [...]} as JSON");
     list->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
     auto* show = devices->add_subcommand("show", "Show one device in full, with its sources");
@@ -249,7 +265,22 @@ Action add_devices_command(CLI::App& app) {
     show->add_flag("--json", options->json,
                    "Print the device in its file format (docs/devices.md)");
     show->add_option("--out", options->out, "Write the device file to FILE (atomically)");
-    return [options, list] {
+    auto* import = devices->add_subcommand(
+        "import", "Add a device to the user library: a bundle from cleave devices export, or a "
+                  "device file of your own");
+    import->add_option("file", options->file, "A device bundle or a device file (.json)")
+        ->required();
+    import->add_option("--predictor", options->predictor,
+                       "A predictor file (cleave train) for a lone device file");
+    import->add_flag("--json", options->json, "Print the installed device as JSON");
+    auto* exported = devices->add_subcommand(
+        "export", "Write a user device and its predictor as one bundle, for cleave devices "
+                  "import on another machine");
+    exported->add_option("device", options->device, "A user device id")->required();
+    exported->add_option("--out", options->out, "The bundle file (.json or .json.xz)")->required();
+    auto* remove = devices->add_subcommand("remove", "Remove a device from the user library");
+    remove->add_option("device", options->device, "A user device id")->required();
+    return [options, list, import, exported, remove] {
         if (list->parsed()) {
             std::vector<DeviceSpec> all = device::library_devices();
             all.push_back(*device::library_device("this-machine"));
@@ -257,6 +288,31 @@ Action add_devices_command(CLI::App& app) {
                 emit_json(list_json(all), options->json, options->out);
             if (!options->json)
                 print_list(all);
+            return 0;
+        }
+        if (import->parsed()) {
+            const DeviceSpec d = calibration::import_device(options->file, options->predictor);
+            if (options->json)
+                emit_json({{"device", d.id},
+                           {"device_file", device::user_device_file(d.id).string()},
+                           {"predictor", predictor_json(d)}},
+                          true, "");
+            else
+                std::printf("imported %s (%s) into %s\n", d.id.c_str(), d.name.c_str(),
+                            device::user_devices_folder().c_str());
+            return 0;
+        }
+        if (exported->parsed()) {
+            calibration::export_device_bundle(options->device, options->out);
+            std::printf("wrote %s\n", options->out.c_str());
+            return 0;
+        }
+        if (remove->parsed()) {
+            if (!device::remove_user_device(options->device))
+                throw InputError("", options->device,
+                                 "is not in the user library (" +
+                                     device::user_devices_folder().string() + ")");
+            std::printf("removed %s from the user library\n", options->device.c_str());
             return 0;
         }
         const DeviceSpec d = device::find_device(options->device);

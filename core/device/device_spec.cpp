@@ -27,14 +27,6 @@ const std::vector<std::pair<DeviceKind, std::string>> kDeviceKinds{{DeviceKind::
                                                                    {DeviceKind::npu, "npu"},
                                                                    {DeviceKind::soc, "soc"}};
 
-bool kebab_case(const std::string& id) {
-    if (id.empty() || id.front() == '-' || id.back() == '-' || id.find("--") != std::string::npos)
-        return false;
-    return std::all_of(id.begin(), id.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
-    });
-}
-
 bool alphanumeric(const std::string& text) {
     return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -92,7 +84,7 @@ public:
         DeviceSpec device;
         device.file = reader_.file();
         device.id = reader_.string(root, "", "id", true);
-        if (!kebab_case(device.id))
+        if (!is_device_id(device.id))
             reader_.fail("/id", "expected a lower-case kebab-case id such as "
                                 "\"jetson-xavier-nx\", found \"" +
                                     device.id + "\"");
@@ -425,6 +417,14 @@ std::string to_string(DeviceKind kind) {
 
 std::string to_string(PeKind kind) {
     return kind == PeKind::gpu ? "gpu" : "cpu";
+}
+
+bool is_device_id(const std::string& id) {
+    if (id.empty() || id.front() == '-' || id.back() == '-' || id.find("--") != std::string::npos)
+        return false;
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+    });
 }
 
 DeviceSpec parse_device_spec(const std::string& json_text, const std::string& file) {

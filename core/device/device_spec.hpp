@@ -108,6 +108,9 @@ struct DeviceSpec {
     std::string file; // where it was read from: a path, "built-in" or "detected"
 };
 
+// Lower-case kebab case: "jetson-xavier-nx".
+bool is_device_id(const std::string& id);
+
 // Parses a device file; throws InputError(file, JSON pointer, expected) on any mistake.
 DeviceSpec parse_device_spec(const std::string& json_text, const std::string& file);
 DeviceSpec load_device_spec(const std::string& path);

@@ -3,6 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/xz_codec.hpp"
 #include "kernel_features.hpp"
 
 #include <nlohmann/json.hpp>
@@ -92,7 +93,7 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
     return out;
 }
 
-void save_predictor(const Predictor& p, const std::filesystem::path& path) {
+std::string predictor_json(const Predictor& p) {
     nlohmann::ordered_json classes = nlohmann::ordered_json::object();
     for (const auto& [name, c] : p.classes)
         classes[name] = {{"samples", c.samples},
@@ -107,13 +108,22 @@ void save_predictor(const Predictor& p, const std::filesystem::path& path) {
                                      {"overhead_per_kernel_us", p.overhead_per_kernel_us},
                                      {"trained_on", p.trained_on},
                                      {"classes", classes}};
-    write_file_atomically(path, doc.dump(1) + "\n");
+    return doc.dump(1) + "\n";
+}
+
+void save_predictor(const Predictor& predictor, const std::filesystem::path& path) {
+    const auto text = predictor_json(predictor);
+    write_file_atomically(path, path.extension() == ".xz" ? xz_compress(text) : text);
 }
 
 Predictor load_predictor(const std::string& path) {
-    const auto doc = read_json_file(path, kExpected);
-    const auto fail = [&path](const std::string& pointer, const std::string& problem) {
-        throw InputError(path, pointer, problem);
+    return parse_predictor(read_json_file(path, kExpected), path);
+}
+
+Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
+                          const std::string& prefix) {
+    const auto fail = [&](const std::string& pointer, const std::string& problem) {
+        throw InputError(path, prefix + pointer, problem);
     };
     if (!doc.is_object() || doc.value("format", "") != kFormat)
         fail("/format", std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
@@ -149,8 +159,9 @@ Predictor load_predictor(const std::string& path) {
         if (j < names.size() ? name != names[j]
                              : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
             fail(pointer, j < names.size()
-                              ? "expected \"" + names[j] + "\", the kernel feature this version "
-                                                           "computes there"
+                              ? "expected \"" + names[j] +
+                                    "\", the kernel feature this version "
+                                    "computes there"
                               : std::string("expected an indicator column (\"") + kClassColumn +
                                     "...\" or \"" + kTypeColumn + "...\")");
         p.features.push_back(name);
@@ -165,8 +176,8 @@ Predictor load_predictor(const std::string& path) {
 
     const auto classes = doc.find("classes");
     if (classes == doc.end() || !classes->is_object() || !classes->contains(kAllKernels))
-        fail("/classes", std::string("expected an object of models including \"") + kAllKernels +
-                             "\"");
+        fail("/classes",
+             std::string("expected an object of models including \"") + kAllKernels + "\"");
     for (const auto& [name, c] : classes->items()) {
         const std::string pointer = "/classes/" + name;
         if (!c.is_object() || !c.contains("model"))

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,9 +65,15 @@ struct ModelLatency {
 ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
                            const fusion::KernelGraph& kernels);
 
+// The predictor file's JSON text; save_predictor writes it, xz-compressed for a path ending in
+// ".xz".
+std::string predictor_json(const Predictor& predictor);
 void save_predictor(const Predictor& predictor, const std::filesystem::path& path);
 // Throws InputError (file, JSON pointer, expected) for anything but a predictor this version
 // reads, and for a kind whose regressor is not installed (a plugin).
 Predictor load_predictor(const std::string& path);
+// The same for a predictor document found at JSON pointer `at` of `file` (a device bundle).
+Predictor parse_predictor(const nlohmann::json& document, const std::string& file,
+                          const std::string& at = "");
 
 } // namespace cleave::predict

@@ -1,5 +1,6 @@
 #include "predictor_library.hpp"
 
+#include "core/device/user_library.hpp"
 #include "core/input_error.hpp"
 #include "roofline.hpp"
 
@@ -12,6 +13,8 @@ std::vector<std::filesystem::path> predictor_folders() {
     std::vector<std::filesystem::path> folders;
     if (const char* dir = std::getenv("CLEAVE_PREDICTOR_DIR"); dir && *dir)
         folders.emplace_back(dir);
+    if (device::user_library_known())
+        folders.push_back(device::user_predictors_folder());
     std::error_code error;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
     if (!error)

@@ -1,5 +1,6 @@
-// Which predictor a device gets: a file the user names, else the one shipped for its id in
-// resources/predictors/ (<id>.json or <id>.json.xz), else an uncalibrated roofline from its spec.
+// Which predictor a device gets: a file the user names, else the user library's for its id
+// (cleave calibrate), else the one shipped in resources/predictors/ (<id>.json or <id>.json.xz),
+// else an uncalibrated roofline from its spec.
 #pragma once
 
 #include "core/device/device_spec.hpp"
@@ -12,11 +13,12 @@
 
 namespace cleave::predict {
 
-// In search order: $CLEAVE_PREDICTOR_DIR, <the executable's folder>/../share/cleave/predictors,
-// then the source tree's resources/predictors.
+// In search order: $CLEAVE_PREDICTOR_DIR, the user library's predictors folder,
+// <the executable's folder>/../share/cleave/predictors, then the source tree's
+// resources/predictors.
 std::vector<std::filesystem::path> predictor_folders();
 
-// The shipped predictor file for a device id, if there is one.
+// The user library's or shipped predictor file for a device id, if there is one.
 std::optional<std::filesystem::path> shipped_predictor(const std::string& device_id);
 
 // `file` empty: shipped, else roofline. A file trained for another device is refused

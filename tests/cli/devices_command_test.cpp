@@ -42,8 +42,14 @@ private slots:
             QVERIFY2(!device_named(devices, id).isEmpty(), id);
 
         const QJsonObject nx = devices[0].toObject();
-        QCOMPARE(nx.keys(), (QStringList{"id", "kind", "measured", "memory_bandwidth_gbs",
-                                         "memory_gib", "name", "network_gbps", "pes", "source"}));
+        QCOMPARE(nx.keys(),
+                 (QStringList{"id", "kind", "measured", "memory_bandwidth_gbs", "memory_gib",
+                              "name", "network_gbps", "origin", "pes", "predictor", "source"}));
+        QCOMPARE(nx["origin"].toString(), QString("built-in"));
+        QVERIFY(nx["predictor"].isNull()); // a roofline from its figures
+        QVERIFY(device_named(devices, "xeon-ort-1t")["predictor"].toString().endsWith(
+            "/xeon-ort-1t.json.xz"));
+        QCOMPARE(devices[19].toObject()["origin"].toString(), QString("detected"));
         QCOMPARE(nx["kind"].toString(), QString("soc"));
         QCOMPARE(nx["measured"].toBool(), false);
         QCOMPARE(nx["memory_gib"].toDouble(), 8.0);
@@ -78,10 +84,12 @@ private slots:
         const QList<QByteArray> lines = run.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 21);
         QVERIFY(lines[0].startsWith("id "));
-        QCOMPARE(lines[1].simplified(), QByteArray("jetson-xavier-nx soc arm012345 gpu - / 844.8 "
-                                                   "8 GiB 51.2 NVIDIA Jetson Xavier NX (8 GB "
-                                                   "module)"));
+        QCOMPARE(lines[1].simplified(),
+                 QByteArray("jetson-xavier-nx built-in soc arm012345 gpu - / 844.8 "
+                            "8 GiB 51.2 NVIDIA Jetson Xavier NX (8 GB "
+                            "module)"));
         QVERIFY(lines[20].startsWith("this-machine "));
+        QVERIFY(lines[20].simplified().startsWith("this-machine detected cpu "));
         QVERIFY(run.err.isEmpty());
     }
 
@@ -140,7 +148,8 @@ private slots:
         QVERIFY2(run.err.startsWith("cleave: jetson-xavier: no such device; expected one of "
                                     "jetson-xavier-nx, jetson-agx-xavier, "),
                  run.err.constData());
-        QVERIFY(run.err.contains("this-machine or a device file (.json)"));
+        QVERIFY(run.err.contains(
+            "this-machine, a device calibrated with cleave calibrate, or a device file (.json)"));
     }
 
     void badDeviceFileExitsTwoNamingFileAndPointer() {
