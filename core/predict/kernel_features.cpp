@@ -8,7 +8,7 @@ namespace cleave::predict {
 
 bool is_additive_feature(const std::string& name) {
     return name != "channels_in" && name != "channels_out" && name != "kernel_area" &&
-           name != "stride" && name != "groups";
+           name != "stride" && name != "groups" && !name.starts_with("gemm_");
 }
 
 namespace {
@@ -66,6 +66,36 @@ ConvShape conv_shape(const graph::Model& model, const graph::Node& node) {
     return c;
 }
 
+// The matrix product a kernel's anchor runs as (CPU libraries lower a convolution to one per
+// group: M = output channels per group, N = output pixels, K = input channels per group x kernel
+// area; a matrix product is M rows by N columns over K): how well it blocks into registers and
+// caches, which MACs and bytes alone do not tell. Zero for other anchors.
+struct GemmShape {
+    double m = 0, n = 0, k = 0;
+};
+
+GemmShape gemm_shape(const graph::Model& model, const graph::Node& anchor, const ConvShape& conv) {
+    const int category = fusion::op_category(anchor.op);
+    const int out = first(anchor.outputs);
+    const double out_elements = elements(model, out);
+    if (anchor.cost.macs <= 0 || out_elements <= 0)
+        return {};
+    GemmShape g;
+    g.k = static_cast<double>(anchor.cost.macs) / out_elements;
+    if (category == kConvolution && conv.cout > 0) {
+        g.m = static_cast<double>(conv.cout / conv.groups);
+        g.n = out_elements / static_cast<double>(dim(model, out, 0) > 0 ? dim(model, out, 0) : 1) /
+              static_cast<double>(conv.cout);
+    } else if (category == kMatrixProduct) {
+        const auto r = rank(model, out);
+        g.n = r >= 1 ? static_cast<double>(dim(model, out, r - 1)) : 1;
+        g.m = g.n > 0 ? out_elements / g.n : 0;
+    } else {
+        return {};
+    }
+    return g;
+}
+
 } // namespace
 
 const std::vector<std::string>& kernel_feature_names() {
@@ -81,6 +111,8 @@ const std::vector<std::string>& kernel_feature_names() {
               "binary_ops", "pools", "reductions", "layout_ops", "gathers", "shape_ops",
               "other_ops"})
             out.push_back(std::string("nodes_") + category);
+        for (const char* dimension : {"gemm_m", "gemm_n", "gemm_k"})
+            out.emplace_back(dimension);
         return out;
     }();
     return all;
@@ -144,6 +176,8 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
                                  static_cast<double>(run_time_nodes),
                                  static_cast<double>(kernel.launches)};
     features.insert(features.end(), mix.begin(), mix.end());
+    const auto gemm = gemm_shape(model, anchor, conv);
+    features.insert(features.end(), {gemm.m, gemm.n, gemm.k});
     return features;
 }
 

@@ -214,7 +214,7 @@ private slots:
         QVERIFY(load_with([](nlohmann::json& d) { d["kind"] = "nope"; })
                     .find("| /kind | no regressor plugin named 'nope'") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["weights"] = {1, 2}; })
-                    .find("| /classes/*/model/weights | expected 27 numbers") != std::string::npos);
+                    .find("| /classes/*/model/weights | expected 30 numbers") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) { d["overhead_ms"] = -1; })
                     .find("| /overhead_ms | expected a non-negative number") != std::string::npos);
         write(path, "{\"format\": ");
