@@ -14,6 +14,7 @@ Action add_fuse_command(CLI::App& app);
 Action add_fuse_eval_command(CLI::App& app);
 Action add_fuse_train_command(CLI::App& app);
 Action add_profile_command(CLI::App& app);
+Action add_calibrate_command(CLI::App& app);
 Action add_import_profile_command(CLI::App& app);
 Action add_train_command(CLI::App& app);
 Action add_evaluate_command(CLI::App& app);

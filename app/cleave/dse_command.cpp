@@ -9,25 +9,17 @@
 #include "core/dse/nsga2_search.hpp"
 #include "core/input_error.hpp"
 #include "dse_measurement.hpp"
+#include "interrupt.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <cstdio>
+#include <optional>
 
 namespace cleave::cli {
 
 namespace {
-
-// Set by Ctrl-C (SIGINT); the search stops after the generation it is in and the front so far is
-// written as usual, marked "cancelled".
-std::atomic<bool> interrupted{false};
-
-extern "C" void on_interrupt(int) {
-    interrupted = true;
-}
 
 struct DseOptions {
     ModelOptions model;
@@ -133,9 +125,11 @@ int run_dse(const DseOptions& options) {
 
     int last_phase = -1;
     dse::SearchControl control;
-    const auto previous_handler = std::signal(SIGINT, on_interrupt);
+    // Ctrl-C: the search stops after the generation it is in and the front so far is written as
+    // usual, marked "cancelled".
+    std::optional<Interrupt> interrupt(std::in_place);
     const auto progress = [&](const dse::Generation& step) {
-        if (interrupted && !control.cancelled()) {
+        if (interrupt->raised() && !control.cancelled()) {
             control.cancel();
             std::fprintf(stderr, "cleave: interrupted: stopping after this generation with the "
                                  "front so far\n");
@@ -154,7 +148,7 @@ int run_dse(const DseOptions& options) {
         }
     };
     auto result = dse::run_search(space, settings, progress, &control);
-    std::signal(SIGINT, previous_handler);
+    interrupt.reset();
     std::sort(result.front.begin(), result.front.end(),
               [](const auto& a, const auto& b) { return a.throughput_per_s > b.throughput_per_s; });
 

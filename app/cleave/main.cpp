@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_fuse_eval_command(app));
     add(cleave::cli::add_fuse_train_command(app));
     add(cleave::cli::add_profile_command(app));
+    add(cleave::cli::add_calibrate_command(app));
     add(cleave::cli::add_import_profile_command(app));
     add(cleave::cli::add_train_command(app));
     add(cleave::cli::add_evaluate_command(app));

@@ -114,21 +114,58 @@ std::vector<KernelCandidate> kernel_candidates(const std::string& model_name,
     return out;
 }
 
-Eigen::MatrixXd sampling_space(const std::vector<std::vector<double>>& features) {
+namespace {
+
+Eigen::MatrixXd log_features(const std::vector<std::vector<double>>& features) {
     const Eigen::Index n = static_cast<Eigen::Index>(features.size());
     const Eigen::Index m = n == 0 ? 0 : static_cast<Eigen::Index>(features[0].size());
     Eigen::MatrixXd x(n, m);
     for (Eigen::Index i = 0; i < n; ++i)
         for (Eigen::Index j = 0; j < m; ++j)
             x(i, j) = std::log1p(std::max(0.0, features[i][j]));
-    if (n == 0)
-        return x;
-    const Eigen::RowVectorXd mean = x.colwise().mean();
-    x.rowwise() -= mean;
-    const Eigen::RowVectorXd sd = (x.colwise().squaredNorm() / static_cast<double>(n)).cwiseSqrt();
-    for (Eigen::Index j = 0; j < m; ++j)
-        x.col(j) = sd(j) > 1e-12 ? Eigen::VectorXd(x.col(j) / sd(j)) : Eigen::VectorXd::Zero(n);
     return x;
+}
+
+} // namespace
+
+SamplingSpace SamplingSpace::fit(const std::vector<std::vector<double>>& features) {
+    const Eigen::MatrixXd x = log_features(features);
+    SamplingSpace space;
+    if (x.rows() == 0)
+        return space;
+    space.mean = x.colwise().mean();
+    const Eigen::MatrixXd centred = x.rowwise() - space.mean;
+    space.sd = (centred.colwise().squaredNorm() / static_cast<double>(x.rows())).cwiseSqrt();
+    return space;
+}
+
+Eigen::MatrixXd SamplingSpace::transform(const std::vector<std::vector<double>>& features) const {
+    Eigen::MatrixXd x = log_features(features);
+    if (x.rows() == 0 || x.cols() != mean.size())
+        return x;
+    x.rowwise() -= mean;
+    for (Eigen::Index j = 0; j < x.cols(); ++j)
+        x.col(j) =
+            sd(j) > 1e-12 ? Eigen::VectorXd(x.col(j) / sd(j)) : Eigen::VectorXd::Zero(x.rows());
+    return x;
+}
+
+Eigen::MatrixXd sampling_space(const std::vector<std::vector<double>>& features) {
+    return SamplingSpace::fit(features).transform(features);
+}
+
+std::vector<int> nearest_centroids(const Eigen::MatrixXd& points,
+                                   const Eigen::MatrixXd& centroids) {
+    std::vector<int> nearest(static_cast<std::size_t>(points.rows()), -1);
+    if (centroids.rows() == 0)
+        return nearest;
+    const Eigen::MatrixXd d = squared_distances(points, centroids);
+    for (Eigen::Index i = 0; i < points.rows(); ++i) {
+        Eigen::Index c = 0;
+        d.row(i).minCoeff(&c);
+        nearest[static_cast<std::size_t>(i)] = static_cast<int>(c);
+    }
+    return nearest;
 }
 
 std::vector<SampledKernel> sample_kernels(const std::vector<KernelCandidate>& candidates,

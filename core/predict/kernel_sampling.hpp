@@ -48,8 +48,17 @@ struct SampledKernel {
 std::vector<SampledKernel> sample_kernels(const std::vector<KernelCandidate>& candidates,
                                           int budget, unsigned seed);
 
-// The features as KMeans sees them: log1p, then each column standardised over the rows
-// (a constant column becomes 0).
+// The features as KMeans sees them: log1p, then each column standardised over the rows it was
+// fitted to (a constant column becomes 0), so other kernels can be placed among them.
+struct SamplingSpace {
+    Eigen::RowVectorXd mean; // of log1p(feature), per column
+    Eigen::RowVectorXd sd;
+    static SamplingSpace fit(const std::vector<std::vector<double>>& features);
+    Eigen::MatrixXd transform(const std::vector<std::vector<double>>& features) const;
+};
 Eigen::MatrixXd sampling_space(const std::vector<std::vector<double>>& features);
+
+// Per row of `points`, the index of its nearest centroid (-1 without centroids).
+std::vector<int> nearest_centroids(const Eigen::MatrixXd& points, const Eigen::MatrixXd& centroids);
 
 } // namespace cleave::predict

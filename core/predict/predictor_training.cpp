@@ -1,13 +1,12 @@
 #include "predictor_training.hpp"
 
+#include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
 #include "core/profile/timing_statistics.hpp"
 #include "kernel_features.hpp"
 #include "lasso.hpp"
 #include "measured_kernels.hpp"
 #include "roofline.hpp"
-
-#include "core/device/device_library.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -141,9 +140,8 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
     if (!per_class) {
         for (const auto& key : keys)
             if (key != kAllKernels)
-                p.features.push_back((key.find('/') != std::string::npos ? kClassColumn
-                                                                         : kTypeColumn) +
-                                     key);
+                p.features.push_back(
+                    (key.find('/') != std::string::npos ? kClassColumn : kTypeColumn) + key);
         keys = {kAllKernels};
     }
     for (const auto& key : keys) {
@@ -205,29 +203,43 @@ RunPrediction evaluate_run(const Predictor& predictor, const fusion::FusionMetho
     return r;
 }
 
-std::vector<FamilyResult> leave_family_out(
-    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
-    const PredictorTrainingOptions& options,
-    const std::function<void(const std::string& family)>& progress) {
+std::vector<FamilyResult>
+leave_family_out(const std::vector<RunData>& runs, const fusion::FusionMethod& method,
+                 const PredictorTrainingOptions& options,
+                 const std::function<void(const std::string& family)>& progress, int folds) {
     std::set<std::string> families;
     for (const auto& r : runs)
         families.insert(r.family);
+    const int count = static_cast<int>(families.size());
+    if (folds <= 0 || folds > count)
+        folds = count;
+    std::map<std::string, int> fold_of;
+    for (const auto& family : families)
+        fold_of.emplace(family, static_cast<int>(fold_of.size()) % std::max(1, folds));
     std::vector<FamilyResult> results;
-    for (const auto& family : families) {
+    for (int fold = 0; fold < folds; ++fold) {
+        std::string held_out;
+        for (const auto& [family, f] : fold_of)
+            if (f == fold)
+                held_out += (held_out.empty() ? "" : ", ") + family;
         if (progress)
-            progress(family);
+            progress(held_out);
         std::vector<const RunData*> train;
         for (const auto& r : runs)
-            if (r.family != family)
+            if (fold_of[r.family] != fold)
                 train.push_back(&r);
         if (train.empty())
             continue;
         const auto predictor = train_predictor(train, options);
-        FamilyResult result{family, {}};
-        for (const auto& r : runs)
-            if (r.family == family)
-                result.runs.push_back(evaluate_run(predictor, method, r));
-        results.push_back(std::move(result));
+        for (const auto& [family, f] : fold_of) {
+            if (f != fold)
+                continue;
+            FamilyResult result{family, {}};
+            for (const auto& r : runs)
+                if (r.family == family)
+                    result.runs.push_back(evaluate_run(predictor, method, r));
+            results.push_back(std::move(result));
+        }
     }
     return results;
 }
@@ -253,13 +265,14 @@ std::vector<double> summed_kernel_features(const graph::Model& model,
     return sum;
 }
 
-std::vector<FamilyResult> leave_family_out_totals(
-    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
-    const std::function<void(const std::string& family)>& progress) {
+std::vector<FamilyResult>
+leave_family_out_totals(const std::vector<RunData>& runs, const fusion::FusionMethod& method,
+                        const std::function<void(const std::string& family)>& progress) {
     std::vector<std::vector<double>> features;
     features.reserve(runs.size());
     for (const auto& r : runs)
-        features.push_back(summed_kernel_features(*r.model, fusion::detect_kernels(*r.model, method)));
+        features.push_back(
+            summed_kernel_features(*r.model, fusion::detect_kernels(*r.model, method)));
     std::set<std::string> families;
     for (const auto& r : runs)
         if (r.e2e_ms > 0)

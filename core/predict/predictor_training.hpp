@@ -85,12 +85,15 @@ struct FamilyResult {
     std::vector<RunPrediction> runs;
 };
 
-// Trains on every family but one and predicts that one, for each family in `runs`. Progress
-// gets the family about to be held out; it may throw Cancelled.
+// Trains on every family but one and predicts that one, for each family in `runs`. With
+// `folds` > 0 the families are dealt into that many folds (in name order, round robin) and each
+// fold's families are predicted by a predictor trained on the other folds: every run is still
+// predicted without its family, for `folds` fits instead of one per family. Progress gets the
+// family (or the fold's families, comma-separated) about to be held out; it may throw Cancelled.
 std::vector<FamilyResult> leave_family_out(
     const std::vector<RunData>& runs, const fusion::FusionMethod& method,
     const PredictorTrainingOptions& options,
-    const std::function<void(const std::string& family)>& progress = {});
+    const std::function<void(const std::string& family)>& progress = {}, int folds = 0);
 
 // For data with end-to-end times only (the H100 runs): one non-negative lasso, squared
 // percentage error objective, from the kernel features summed over the model's kernels, and the

@@ -1,0 +1,439 @@
+#include "calibration.hpp"
+
+#include "calibration_pool.hpp"
+#include "core/device/this_machine.hpp"
+#include "core/input_error.hpp"
+#include "core/predict/baseline.hpp"
+#include "core/predict/kernel_features.hpp"
+#include "core/predict/regressor.hpp"
+#include "core/profile/host_processor.hpp"
+#include "core/profile/timing_statistics.hpp"
+#include "network_choice.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <random>
+#include <set>
+
+namespace cleave::calibration {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr int kWarmups = 2;
+constexpr int kRepeats = 10;
+constexpr int kMaxRounds = 3;
+constexpr int kClusters = 64;
+constexpr double kKernelsPerCluster = 3; // coverage goal before the choice turns to errors
+constexpr int kFolds = 5; // cross-validation: of the error-driven choice, of the kinds by family
+
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+// What measuring leaves of the budget for scoring and training before anything was trained: a
+// sixth, never under 6 s nor over 90 s. Once a predictor has been fitted, the reserve follows
+// from how long that fit took (scoring_s).
+double training_reserve_s(double budget_s) {
+    return std::clamp(budget_s / 6.0, 6.0, 90.0);
+}
+
+// Scoring a kind costs a fit per fold of families, each on most of the data, and the fit on
+// everything: from the time one fit on everything took.
+double scoring_s(double fit_s, std::size_t families) {
+    return 1.1 * fit_s * static_cast<double>(std::min<std::size_t>(families, kFolds) + 1);
+}
+
+// Simulation models per space: the pool grows with the budget (each costs ~50 ms to write and
+// load), enough that the choice never runs out within it.
+int simulation_models_per_space(double minutes) {
+    return std::clamp(static_cast<int>(std::lround(minutes * 6)), 6, 60);
+}
+
+std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
+    std::vector<std::string> installed = predict::regressor_kinds();
+    std::erase(installed, "roofline"); // a calibration is what replaces the roofline
+    if (options.kinds.empty()) {
+        // The tree ensemble first: it has scored best on measured CPU data (docs/predictors.md),
+        // so a budget that runs out still scores it.
+        std::stable_partition(installed.begin(), installed.end(),
+                              [](const std::string& k) { return k == "gbdt"; });
+        return installed;
+    }
+    for (const auto& kind : options.kinds)
+        if (std::find(installed.begin(), installed.end(), kind) == installed.end())
+            throw InputError("", "--kinds", "predictor kind '" + kind + "' is not installed here");
+    return options.kinds;
+}
+
+// Per cluster, the time-weighted mean absolute relative error of predictions for measured
+// kernels from predictors trained without their network (k-fold over networks); -1 where no
+// measured kernel falls.
+std::vector<double> cluster_errors(const std::vector<predict::RunData>& runs,
+                                   const KernelClusters& clusters,
+                                   const predict::PredictorTrainingOptions& training) {
+    std::vector<double> error_us(static_cast<std::size_t>(clusters.count()), 0);
+    std::vector<double> us(static_cast<std::size_t>(clusters.count()), 0);
+    std::vector<int> fold(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        fold[i] = static_cast<int>(i % kFolds);
+    std::shuffle(fold.begin(), fold.end(), std::mt19937(training.seed));
+    for (int f = 0; f < kFolds; ++f) {
+        std::vector<const predict::RunData*> train;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (fold[i] != f)
+                train.push_back(&runs[i]);
+        if (train.size() == runs.size() || train.empty())
+            continue;
+        const auto predictor = predict::train_predictor(train, training);
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            if (fold[i] != f)
+                continue;
+            std::vector<std::vector<double>> features;
+            for (const auto& s : runs[i].samples)
+                features.push_back(s.features);
+            const auto of_sample = clusters.clusters_of(features);
+            for (std::size_t s = 0; s < runs[i].samples.size(); ++s) {
+                const auto& sample = runs[i].samples[s];
+                const double predicted =
+                    predict::predict_features(predictor, sample.features, sample.model_class).us;
+                const auto c = static_cast<std::size_t>(of_sample[s]);
+                error_us[c] += std::abs(predicted - sample.us);
+                us[c] += sample.us;
+            }
+        }
+    }
+    std::vector<double> errors(us.size(), -1);
+    for (std::size_t c = 0; c < us.size(); ++c)
+        if (us[c] > 0)
+            errors[c] = error_us[c] / us[c];
+    return errors;
+}
+
+FamilyError family_error(const predict::FamilyResult& family) {
+    std::vector<double> errors;
+    for (const auto& r : family.runs)
+        errors.push_back((r.predicted_ms - r.run->e2e_ms) / r.run->e2e_ms);
+    return {family.family, static_cast<int>(family.runs.size()), predict::summarise_errors(errors)};
+}
+
+std::string today() {
+    const std::time_t now = std::time(nullptr);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+    return text;
+}
+
+} // namespace
+
+device::DeviceSpec calibrated_device(const std::string& id, const std::string& runtime, int threads,
+                                     int networks, double minutes) {
+    device::DeviceSpec machine = device::detect_this_machine();
+    device::DeviceSpec d;
+    d.id = id;
+    d.kind = device::DeviceKind::cpu;
+    const std::string thread_text = std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
+    device::ProcessingElement pe = machine.processing_elements.at(0);
+    d.name = pe.core_type + ", " + runtime + ", " + thread_text;
+    d.source = "measured: cleave calibrate on " + today() + ", " + std::to_string(networks) +
+               " networks in " + fixed(minutes, 1) + " min";
+    d.note = "A calibrated PE: this machine's CPU as the runtime used it with " + thread_text +
+             "; its predictor (the user library's predictors/" + id +
+             ".json.xz) was trained on the networks measured.";
+    const int detected = std::max(1, pe.cores);
+    if (pe.peak_gflops.fp32)
+        pe.peak_gflops.fp32 = *pe.peak_gflops.fp32 * std::min(threads, detected) / detected;
+    pe.cores = threads;
+    pe.core_ids.resize(static_cast<std::size_t>(std::min(threads, detected)));
+    pe.name = "CPU, " + thread_text;
+    pe.source = "measured: cleave calibrate (intra-op threads); the rest detected";
+    d.processing_elements = {pe};
+    d.memory = machine.memory;
+    d.measurement = device::Measurement{"cleave calibrate", runtime, threads, "float32"};
+    return d;
+}
+
+CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOptions& options) {
+    const auto start = Clock::now();
+    const auto elapsed = [&] {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const auto say = [&](const std::string& line) {
+        if (options.progress)
+            options.progress(line);
+    };
+    const auto poll = [&] {
+        if (options.poll)
+            options.poll();
+    };
+    const double budget_s = options.minutes * 60;
+    double measure_until = budget_s - training_reserve_s(budget_s);
+    const auto kinds = kinds_to_score(options);
+    if (kinds.empty())
+        throw InputError("", "--kinds", "no predictor kind is installed to train");
+    const auto method = fusion::find_fusion_method(options.rules);
+
+    CalibrationResult result;
+    result.data.runtime = profiler.runtime();
+    result.data.device = profile::host_processor();
+    say("calibrating " + options.device_id + ": " + result.data.runtime + ", " +
+        std::to_string(options.threads) + " thread" + (options.threads == 1 ? "" : "s") + ", " +
+        fixed(options.minutes, 1) + " min");
+
+    PoolOptions pool_options;
+    pool_options.work_folder = options.work_folder;
+    pool_options.example_models = options.example_models;
+    pool_options.simulation_models = simulation_models_per_space(options.minutes);
+    pool_options.seed = options.seed;
+    pool_options.method = &method;
+    pool_options.progress = say;
+    pool_options.poll = poll;
+    auto pool = build_pool(pool_options);
+    const auto clusters = cluster_pool_kernels(pool, kClusters, options.seed);
+    result.pool_networks = static_cast<int>(pool.size());
+    result.kernel_clusters = clusters.count();
+
+    profile::ProfileOptions profiling;
+    profiling.threads = options.threads;
+    profiling.warmups = kWarmups;
+    profiling.repeats = kRepeats;
+    profiling.max_rounds = kMaxRounds;
+
+    predict::PredictorTrainingOptions training;
+    training.device = options.device_id;
+    training.kind = kinds.front();
+    training.rules = options.rules;
+    training.seed = options.seed;
+
+    std::vector<predict::RunData> runs;
+    runs.reserve(pool.size());
+    std::vector<bool> done(pool.size(), false);
+    std::vector<double> measured_per_cluster(static_cast<std::size_t>(clusters.count()), 0);
+    std::vector<double> speed_ratios; // measured / nominal end-to-end time
+    double session_s = 1.0;           // per network beyond its runs: start-up, load, profile
+    std::optional<predict::Predictor> guide;
+    int failures = 0;
+
+    const auto candidates = [&] {
+        const double ratio = speed_ratios.empty() ? 1.0 : profile::median(speed_ratios);
+        const auto roofline = predict::NominalRoofline::of(predict::kernel_feature_names());
+        std::vector<Candidate> out;
+        for (std::size_t n = 0; n < pool.size(); ++n) {
+            if (done[n])
+                continue;
+            Candidate c;
+            c.network = static_cast<int>(n);
+            const auto& network = pool[n];
+            double e2e_ms = 0;
+            if (guide) {
+                const auto predicted =
+                    predict::predict_model(*guide, *network.model, network.kernels);
+                for (const auto& k : predicted.kernels)
+                    c.kernel_us.push_back(k.us);
+                e2e_ms = predicted.total_ms;
+            } else {
+                for (const auto& kernel : network.kernels.kernels)
+                    c.kernel_us.push_back(
+                        roofline.us(predict::kernel_features(*network.model, kernel).data()) *
+                        kernel.launches * ratio);
+                e2e_ms = network.nominal_ms * ratio;
+            }
+            c.seconds = session_s + (kWarmups + 1.3 * kRepeats) * e2e_ms / 1000.0;
+            out.push_back(std::move(c));
+        }
+        return out;
+    };
+
+    // Measures pool network n; false when the runtime refused it (skipped, said why).
+    const auto measure = [&](const Candidate& candidate, const std::string& phase) {
+        const auto n = static_cast<std::size_t>(candidate.network);
+        auto& network = pool[n];
+        done[n] = true;
+        const double began = elapsed();
+        profile::MeasuredRun run;
+        try {
+            const fs::path file = measurable_file(network, options.work_folder / "examples");
+            network.model->file = file.string();
+            run = profiler.profile(*network.model, profiling);
+            failures = 0;
+        } catch (const InputError& e) {
+            if (++failures >= 3)
+                throw;
+            say("  skipped " + network.name + ": " + e.what());
+            return false;
+        }
+        run.model = network.name;
+        const double seconds = elapsed() - began;
+        profile::put_run(result.data, run);
+        runs.push_back(predict::prepare_run(*network.model, run));
+        runs.back().family = network.family;
+        const auto& data = runs.back();
+        if (network.nominal_ms > 0 && data.e2e_ms > 0)
+            speed_ratios.push_back(data.e2e_ms / network.nominal_ms);
+        const double runs_s =
+            (kWarmups + static_cast<double>(run.e2e_ms.size())) * data.e2e_ms / 1000;
+        session_s = 0.7 * session_s + 0.3 * std::max(0.05, seconds - runs_s);
+        std::vector<std::vector<double>> features;
+        for (const auto& s : data.samples)
+            features.push_back(s.features);
+        for (const int c : clusters.clusters_of(features))
+            measured_per_cluster[static_cast<std::size_t>(c)] += 1;
+        result.networks.push_back(
+            {network.name, network.family, phase, data.e2e_ms, data.kernel_count, seconds});
+        say("[" + std::to_string(result.networks.size()) + "] " + network.name + " (" +
+            network.family + (network.example ? ", example" : "") + "): " + fixed(data.e2e_ms, 2) +
+            " ms, " + std::to_string(data.kernel_count) + " kernels, " + fixed(seconds, 1) +
+            " s; " + fixed(std::max(0.0, measure_until - elapsed()) / 60, 1) +
+            " min of measuring left");
+        return true;
+    };
+
+    // Takes `pick`'s choice while its expected cost fits before `until`; false when none fits.
+    const auto measure_next = [&](const std::function<int(const std::vector<Candidate>&)>& pick,
+                                  double until, const std::string& phase) {
+        auto list = candidates();
+        std::erase_if(list, [&](const Candidate& c) { return elapsed() + c.seconds > until; });
+        const int chosen = pick(list);
+        if (chosen < 0)
+            return false;
+        measure(list[static_cast<std::size_t>(chosen)], phase);
+        return true;
+    };
+
+    // Coverage first, for up to half of the measuring time.
+    say("measuring networks that cover the kernels' " + std::to_string(clusters.count()) +
+        " clusters");
+    const double coverage_until = elapsed() + 0.5 * (measure_until - elapsed());
+    while (elapsed() < coverage_until) {
+        poll();
+        if (!measure_next(
+                [&](const std::vector<Candidate>& list) {
+                    return next_by_coverage(clusters, list, measured_per_cluster,
+                                            kKernelsPerCluster);
+                },
+                coverage_until, "coverage"))
+            break;
+    }
+    // Then where the predictor errs most, re-judged every round; measuring ends in time to score
+    // and train, as long as the last fit says those take.
+    const auto families_measured = [&] {
+        std::set<std::string> families;
+        for (const auto& r : runs)
+            families.insert(r.family);
+        return families.size();
+    };
+    const double round_s = std::max(15.0, 0.15 * measure_until);
+    while (elapsed() < measure_until && runs.size() < pool.size() && runs.size() >= 2) {
+        poll();
+        const double began = elapsed();
+        std::vector<const predict::RunData*> all;
+        for (const auto& r : runs)
+            all.push_back(&r);
+        guide = predict::train_predictor(all, training);
+        const double fit_s = elapsed() - began;
+        measure_until = std::min(budget_s - training_reserve_s(budget_s),
+                                 budget_s - scoring_s(fit_s, families_measured() + 1));
+        // Judging the errors takes a fit per fold.
+        if (elapsed() + kFolds * fit_s >= measure_until)
+            break;
+        const auto errors = cluster_errors(runs, clusters, training);
+        double known = 0, count = 0;
+        for (const double e : errors)
+            if (e >= 0) {
+                known += e;
+                ++count;
+            }
+        const double unknown = count > 0 ? std::max(0.5, 2 * known / count) : 1.0;
+        say("predictor errors judged on " + std::to_string(runs.size()) +
+            " networks: mean cluster error " + fixed(count > 0 ? 100 * known / count : 0, 1) +
+            "%; measuring where it is largest");
+        const double until = std::min(measure_until, elapsed() + round_s);
+        bool any = false;
+        while (elapsed() < until) {
+            poll();
+            if (!measure_next(
+                    [&](const std::vector<Candidate>& list) {
+                        return next_by_error(clusters, list, errors, unknown);
+                    },
+                    measure_until, "error"))
+                break;
+            any = true;
+        }
+        if (!any)
+            break;
+    }
+    result.measuring_seconds = elapsed();
+    if (runs.size() < 2)
+        throw InputError("", "--minutes",
+                         "the budget measured " + std::to_string(runs.size()) +
+                             " network(s); a predictor needs at least 2: give more minutes");
+
+    // Score every kind with each family held out, while the budget lasts: each kind is first
+    // fitted on everything (its predictor, should it win), which also says what scoring costs.
+    say("scoring predictor kinds on " + std::to_string(runs.size()) + " networks, their " +
+        std::to_string(families_measured()) + " families held out in " + std::to_string(kFolds) +
+        " folds");
+    std::vector<const predict::RunData*> all;
+    for (const auto& r : runs)
+        all.push_back(&r);
+    const std::size_t families = families_measured();
+    std::map<std::string, predict::Predictor> fitted;
+    for (const auto& kind : kinds) {
+        poll();
+        KindScore score;
+        score.kind = kind;
+        const double began = elapsed();
+        auto kind_training = training;
+        kind_training.kind = kind;
+        const bool first = result.kinds.empty();
+        if (!first && elapsed() + scoring_s(0.2, families) > budget_s) {
+            say("  " + kind + ": not scored, the budget is spent");
+            result.kinds.push_back(score);
+            continue;
+        }
+        auto predictor = predict::train_predictor(all, kind_training);
+        const double fit_s = elapsed() - began;
+        if (!first && elapsed() + scoring_s(fit_s, families) - fit_s > budget_s) {
+            say("  " + kind + ": not scored, the budget is spent");
+            result.kinds.push_back(score);
+            continue;
+        }
+        fitted.emplace(kind, std::move(predictor));
+        const auto held_out = predict::leave_family_out(
+            runs, method, kind_training, [&](const std::string&) { poll(); }, kFolds);
+        std::vector<double> pooled;
+        for (const auto& f : held_out) {
+            score.families.push_back(family_error(f));
+            for (const auto& r : f.runs)
+                pooled.push_back((r.predicted_ms - r.run->e2e_ms) / r.run->e2e_ms);
+        }
+        score.e2e = predict::summarise_errors(pooled);
+        score.scored = true;
+        score.seconds = elapsed() - began;
+        say("  " + kind + ": " + fixed(100 * score.e2e.mape, 1) +
+            "% end-to-end MAPE on held-out families (" + fixed(score.seconds, 1) + " s)");
+        result.kinds.push_back(std::move(score));
+    }
+    const KindScore* best = nullptr;
+    for (const auto& s : result.kinds)
+        if (s.scored && (!best || s.e2e.mape < best->e2e.mape))
+            best = &s;
+    say("keeping " + best->kind + ", trained on all " + std::to_string(runs.size()) + " networks");
+    result.predictor = std::move(fitted.at(best->kind));
+    result.seconds = elapsed();
+    result.device = calibrated_device(options.device_id, result.data.runtime, options.threads,
+                                      static_cast<int>(runs.size()), result.seconds / 60);
+    return result;
+}
+
+} // namespace cleave::calibration

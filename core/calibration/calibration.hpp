@@ -1,0 +1,78 @@
+// Calibrating a device in one step (cleave calibrate): measures this machine through a profiler
+// back end on networks Cleave writes itself (the benchmark suite, simulation models) and the
+// example models, chosen first to cover the kernels' feature space (KMeans) and then where a
+// predictor errs most (network_choice.hpp), until the time budget's measuring share is spent;
+// then scores every installed predictor kind on the measured networks, each family held out in
+// turn, trains the best on everything and describes the device it stands for.
+#pragma once
+
+#include "core/device/device_spec.hpp"
+#include "core/predict/predictor.hpp"
+#include "core/predict/predictor_training.hpp"
+#include "core/profile/measured_dataset.hpp"
+#include "core/profile/profiler.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cleave::calibration {
+
+struct CalibrationOptions {
+    std::string device_id; // the id it is stored under (device::check_user_device_id)
+    int threads = 1;
+    double minutes = 10; // the whole budget: measuring, training and scoring
+    std::string rules = "ort-cpu";
+    unsigned seed = 1;
+    std::vector<std::filesystem::path> example_models; // .onnx or .onnx.xz
+    std::filesystem::path work_folder; // generated and unpacked models; the caller removes it
+    std::vector<std::string> kinds;    // predictor kinds to score; empty: every installed one
+    std::function<void(const std::string&)> progress; // lines for people
+    std::function<void()> poll;                       // called often; throws Cancelled to stop
+};
+
+struct MeasuredNetwork {
+    std::string name;
+    std::string family;
+    std::string phase; // "coverage" or "error"
+    double e2e_ms = 0;
+    int kernels = 0;
+    double seconds = 0; // spent measuring it
+};
+
+struct FamilyError {
+    std::string family;
+    int runs = 0;
+    predict::ErrorSummary e2e; // end to end, each run predicted with its family held out
+};
+
+struct KindScore {
+    std::string kind;
+    bool scored = false;       // false: the budget ran out before it was scored
+    predict::ErrorSummary e2e; // pooled over every held-out family
+    std::vector<FamilyError> families;
+    double seconds = 0;
+};
+
+struct CalibrationResult {
+    device::DeviceSpec device;
+    predict::Predictor predictor;
+    profile::MeasuredDataset data; // every run measured
+    std::vector<MeasuredNetwork> networks;
+    std::vector<KindScore> kinds; // in the order scored; predictor.kind is the best
+    int pool_networks = 0;
+    int kernel_clusters = 0;
+    double measuring_seconds = 0;
+    double seconds = 0;
+};
+
+// Throws InputError for options it cannot run (no kind installed, a budget too small to
+// measure one network), Cancelled through `poll`.
+CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOptions& options);
+
+// The calibrated device: this machine's CPU as one PE of `threads` cores running `runtime`.
+device::DeviceSpec calibrated_device(const std::string& id, const std::string& runtime, int threads,
+                                     int networks, double minutes);
+
+} // namespace cleave::calibration

@@ -1,0 +1,164 @@
+#include "calibration_pool.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/graph/onnx_import.hpp"
+#include "core/input_error.hpp"
+#include "core/modelgen/model_specs.hpp"
+#include "core/predict/baseline.hpp"
+#include "core/predict/kernel_features.hpp"
+#include "core/profile/measured_dataset.hpp"
+#include "core/xz_codec.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace cleave::calibration {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kXzSuffix = ".onnx.xz";
+
+double nominal_ms(const graph::Model& model, const fusion::KernelGraph& kernels) {
+    static const auto roofline = predict::NominalRoofline::of(predict::kernel_feature_names());
+    double us = 0;
+    for (const auto& kernel : kernels.kernels)
+        us += roofline.us(predict::kernel_features(model, kernel).data()) * kernel.launches;
+    return us / 1000.0;
+}
+
+PoolNetwork pooled(std::string name, std::string family, const fs::path& source, graph::Model model,
+                   const fusion::FusionMethod& method, bool example) {
+    PoolNetwork n;
+    n.name = std::move(name);
+    n.family = std::move(family);
+    n.example = example;
+    n.source = source;
+    n.model = std::make_shared<graph::Model>(std::move(model));
+    n.kernels = fusion::detect_kernels(*n.model, method);
+    n.nominal_ms = nominal_ms(*n.model, n.kernels);
+    return n;
+}
+
+std::string read_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path.string(), "", "cannot open; expected an ONNX model (.onnx.xz)");
+    std::stringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+}
+
+std::string stem_of(const fs::path& path) {
+    const std::string file = path.filename().string();
+    if (file.ends_with(kXzSuffix))
+        return file.substr(0, file.size() - std::string(kXzSuffix).size());
+    return path.stem().string();
+}
+
+} // namespace
+
+fs::path installed_example_models() {
+    std::error_code error;
+    const auto exe = fs::read_symlink("/proc/self/exe", error);
+    if (error)
+        return {};
+    const fs::path prefix = exe.parent_path().parent_path();
+    for (const auto& folder :
+         {prefix / "share" / "cleave" / "examples" / "models", prefix / "examples" / "models"})
+        if (fs::is_directory(folder, error))
+            return folder;
+    return {};
+}
+
+std::vector<fs::path> example_models_in(const fs::path& folder) {
+    std::map<std::string, fs::path> by_name;
+    std::error_code error;
+    if (!fs::is_directory(folder, error))
+        return {};
+    for (const auto& entry : fs::directory_iterator(folder, error)) {
+        const auto& path = entry.path();
+        const std::string file = path.filename().string();
+        if (!file.ends_with(".onnx") && !file.ends_with(kXzSuffix))
+            continue;
+        auto& chosen = by_name[stem_of(path)];
+        if (chosen.empty() || file.ends_with(".onnx")) // an unpacked copy is read in place
+            chosen = path;
+    }
+    std::vector<fs::path> paths;
+    for (auto& [_, path] : by_name)
+        paths.push_back(std::move(path));
+    return paths;
+}
+
+fs::path measurable_file(const PoolNetwork& network, const fs::path& folder) {
+    if (!network.source.filename().string().ends_with(kXzSuffix))
+        return network.source;
+    const fs::path unpacked = folder / (network.name + ".onnx");
+    std::error_code error;
+    if (!fs::exists(unpacked, error)) {
+        fs::create_directories(folder);
+        const std::string what = "an ONNX model compressed with xz";
+        write_file_atomically(
+            unpacked, xz_decompress(read_bytes(network.source), network.source.string(), what));
+    }
+    return unpacked;
+}
+
+std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
+    if (!options.method)
+        throw std::invalid_argument("build_pool: no fusion method");
+    const auto say = [&](const std::string& line) {
+        if (options.progress)
+            options.progress(line);
+    };
+    auto specs = modelgen::benchmark_suite();
+    for (const auto& space : modelgen::kSimulationSpaces) {
+        auto models = modelgen::simulation_models(options.simulation_models, options.seed, space);
+        specs.insert(specs.end(), std::make_move_iterator(models.begin()),
+                     std::make_move_iterator(models.end()));
+    }
+    // The suite's batch series measures batching, not the batch-1 kernels a predictor serves.
+    std::erase_if(specs, [](const modelgen::ModelSpec& s) {
+        return !s.input_shape.empty() && s.input_shape.front() != 1;
+    });
+    const fs::path folder = options.work_folder / "models";
+    say("writing " + std::to_string(specs.size()) + " generated networks into " + folder.string());
+    const auto poll = [&] {
+        if (options.poll)
+            options.poll();
+    };
+    modelgen::write_models(specs, folder, options.seed,
+                           [&](int, int, const std::string&) { poll(); });
+
+    std::vector<PoolNetwork> pool;
+    for (const auto& s : specs) {
+        const fs::path file = folder / (s.name + ".onnx");
+        pool.push_back(
+            pooled(s.name, s.category, file, graph::load_model(file), *options.method, false));
+        poll();
+    }
+    for (const auto& path : options.example_models) {
+        const std::string name = stem_of(path);
+        graph::Model model =
+            path.filename().string().ends_with(kXzSuffix)
+                ? [&] {
+                      const std::string bytes = xz_decompress(read_bytes(path), path.string(),
+                                                              "an ONNX model compressed with xz");
+                      return graph::load_model_from_bytes({bytes.begin(), bytes.end()},
+                                                          path.string());
+                  }()
+                : graph::load_model(path);
+        pool.push_back(pooled(name, profile::model_family(name), path, std::move(model),
+                              *options.method, true));
+        poll();
+    }
+    say(std::to_string(pool.size()) + " networks to choose from (" +
+        std::to_string(options.example_models.size()) + " example models)");
+    return pool;
+}
+
+} // namespace cleave::calibration

@@ -1,0 +1,57 @@
+// The networks a calibration may measure: the generated benchmark suite, simulation models of
+// every space and the example models, each loaded with its kernels (the calibration's fusion
+// method) and a first guess of its cost. Generated models are written into the work folder;
+// example models are read where they are, or unpacked there when shipped as .onnx.xz.
+#pragma once
+
+#include "core/fusion/fusion_method.hpp"
+#include "core/graph/model.hpp"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cleave::calibration {
+
+struct PoolNetwork {
+    std::string name;
+    // A generated network's category ("blocks", "nas9", "affinity", ...), an example model's
+    // profile::model_family: what a calibration holds out together.
+    std::string family;
+    bool example = false;                // one of the example models (a real architecture)
+    std::filesystem::path source;        // .onnx, or .onnx.xz to unpack before it is measured
+    std::shared_ptr<graph::Model> model; // loaded when the pool is built
+    fusion::KernelGraph kernels;
+    double nominal_ms = 0; // its kernels at the nominal roofline (predict/baseline.hpp)
+};
+
+struct PoolOptions {
+    std::filesystem::path work_folder;                 // generated models go to <work>/models
+    std::vector<std::filesystem::path> example_models; // .onnx or .onnx.xz
+    int simulation_models = 40;                        // per simulation space
+    unsigned seed = 1;
+    const fusion::FusionMethod* method = nullptr;
+    std::function<void(const std::string&)> progress; // a line for people
+    std::function<void()> poll; // called between networks; may throw Cancelled
+};
+
+// The benchmark suite, `simulation_models` networks of each simulation space and the example
+// models. Throws InputError for an example model that does not load.
+std::vector<PoolNetwork> build_pool(const PoolOptions& options);
+
+// Where the example models are: <the executable's folder>/../share/cleave/examples/models when
+// installed, else the build tree's unpacked copies (<build>/examples/models); empty when
+// neither exists.
+std::filesystem::path installed_example_models();
+
+// The example models in `folder`: NAME.onnx and NAME.onnx.xz files, one per NAME, by name.
+std::vector<std::filesystem::path> example_models_in(const std::filesystem::path& folder);
+
+// The .onnx file to measure: `network.source`, or for a .onnx.xz its unpacked copy in `folder`
+// (made once).
+std::filesystem::path measurable_file(const PoolNetwork& network,
+                                      const std::filesystem::path& folder);
+
+} // namespace cleave::calibration

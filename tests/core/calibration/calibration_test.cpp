@@ -1,0 +1,178 @@
+// Calibration end to end over a profiler whose kernels follow a known law: it measures networks
+// from the pool until its budget is spent, covering the kernel clusters first, scores the kinds
+// on families it held out, and the predictor it keeps recovers the law on networks it never
+// measured; a cancelled calibration stops, and a budget too small to measure says so.
+#include "core/calibration/calibration.hpp"
+#include "core/device/this_machine.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/graph/onnx_import.hpp"
+#include "core/input_error.hpp"
+#include "core/modelgen/model_specs.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <chrono>
+#include <thread>
+
+using namespace cleave;
+
+namespace {
+
+// Each kernel the ort-cpu rules form takes 3 us + MACs at 20 GMAC/s + bytes at 5 GB/s; an
+// inference adds 0.2 ms. `sleep_ms` stands for the time measuring takes.
+class LawProfiler final : public profile::Profiler {
+public:
+    explicit LawProfiler(int sleep_ms = 0) : sleep_ms_(sleep_ms) {}
+
+    std::string runtime() const override { return "law 1.0"; }
+
+    profile::MeasuredRun profile(const graph::Model& model,
+                                 const profile::ProfileOptions& options) override {
+        ++profiled;
+        threads = options.threads;
+        if (sleep_ms_ > 0)
+            std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
+        const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method("ort-cpu"));
+        profile::MeasuredRun run;
+        run.model = std::filesystem::path(model.file).stem().string();
+        run.threads = options.threads;
+        run.input_shape = *model.tensors[static_cast<std::size_t>(model.inputs[0])].shape;
+        double total_us = 200;
+        for (const auto& k : kernels.kernels) {
+            profile::MeasuredKernel m;
+            m.name = k.name;
+            m.op = model.nodes[static_cast<std::size_t>(k.nodes.front())].op;
+            for (const int n : k.nodes)
+                if (model.nodes[static_cast<std::size_t>(n)].op != "Constant")
+                    m.covers.push_back(model.nodes[static_cast<std::size_t>(n)].name);
+            if (m.covers.empty())
+                continue;
+            m.us = law_us(k);
+            total_us += *m.us;
+            run.kernels.push_back(std::move(m));
+        }
+        run.e2e_ms.assign(10, total_us / 1000.0);
+        run.cv = 0;
+        return run;
+    }
+
+    static double law_us(const fusion::Kernel& k) {
+        return 3.0 + static_cast<double>(k.macs) / 20e3 +
+               static_cast<double>(k.bytes_in + k.bytes_out) / 5e3;
+    }
+
+    int profiled = 0;
+    int threads = 0;
+
+private:
+    int sleep_ms_;
+};
+
+calibration::CalibrationOptions options(const QTemporaryDir& dir, double minutes) {
+    calibration::CalibrationOptions o;
+    o.device_id = "law-machine-1t";
+    o.minutes = minutes;
+    o.threads = 1;
+    o.kinds = {"lasso"};
+    o.work_folder = dir.path().toStdString();
+    o.example_models = {std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx"};
+    return o;
+}
+
+} // namespace
+
+class CalibrationTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void itLearnsTheLawOfTheMeasuredDevice() {
+        QTemporaryDir dir;
+        LawProfiler profiler(20);
+        auto o = options(dir, 0.4);
+        std::vector<std::string> lines;
+        o.progress = [&](const std::string& line) { lines.push_back(line); };
+        const auto started = std::chrono::steady_clock::now();
+        const auto r = calibration::calibrate(profiler, o);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+        // Within its budget, measuring for most of it.
+        QVERIFY2(seconds < 0.4 * 60 * 1.15, std::to_string(seconds).c_str());
+        QVERIFY(r.measuring_seconds < r.seconds);
+        QCOMPARE(static_cast<int>(r.networks.size()), profiler.profiled);
+        QVERIFY(r.networks.size() >= 10);
+        QCOMPARE(r.data.runs.size(), r.networks.size());
+        QCOMPARE(profiler.threads, 1);
+        // Coverage first, then where the predictor errs.
+        QCOMPARE(r.networks.front().phase, std::string("coverage"));
+        // One progress line per network measured.
+        int network_lines = 0;
+        for (const auto& line : lines)
+            network_lines += line.starts_with("[");
+        QCOMPARE(network_lines, static_cast<int>(r.networks.size()));
+
+        // Scored on families it held out: a law lasso can express is learnt closely (its shrinkage
+        // and the fall-back of rare classes to wider models cost a few percent: 6.8% measured).
+        QCOMPARE(r.kinds.size(), std::size_t{1});
+        QVERIFY(r.kinds[0].scored);
+        QVERIFY2(r.kinds[0].e2e.mape < 0.10, std::to_string(r.kinds[0].e2e.mape).c_str());
+        QVERIFY(r.kinds[0].families.size() >= 3);
+        QCOMPARE(r.predictor.kind, std::string("lasso"));
+        QCOMPARE(r.predictor.device, std::string("law-machine-1t"));
+        QVERIFY(std::abs(r.predictor.overhead_ms - 0.2) < 0.05);
+
+        // And on a network it never measured.
+        const auto resnet =
+            graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
+        const auto kernels = fusion::detect_kernels(resnet, fusion::find_fusion_method("ort-cpu"));
+        double law_ms = 0.2;
+        for (const auto& k : kernels.kernels)
+            law_ms += LawProfiler::law_us(k) / 1000.0;
+        const double predicted = predict::predict_model(r.predictor, resnet, kernels).total_ms;
+        QVERIFY2(std::abs(predicted - law_ms) / law_ms < 0.05,
+                 (std::to_string(predicted) + " vs " + std::to_string(law_ms)).c_str());
+    }
+
+    void theDeviceIsThisMachinesCpuAtTheThreadsMeasured() {
+        const auto d =
+            calibration::calibrated_device("box-ort-2t", "ONNX Runtime 1.30.0", 2, 40, 9.5);
+        QCOMPARE(d.id, std::string("box-ort-2t"));
+        QCOMPARE(d.kind, device::DeviceKind::cpu);
+        QCOMPARE(d.processing_elements.size(), std::size_t{1});
+        QCOMPARE(d.processing_elements[0].cores, 2);
+        QVERIFY(d.measurement);
+        QCOMPARE(d.measurement->threads.value_or(0), 2);
+        QCOMPARE(d.measurement->runtime, std::string("ONNX Runtime 1.30.0"));
+        QVERIFY(d.source.find("40 networks in 9.5 min") != std::string::npos);
+        // What it writes reads back.
+        const auto again = device::parse_device_spec(device::device_spec_json(d), "box.json");
+        QCOMPARE(again.id, d.id);
+    }
+
+    void aCancelledCalibrationStops() {
+        QTemporaryDir dir;
+        LawProfiler profiler;
+        auto o = options(dir, 1);
+        o.poll = [&] {
+            if (profiler.profiled >= 3)
+                throw Cancelled();
+        };
+        QVERIFY_THROWS_EXCEPTION(Cancelled, calibration::calibrate(profiler, o));
+        QCOMPARE(profiler.profiled, 3);
+    }
+
+    void aBudgetTooSmallToMeasureSaysSo() {
+        QTemporaryDir dir;
+        LawProfiler profiler(500);
+        try {
+            calibration::calibrate(profiler, options(dir, 0.01));
+            QFAIL("calibrated without measuring");
+        } catch (const InputError& e) {
+            QCOMPARE(e.place(), std::string("--minutes"));
+            QVERIFY(e.problem().find("give more minutes") != std::string::npos);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(CalibrationTest)
+#include "calibration_test.moc"
