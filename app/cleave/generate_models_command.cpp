@@ -87,7 +87,7 @@ int run_generate_models(const GenerateOptions& options) {
     if (std::find(modelgen::kSimulationSpaces.begin(), modelgen::kSimulationSpaces.end(),
                   options.space) == modelgen::kSimulationSpaces.end())
         throw InputError("", "--space",
-                         "unknown space \"" + options.space + "\"; expected blocks or nas9");
+                         "unknown space \"" + options.space + "\"; expected blocks, nas9 or zoo");
     return write_specs(modelgen::simulation_models(options.count, options.seed, options.space),
                        options);
 }
@@ -113,13 +113,17 @@ Action add_generate_models_command(CLI::App& app) {
     auto options = std::make_shared<GenerateOptions>();
     auto* command = app.add_subcommand(
         "generate-models",
-        "Write random simulation models (seed-model blocks or a 9-choice NAS space)");
+        "Write random simulation models (seed-model blocks, a 9-choice NAS space, or networks "
+        "mixing the blocks of modern architectures)");
     command->add_option("--count", options->count, "How many models")->required();
     command->add_option("--out", options->out, "Folder to write the models and manifest.json into")
         ->required();
-    command->add_option("--space", options->space,
-                        "blocks (ResNet, MobileNet, SqueezeNet, DenseNet, VGG blocks) or nas9 "
-                        "(default blocks)");
+    command->add_option(
+        "--space", options->space,
+        "blocks (ResNet, MobileNet, SqueezeNet, DenseNet, VGG blocks), nas9, or zoo (ResNeXt, "
+        "RegNet, EfficientNet, MobileNetV3, MnasNet, ShuffleNetV2, DenseNet, SqueezeNet and "
+        "MaxViT blocks and ViT / BERT encoders, mixed; docs/model-generation.md) (default "
+        "blocks)");
     command->add_option("--seed", options->seed, "Seed of structures and weights (default 1)");
     command->add_flag("--json", options->json, "Print the models written as JSON");
     return [options] { return run_generate_models(*options); };

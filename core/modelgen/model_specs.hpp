@@ -17,7 +17,7 @@ namespace cleave::modelgen {
 
 struct ModelSpec {
     std::string name;     // file stem: "affinity_conv3x3"
-    std::string category; // "affinity", "scale", ... ; "blocks" or "nas9" for simulation models
+    std::string category; // "affinity", "scale", ... ; the space for simulation models
     std::string description;
     std::vector<std::int64_t> input_shape;
     std::function<void(NetBuilder&)> build; // adds the layers and the output
@@ -28,11 +28,14 @@ struct ModelSpec {
 // MACs, activations traded for weights), mobilenet (MobileNetV2 widths x resolutions), batch
 // (one CNN at batch 1 to 16), fusion (blocks a runtime fuses into one kernel).
 std::vector<ModelSpec> benchmark_suite();
-inline const std::vector<std::string> kSimulationSpaces{"blocks", "nas9"};
+inline const std::vector<std::string> kSimulationSpaces{"blocks", "nas9", "zoo"};
 // `count` random networks; the same seed gives the same networks. `space`: "blocks" (stages of
 // ResNet basic / bottleneck, MobileNet inverted residual, SqueezeNet fire, DenseNet and VGG
-// blocks with random widths, depths, strides and input sizes) or "nas9" (MobileNetV2's stages,
-// each block one of 9 inverted residuals: kernel 3, 5 or 7 x expansion 1, 3 or 6).
+// blocks with random widths, depths, strides and input sizes), "nas9" (MobileNetV2's stages,
+// each block one of 9 inverted residuals: kernel 3, 5 or 7 x expansion 1, 3 or 6) or "zoo"
+// (networks mixing the blocks of ResNeXt, RegNet, EfficientNet, MobileNetV3, MnasNet,
+// ShuffleNetV2, DenseNet, SqueezeNet and MaxViT, and ViT / BERT encoders, sized to run in
+// milliseconds).
 std::vector<ModelSpec> simulation_models(int count, std::uint64_t seed, const std::string& space);
 
 struct WrittenModel {

@@ -48,15 +48,41 @@ std::int64_t pooled(std::int64_t size, std::int64_t kernel, std::int64_t stride,
 std::string joined(const std::vector<std::string>& scopes, char separator) {
     std::string out;
     for (const auto& s : scopes)
-        out += (out.empty() ? "" : std::string(1, separator)) + s;
+        if (!s.empty())
+            out += (out.empty() ? "" : std::string(1, separator)) + s;
     return out;
+}
+
+std::int64_t product(const std::vector<std::int64_t>& dims) {
+    std::int64_t p = 1;
+    for (const auto d : dims)
+        p *= d;
+    return p;
+}
+
+// numpy broadcasting of two shapes, aligned at their last dims.
+std::vector<std::int64_t> broadcast(const std::vector<std::int64_t>& a,
+                                    const std::vector<std::int64_t>& b) {
+    std::vector<std::int64_t> y(std::max(a.size(), b.size()), 1);
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        const auto da = i < a.size() ? a[a.size() - 1 - i] : 1;
+        const auto db = i < b.size() ? b[b.size() - 1 - i] : 1;
+        if (da != db && da != 1 && db != 1)
+            throw std::invalid_argument("shapes do not broadcast");
+        y[y.size() - 1 - i] = std::max(da, db);
+    }
+    return y;
+}
+
+std::int64_t axis_of(std::int64_t axis, std::size_t rank) {
+    return axis < 0 ? axis + static_cast<std::int64_t>(rank) : axis;
 }
 
 } // namespace
 
 NetBuilder::NetBuilder(std::string model_name, std::vector<std::int64_t> input_shape,
-                       std::uint64_t seed)
-    : random_(seed) {
+                       std::uint64_t seed, bool with_weights)
+    : random_(seed), with_weights_(with_weights) {
     model_.set_ir_version(8);
     model_.set_producer_name("cleave");
     auto* opset = model_.add_opset_import();
@@ -85,7 +111,8 @@ onnx::NodeProto& NetBuilder::node(const std::string& op, const std::string& name
                                   const std::vector<std::string>& inputs, std::string& output) {
     auto* n = model_.mutable_graph()->add_node();
     n->set_op_type(op);
-    n->set_name(unique("/" + scoped(name) + "/" + op));
+    const auto path = scoped(name);
+    n->set_name(unique("/" + (path.empty() ? "" : path + "/") + op));
     for (const auto& i : inputs)
         n->add_input(i);
     output = n->name() + "_output_0";
@@ -105,6 +132,9 @@ std::string NetBuilder::weight(const std::string& name, const std::vector<std::i
         t->add_dims(d);
         count *= static_cast<std::size_t>(d);
     }
+    parameters_ += static_cast<std::int64_t>(count);
+    if (!with_weights_)
+        return t->name();
     std::vector<float> values(count);
     std::uniform_real_distribution<float> uniform(static_cast<float>(-scale),
                                                   static_cast<float>(scale));
@@ -127,12 +157,27 @@ std::string NetBuilder::constant(const std::string& name, const std::vector<floa
         t->add_dims(static_cast<std::int64_t>(values.size()));
     for (const float v : values)
         t->add_float_data(v);
+    parameters_ += static_cast<std::int64_t>(values.size());
+    return t->name();
+}
+
+std::string NetBuilder::int64s(const std::string& name, const std::vector<std::int64_t>& values,
+                               bool scalar) {
+    auto* t = model_.mutable_graph()->add_initializer();
+    auto scopes = scopes_;
+    scopes.push_back(name);
+    t->set_name(unique(joined(scopes, '.')));
+    t->set_data_type(onnx::TensorProto::INT64);
+    if (!scalar)
+        t->add_dims(static_cast<std::int64_t>(values.size()));
+    for (const auto v : values)
+        t->add_int64_data(v);
     return t->name();
 }
 
 Tensor NetBuilder::conv(const Tensor& x, std::int64_t out_channels, std::int64_t kernel,
                         std::int64_t stride, std::int64_t groups, bool bias, double sparsity,
-                        const std::string& name) {
+                        const std::string& name, std::int64_t pad) {
     const std::int64_t in = x.channels();
     if (groups < 1 || in % groups != 0 || out_channels % groups != 0)
         throw std::invalid_argument("conv " + name + ": channels not divisible by groups");
@@ -146,7 +191,8 @@ Tensor NetBuilder::conv(const Tensor& x, std::int64_t out_channels, std::int64_t
     pop();
     Tensor y;
     auto& n = node("Conv", name, inputs, y.name);
-    const std::int64_t pad = kernel / 2;
+    if (pad < 0)
+        pad = kernel / 2;
     set_ints(n, "dilations", {1, 1});
     set_int(n, "group", groups);
     set_ints(n, "kernel_shape", {kernel, kernel});
@@ -154,6 +200,7 @@ Tensor NetBuilder::conv(const Tensor& x, std::int64_t out_channels, std::int64_t
     set_ints(n, "strides", {stride, stride});
     y.shape = {x.shape[0], out_channels, pooled(x.shape[2], kernel, stride, pad),
                pooled(x.shape[3], kernel, stride, pad)};
+    macs_ += product(y.shape) * (in / groups) * kernel * kernel;
     return y;
 }
 
@@ -175,6 +222,7 @@ Tensor NetBuilder::batch_norm(const Tensor& x, const std::string& name) {
         std::memcpy(raw.data(), values.data(), raw.size());
         t->set_raw_data(std::move(raw));
         inputs.push_back(t->name());
+        parameters_ += c;
     }
     pop();
     Tensor y{"", x.shape};
@@ -192,6 +240,8 @@ Tensor NetBuilder::activation(const Tensor& x, const std::string& kind, const st
         auto& n = node(kind, name, {x.name}, y.name);
         if (kind == "LeakyRelu")
             set_float(n, "alpha", 0.01f);
+        if (kind == "HardSigmoid") // PyTorch's Hardsigmoid: relu6(x + 3) / 6
+            set_float(n, "alpha", 1.0f / 6);
     } else if (kind == "Relu6") {
         push(name);
         const auto lo = constant("min", {0.0f});
@@ -221,28 +271,40 @@ Tensor NetBuilder::activation(const Tensor& x, const std::string& kind, const st
 }
 
 Tensor NetBuilder::add(const Tensor& a, const Tensor& b, const std::string& name) {
-    Tensor y{"", a.shape};
+    Tensor y{"", broadcast(a.shape, b.shape)};
     node("Add", name, {a.name, b.name}, y.name);
     return y;
 }
 
 Tensor NetBuilder::mul(const Tensor& a, const Tensor& b, const std::string& name) {
-    Tensor y{"", a.shape.size() >= b.shape.size() ? a.shape : b.shape};
-    for (std::size_t i = 0; i < a.shape.size() && i < b.shape.size(); ++i)
-        y.shape[i] = std::max(a.shape[i], b.shape[i]);
+    Tensor y{"", broadcast(a.shape, b.shape)};
     node("Mul", name, {a.name, b.name}, y.name);
     return y;
 }
 
-Tensor NetBuilder::concat(const std::vector<Tensor>& parts, const std::string& name) {
+Tensor NetBuilder::scale(const Tensor& x, float value, const std::string& op,
+                         const std::string& name) {
+    if (op != "Mul" && op != "Div")
+        throw std::invalid_argument("scale by " + op);
+    push(name);
+    const auto c = constant(op == "Mul" ? "scale" : "divisor", {value});
+    pop();
+    Tensor y{"", x.shape};
+    node(op, name, {x.name, c}, y.name);
+    return y;
+}
+
+Tensor NetBuilder::concat(const std::vector<Tensor>& parts, const std::string& name,
+                          std::int64_t axis) {
     Tensor y{"", parts.at(0).shape};
-    y.shape[1] = 0;
+    const auto a = static_cast<std::size_t>(axis_of(axis, y.shape.size()));
+    y.shape.at(a) = 0;
     std::vector<std::string> inputs;
     for (const auto& p : parts) {
-        y.shape[1] += p.shape[1];
+        y.shape[a] += p.shape.at(a);
         inputs.push_back(p.name);
     }
-    set_int(node("Concat", name, inputs, y.name), "axis", 1);
+    set_int(node("Concat", name, inputs, y.name), "axis", axis);
     return y;
 }
 
@@ -260,12 +322,18 @@ Tensor NetBuilder::max_pool(const Tensor& x, std::int64_t kernel, std::int64_t s
 }
 
 Tensor NetBuilder::avg_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride,
-                            const std::string& name) {
+                            std::int64_t pad, const std::string& name) {
     Tensor y{"",
-             {x.shape[0], x.shape[1], pooled(x.shape[2], kernel, stride, 0),
-              pooled(x.shape[3], kernel, stride, 0)}};
+             {x.shape[0], x.shape[1], pooled(x.shape[2], kernel, stride, pad),
+              pooled(x.shape[3], kernel, stride, pad)}};
     auto& n = node("AveragePool", name, {x.name}, y.name);
+    if (pad > 0) {
+        set_int(n, "ceil_mode", 0);
+        set_int(n, "count_include_pad", 1);
+    }
     set_ints(n, "kernel_shape", {kernel, kernel});
+    if (pad > 0)
+        set_ints(n, "pads", {pad, pad, pad, pad});
     set_ints(n, "strides", {stride, stride});
     return y;
 }
@@ -292,6 +360,7 @@ Tensor NetBuilder::gemm(const Tensor& x, std::int64_t out, const std::string& na
     const auto b = weight("bias", {out}, 1.0 / std::sqrt(static_cast<double>(k)));
     pop();
     Tensor y{"", {x.shape[0], out}};
+    macs_ += x.shape[0] * out * k;
     auto& n = node("Gemm", name, {x.name, w, b}, y.name);
     set_float(n, "alpha", 1.0f);
     set_float(n, "beta", 1.0f);
@@ -307,6 +376,7 @@ Tensor NetBuilder::matmul(const Tensor& x, std::int64_t out, bool bias, const st
     pop();
     Tensor y{"", x.shape};
     y.shape.back() = out;
+    macs_ += product(y.shape) * k;
     node("MatMul", name, {x.name, w}, y.name);
     if (!bias)
         return y;
@@ -315,10 +385,167 @@ Tensor NetBuilder::matmul(const Tensor& x, std::int64_t out, bool bias, const st
     return z;
 }
 
+Tensor NetBuilder::matmul(const Tensor& a, const Tensor& b, const std::string& name) {
+    if (a.shape.size() < 2 || b.shape.size() < 2 || a.shape.back() != b.shape[b.shape.size() - 2])
+        throw std::invalid_argument("matmul " + name + ": shapes do not match");
+    auto y_shape =
+        broadcast({a.shape.begin(), a.shape.end() - 2}, {b.shape.begin(), b.shape.end() - 2});
+    y_shape.push_back(a.shape[a.shape.size() - 2]);
+    y_shape.push_back(b.shape.back());
+    Tensor y{"", y_shape};
+    macs_ += product(y.shape) * a.shape.back();
+    node("MatMul", name, {a.name, b.name}, y.name);
+    return y;
+}
+
 Tensor NetBuilder::softmax(const Tensor& x, const std::string& name) {
     Tensor y{"", x.shape};
     set_int(node("Softmax", name, {x.name}, y.name), "axis", -1);
     return y;
+}
+
+Tensor NetBuilder::layer_norm(const Tensor& x, float epsilon, const std::string& name) {
+    const std::int64_t c = x.shape.back();
+    push(name);
+    std::vector<std::string> inputs{x.name};
+    for (const auto& [field, value] :
+         std::vector<std::pair<std::string, float>>{{"weight", 1.0f}, {"bias", 0.0f}})
+        inputs.push_back(constant(field, std::vector<float>(static_cast<std::size_t>(c), value)));
+    pop();
+    Tensor y{"", x.shape};
+    auto& n = node("LayerNormalization", name, inputs, y.name);
+    set_int(n, "axis", -1);
+    set_float(n, "epsilon", epsilon);
+    return y;
+}
+
+Tensor NetBuilder::reshape(const Tensor& x, std::vector<std::int64_t> shape,
+                           const std::string& name) {
+    const auto total = product(x.shape);
+    std::int64_t known = 1;
+    for (const auto d : shape)
+        known *= d < 0 ? 1 : d;
+    Tensor y{"", shape};
+    for (auto& d : y.shape)
+        if (d < 0)
+            d = total / known;
+    if (product(y.shape) != total)
+        throw std::invalid_argument("reshape " + name + ": element counts differ");
+    push(name);
+    const auto target = int64s("shape", shape);
+    pop();
+    set_int(node("Reshape", name, {x.name, target}, y.name), "allowzero", 0);
+    return y;
+}
+
+Tensor NetBuilder::transpose(const Tensor& x, const std::vector<std::int64_t>& perm,
+                             const std::string& name) {
+    if (perm.size() != x.shape.size())
+        throw std::invalid_argument("transpose " + name + ": perm and rank differ");
+    Tensor y;
+    for (const auto p : perm)
+        y.shape.push_back(x.shape.at(static_cast<std::size_t>(p)));
+    set_ints(node("Transpose", name, {x.name}, y.name), "perm", perm);
+    return y;
+}
+
+Tensor NetBuilder::slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t end,
+                         const std::string& name) {
+    const auto a = static_cast<std::size_t>(axis_of(axis, x.shape.size()));
+    Tensor y{"", x.shape};
+    y.shape.at(a) = std::min(end, x.shape[a]) - start;
+    push(name);
+    const auto starts = int64s("starts", {start});
+    const auto ends = int64s("ends", {end});
+    const auto axes = int64s("axes", {axis});
+    pop();
+    node("Slice", name, {x.name, starts, ends, axes}, y.name);
+    return y;
+}
+
+std::vector<Tensor> NetBuilder::split(const Tensor& x, std::int64_t axis,
+                                      const std::vector<std::int64_t>& sizes,
+                                      const std::string& name) {
+    const auto a = static_cast<std::size_t>(axis_of(axis, x.shape.size()));
+    std::int64_t total = 0;
+    for (const auto s : sizes)
+        total += s;
+    if (total != x.shape.at(a))
+        throw std::invalid_argument("split " + name + ": sizes do not add up");
+    push(name);
+    const auto split_sizes = int64s("split", sizes);
+    pop();
+    std::vector<Tensor> parts(sizes.size(), Tensor{"", x.shape});
+    auto& n = node("Split", name, {x.name, split_sizes}, parts[0].name);
+    set_int(n, "axis", axis);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        parts[i].shape[a] = sizes[i];
+        if (i > 0) {
+            parts[i].name = n.name() + "_output_" + std::to_string(i);
+            n.add_output(parts[i].name);
+        }
+    }
+    return parts;
+}
+
+Tensor NetBuilder::squeeze(const Tensor& x, std::int64_t axis, const std::string& name) {
+    const auto a = static_cast<std::size_t>(axis_of(axis, x.shape.size()));
+    if (x.shape.at(a) != 1)
+        throw std::invalid_argument("squeeze " + name + ": dim is not 1");
+    push(name);
+    const auto axes = int64s("axes", {axis});
+    pop();
+    Tensor y{"", x.shape};
+    y.shape.erase(y.shape.begin() + static_cast<std::ptrdiff_t>(a));
+    node("Squeeze", name, {x.name, axes}, y.name);
+    return y;
+}
+
+Tensor NetBuilder::unsqueeze(const Tensor& x, std::int64_t axis, const std::string& name) {
+    const auto a = static_cast<std::size_t>(axis_of(axis, x.shape.size() + 1));
+    push(name);
+    const auto axes = int64s("axes", {axis});
+    pop();
+    Tensor y{"", x.shape};
+    y.shape.insert(y.shape.begin() + static_cast<std::ptrdiff_t>(a), 1);
+    node("Unsqueeze", name, {x.name, axes}, y.name);
+    return y;
+}
+
+Tensor NetBuilder::gather(const Tensor& x, std::int64_t axis, std::int64_t index,
+                          const std::string& name) {
+    const auto a = static_cast<std::size_t>(axis_of(axis, x.shape.size()));
+    push(name);
+    const auto i = int64s("index", {index}, true);
+    pop();
+    Tensor y{"", x.shape};
+    y.shape.erase(y.shape.begin() + static_cast<std::ptrdiff_t>(a));
+    set_int(node("Gather", name, {x.name, i}, y.name), "axis", axis);
+    return y;
+}
+
+Tensor NetBuilder::reduce_mean(const Tensor& x, const std::vector<std::int64_t>& axes,
+                               bool keep_dims, const std::string& name) {
+    Tensor y{"", x.shape};
+    std::vector<std::size_t> reduced;
+    for (const auto axis : axes)
+        reduced.push_back(static_cast<std::size_t>(axis_of(axis, x.shape.size())));
+    std::sort(reduced.rbegin(), reduced.rend());
+    for (const auto a : reduced) {
+        if (keep_dims)
+            y.shape.at(a) = 1;
+        else
+            y.shape.erase(y.shape.begin() + static_cast<std::ptrdiff_t>(a));
+    }
+    auto& n = node("ReduceMean", name, {x.name}, y.name);
+    set_ints(n, "axes", axes); // an attribute up to opset 17
+    set_int(n, "keepdims", keep_dims ? 1 : 0);
+    return y;
+}
+
+Tensor NetBuilder::parameter(const std::string& name, const std::vector<std::int64_t>& dims,
+                             double scale) {
+    return {weight(name, dims, scale), dims};
 }
 
 void NetBuilder::output(const Tensor& x) {

@@ -23,29 +23,43 @@ struct Tensor {
 
 class NetBuilder {
 public:
-    // opset 17, one float input named "input" of `input_shape`.
-    NetBuilder(std::string model_name, std::vector<std::int64_t> input_shape, std::uint64_t seed);
+    // opset 17, one float input named "input" of `input_shape`. Without weights, initializers
+    // carry their dims but no values: a network is sized (macs(), parameters()) before it is
+    // written, at no cost.
+    NetBuilder(std::string model_name, std::vector<std::int64_t> input_shape, std::uint64_t seed,
+               bool with_weights = true);
 
     const Tensor& input() const { return input_; }
+    // Multiply-accumulates of the convolutions and matrix products added so far, and the float
+    // values of the initializers.
+    std::int64_t macs() const { return macs_; }
+    std::int64_t parameters() const { return parameters_; }
 
     // Scopes name the nodes: push("stage1"), push("block0") -> "/stage1/block0/...".
     void push(const std::string& scope) { scopes_.push_back(scope); }
     void pop() { scopes_.pop_back(); }
 
-    // `sparsity`: the fraction of weights set to zero (at random positions).
+    // `sparsity`: the fraction of weights set to zero (at random positions). `pad` < 0: kernel / 2
+    // on every side (0 for a patch embedding's k x k, stride k).
     Tensor conv(const Tensor& x, std::int64_t out_channels, std::int64_t kernel,
                 std::int64_t stride = 1, std::int64_t groups = 1, bool bias = true,
-                double sparsity = 0, const std::string& name = "conv");
+                double sparsity = 0, const std::string& name = "conv", std::int64_t pad = -1);
     Tensor batch_norm(const Tensor& x, const std::string& name = "bn");
     // Relu, Relu6 (Clip 0..6), Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, Silu
     // (Sigmoid then Mul, as exporters write it), Gelu (the Erf form exporters write).
     Tensor activation(const Tensor& x, const std::string& kind, const std::string& name = "act");
+    // Add and Mul broadcast as numpy does ([1, C, 1, 1] x [1, C, H, W] -> [1, C, H, W]).
     Tensor add(const Tensor& a, const Tensor& b, const std::string& name = "add");
     Tensor mul(const Tensor& a, const Tensor& b, const std::string& name = "mul");
-    Tensor concat(const std::vector<Tensor>& parts, const std::string& name = "concat");
+    // x Mul or Div a scalar constant (attention's scale).
+    Tensor scale(const Tensor& x, float value, const std::string& op = "Mul",
+                 const std::string& name = "");
+    Tensor concat(const std::vector<Tensor>& parts, const std::string& name = "concat",
+                  std::int64_t axis = 1);
     Tensor max_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride, std::int64_t pad = 0,
                     const std::string& name = "maxpool");
-    Tensor avg_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride,
+    // `pad` > 0 counts the padding in the average, as PyTorch's AvgPool2d does by default.
+    Tensor avg_pool(const Tensor& x, std::int64_t kernel, std::int64_t stride, std::int64_t pad = 0,
                     const std::string& name = "avgpool");
     Tensor global_avg_pool(const Tensor& x, const std::string& name = "pool");
     Tensor flatten(const Tensor& x, const std::string& name = "flatten");
@@ -54,7 +68,30 @@ public:
     // x [..., K] x W [K, out] (+ bias: an Add, as exporters write a Linear on 3-D input).
     Tensor matmul(const Tensor& x, std::int64_t out, bool bias = true,
                   const std::string& name = "linear");
+    // a [..., M, K] x b [..., K, N], both computed (attention's Q K^T and its product with V).
+    Tensor matmul(const Tensor& a, const Tensor& b, const std::string& name = "");
     Tensor softmax(const Tensor& x, const std::string& name = "softmax");
+    // LayerNormalization (opset 17) over the last dim, scale 1 and bias 0.
+    Tensor layer_norm(const Tensor& x, float epsilon = 1e-5f, const std::string& name = "ln");
+
+    // Shape and layout, the int64 operands as initializers. `shape` may hold one -1.
+    Tensor reshape(const Tensor& x, std::vector<std::int64_t> shape, const std::string& name = "");
+    Tensor transpose(const Tensor& x, const std::vector<std::int64_t>& perm,
+                     const std::string& name = "");
+    Tensor slice(const Tensor& x, std::int64_t axis, std::int64_t start, std::int64_t end,
+                 const std::string& name = "");
+    std::vector<Tensor> split(const Tensor& x, std::int64_t axis,
+                              const std::vector<std::int64_t>& sizes, const std::string& name = "");
+    Tensor squeeze(const Tensor& x, std::int64_t axis, const std::string& name = "");
+    Tensor unsqueeze(const Tensor& x, std::int64_t axis, const std::string& name = "");
+    // One index along `axis`, which goes away (Gather with a scalar index).
+    Tensor gather(const Tensor& x, std::int64_t axis, std::int64_t index,
+                  const std::string& name = "");
+    Tensor reduce_mean(const Tensor& x, const std::vector<std::int64_t>& axes, bool keep_dims,
+                       const std::string& name = "");
+    // A learned tensor used as an activation (a class token, a position embedding), uniform in
+    // [-scale, scale].
+    Tensor parameter(const std::string& name, const std::vector<std::int64_t>& dims, double scale);
 
     // Marks the graph output ("output"); call once, last.
     void output(const Tensor& x);
@@ -70,6 +107,9 @@ private:
     std::string weight(const std::string& name, const std::vector<std::int64_t>& dims, double scale,
                        double sparsity = 0);
     std::string constant(const std::string& name, const std::vector<float>& values);
+    // An int64 initializer: a 1-D list, or a scalar when `scalar`.
+    std::string int64s(const std::string& name, const std::vector<std::int64_t>& values,
+                       bool scalar = false);
     std::string unique(const std::string& name);
 
     onnx::ModelProto model_;
@@ -77,6 +117,9 @@ private:
     std::vector<std::string> scopes_;
     std::unordered_set<std::string> used_names_;
     std::mt19937_64 random_;
+    bool with_weights_;
+    std::int64_t macs_ = 0;
+    std::int64_t parameters_ = 0;
 };
 
 } // namespace cleave::modelgen

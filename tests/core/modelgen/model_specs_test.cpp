@@ -7,9 +7,15 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <regex>
 #include <set>
+#include <sstream>
 
 using namespace cleave;
 
@@ -51,6 +57,51 @@ const modelgen::ModelSpec& find(const std::vector<modelgen::ModelSpec>& specs,
         if (s.name == name)
             return s;
     throw std::runtime_error("no model " + name);
+}
+
+graph::Model loaded(const modelgen::NetBuilder& b) {
+    const std::string bytes = b.model().SerializeAsString();
+    return graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "built.onnx");
+}
+
+const graph::Tensor& tensor(const graph::Model& m, int index) {
+    return m.tensors.at(static_cast<std::size_t>(index));
+}
+
+// The node that writes input `i` of `node`, or nullptr for inputs and initializers.
+const graph::Node* producer(const graph::Model& m, const graph::Node& node, std::size_t i) {
+    const int p = tensor(m, node.inputs.at(i)).producer;
+    return p < 0 ? nullptr : &m.nodes[static_cast<std::size_t>(p)];
+}
+
+std::vector<const graph::Node*> consumers(const graph::Model& m, const graph::Node& node) {
+    std::vector<const graph::Node*> out;
+    for (const int c : m.consumers_of(node))
+        out.push_back(&m.nodes[static_cast<std::size_t>(c)]);
+    return out;
+}
+
+graph::Shape output_shape(const graph::Model& m, const graph::Node& node) {
+    return tensor(m, node.outputs.at(0)).shape.value_or(graph::Shape{});
+}
+
+std::vector<std::string> words(const std::string& text) {
+    std::istringstream in(text);
+    return {std::istream_iterator<std::string>(in), {}};
+}
+
+// The zoo's sample of the tests: 40 networks of one seed, built once.
+const std::vector<modelgen::ModelSpec>& zoo_sample() {
+    static const auto specs = modelgen::simulation_models(40, 1, "zoo");
+    return specs;
+}
+
+const graph::Model& zoo_built(const modelgen::ModelSpec& spec) {
+    static std::map<std::string, graph::Model> models;
+    auto [at, added] = models.try_emplace(spec.name);
+    if (added)
+        at->second = built(spec);
+    return at->second;
 }
 
 } // namespace
@@ -145,6 +196,216 @@ private slots:
             QVERIFY(a[0].description != c[0].description || a[1].description != c[1].description);
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, modelgen::simulation_models(1, 1, "x"));
+    }
+
+    void netBuilderLayersDeclareTheShapesInferenceFinds() {
+        modelgen::NetBuilder b("layers", {1, 16, 8, 8}, 1);
+        std::vector<modelgen::Tensor> declared;
+        const auto keep = [&](const modelgen::Tensor& t) {
+            declared.push_back(t);
+            return t;
+        };
+        const auto x = b.input();
+        // Squeeze-excitation's broadcast: [1, 16, 1, 1] x [1, 16, 8, 8].
+        const auto gated = keep(b.mul(keep(b.global_avg_pool(x)), x));
+        QCOMPARE(gated.shape, (std::vector<std::int64_t>{1, 16, 8, 8}));
+        const auto halves = b.split(gated, 1, {4, 12});
+        keep(halves[0]);
+        keep(halves[1]);
+        const auto joined = keep(b.concat({halves[1], keep(b.slice(gated, 1, 8, 16))}, "", 1));
+        keep(b.transpose(keep(b.reshape(joined, {1, 2, 10, 8, 8})), {0, 2, 1, 3, 4}));
+        // Tokens [1, 64, 16], two heads of 8.
+        const auto tokens = keep(b.transpose(keep(b.reshape(x, {1, 16, -1})), {0, 2, 1}));
+        const auto normed = keep(b.layer_norm(tokens, 1e-6f));
+        const auto q = keep(b.transpose(keep(b.reshape(normed, {1, 64, -1, 8})), {0, 2, 1, 3}));
+        const auto k = keep(b.transpose(q, {0, 1, 3, 2}));
+        const auto scores = keep(b.scale(keep(b.matmul(q, k)), 2.0f, "Div"));
+        QCOMPARE(scores.shape, (std::vector<std::int64_t>{1, 2, 64, 64}));
+        keep(b.add(scores, b.parameter("bias", {2, 64, 64}, 0.02)));
+        keep(b.squeeze(keep(b.unsqueeze(normed, 0)), 0));
+        const auto first = keep(b.gather(normed, 1, 0));
+        const auto mean = keep(b.reduce_mean(normed, {1}, false));
+        b.output(b.add(first, mean));
+
+        const auto m = loaded(b);
+        check_shapes(m);
+        QVERIFY2(m.warnings.empty(), first_warning(m).c_str());
+        for (const auto& t : declared) {
+            const int i = m.find_tensor(t.name);
+            QVERIFY2(i >= 0, t.name.c_str());
+            QVERIFY2(tensor(m, i).shape == t.shape,
+                     (t.name + ": inferred " + graph::shape_to_string(tensor(m, i).shape)).c_str());
+        }
+        // Named as PyTorch names functional ops: no module of their own.
+        QVERIFY(m.find_node("/Transpose") >= 0);
+        QVERIFY(m.find_node("/Transpose_1") >= 0);
+        QVERIFY(m.find_node("/Split") >= 0);
+    }
+
+    void sizingWithoutWeightsCountsWhatCleaveCounts() {
+        for (const auto& s : zoo_sample()) {
+            modelgen::NetBuilder sizing(s.name, s.input_shape, 0, false);
+            s.build(sizing);
+            const auto& m = zoo_built(s);
+            QCOMPARE(sizing.macs(), m.macs);
+            QCOMPARE(sizing.model().graph().node_size(), static_cast<int>(m.nodes.size()));
+        }
+    }
+
+    void zooNetworksLoadWithEveryShapeAndFuse() {
+        std::set<std::string> names;
+        for (const auto& s : zoo_sample()) {
+            QVERIFY(names.insert(s.name).second);
+            QCOMPARE(s.category, std::string("zoo"));
+            const auto& m = zoo_built(s);
+            check_shapes(m);
+            QVERIFY2(m.warnings.empty(), (s.name + ": " + first_warning(m)).c_str());
+            QCOMPARE(*tensor(m, m.outputs[0]).shape, (graph::Shape{1, 1000}));
+            QVERIFY(m.macs > 0);
+            const auto kernels =
+                fusion::detect_kernels(m, fusion::find_fusion_method("ort-cpu")).kernels.size();
+            QVERIFY(kernels > 0 && kernels < m.nodes.size());
+        }
+    }
+
+    void zooNetworksMixEveryBlockKind() {
+        const std::vector<std::string> kinds{
+            "resnext x", "regnet x", "mbconv x", "mobilenet_v3 x", "mnasnet x",   "shufflenet x",
+            "dense x",   "fire x",   "maxvit x", "vit encoder",    "bert encoder"};
+        // Choices within the kinds, as patterns of the descriptions (a dot for a space): stems,
+        // heads, SE in MobileNetV3 (Relu or HardSwish) and RegNetY, ResNeXt's cardinality 32,
+        // ViT's pooling, BERT's scale, ShuffleNet's split, kernels of 5, MaxViT's windows.
+        const auto options = words("stem.conv stem.resnet stem.squeezenet stem.shufflenet "
+                                   "head.classifier head.mobilenet_v3 head.efficientnet "
+                                   "head.squeezenet Relu.se; HardSwish.se; g[0-9]+.se; "
+                                   "resnext.x.*g32 class.token mean; .div; .mul; Split; Slice; "
+                                   "k5.e window[478]");
+        std::map<std::string, int> seen;
+        std::set<std::string> ops;
+        for (const auto& s : zoo_sample()) {
+            int kinds_here = 0;
+            for (const auto& kind : kinds)
+                if (s.description.find(kind) != std::string::npos) {
+                    ++seen[kind];
+                    ++kinds_here;
+                }
+            for (const auto& option : options)
+                if (std::regex_search(s.description, std::regex(option)))
+                    ++seen[option];
+            // Stages do not repeat the kind before them: a network of several stages mixes.
+            const auto parts = std::count(s.description.begin(), s.description.end(), ';');
+            if (parts >= 4)
+                QVERIFY2(kinds_here >= 2, s.description.c_str());
+            for (const auto& n : zoo_built(s).nodes) {
+                ops.insert(n.op);
+                if (n.op == "Conv" && n.int_attribute("group", 1) > 1 &&
+                    n.ints_attribute("kernel_shape") == std::vector<std::int64_t>{5, 5})
+                    ops.insert("depthwise5x5");
+            }
+        }
+        for (const auto& kind : kinds)
+            QVERIFY2(seen[kind] >= 2, kind.c_str());
+        for (const auto& option : options)
+            QVERIFY2(seen[option] >= 1, option.c_str());
+        for (const auto& op :
+             words("AveragePool BatchNormalization Concat Erf Gather Gemm GlobalAveragePool "
+                   "HardSigmoid HardSwish LayerNormalization MatMul MaxPool ReduceMean Reshape "
+                   "Sigmoid Slice Softmax Split Squeeze Transpose Unsqueeze depthwise5x5"))
+            QVERIFY2(ops.contains(op), op.c_str());
+    }
+
+    // ShuffleNetV2's channel shuffle, as torchvision exports it: Concat, Reshape [1, 2, C/2, H,
+    // W], Transpose [0, 2, 1, 3, 4], Reshape [1, C, H, W]; stride-1 units cut their input in two.
+    void zooShuffleUnitsShuffleAsTorchvisionExports() {
+        int shuffles = 0;
+        for (const auto& s : zoo_sample()) {
+            if (s.description.find("shufflenet x") == std::string::npos)
+                continue;
+            const auto& m = zoo_built(s);
+            for (const auto& n : m.nodes) {
+                if (n.op != "Transpose" ||
+                    n.ints_attribute("perm") != std::vector<std::int64_t>{0, 2, 1, 3, 4})
+                    continue;
+                const auto* before = producer(m, n, 0);
+                QVERIFY(before && before->op == "Reshape");
+                const auto* concat = producer(m, *before, 0);
+                QVERIFY(concat && concat->op == "Concat");
+                const auto c = output_shape(m, *concat);
+                QCOMPARE(output_shape(m, *before), (graph::Shape{1, 2, c[1] / 2, c[2], c[3]}));
+                const auto after = consumers(m, n);
+                QCOMPARE(after.size(), std::size_t{1});
+                QCOMPARE(after[0]->op, std::string("Reshape"));
+                QCOMPARE(output_shape(m, *after[0]), c);
+                // The unit's halves: a Split, or two Slices of one tensor, or two branches.
+                const auto* half = producer(m, *concat, 0);
+                QVERIFY(half);
+                QVERIFY(half->op == "Split" || half->op == "Slice" || half->op == "Relu");
+                ++shuffles;
+            }
+        }
+        QVERIFY(shuffles >= 10);
+    }
+
+    // Attention as exporters write it: per head, Q and K^T scaled (or the scores divided), a
+    // MatMul of two activations [1, heads, T, T], Softmax, a MatMul with V; pre-norm ViT layers
+    // start with LayerNormalization, post-norm BERT layers end with one.
+    void zooEncodersAttendAsExportersWrite() {
+        int vit = 0, bert = 0;
+        for (const auto& s : zoo_sample()) {
+            const bool is_vit = s.description.find("vit encoder") != std::string::npos;
+            if (!is_vit && s.description.find("bert encoder") == std::string::npos)
+                continue;
+            const auto& m = zoo_built(s);
+            for (const auto& n : m.nodes) {
+                if (n.op != "Softmax" || n.name.find("/encoder/") == std::string::npos)
+                    continue;
+                const auto* scores = producer(m, n, 0);
+                QVERIFY(scores);
+                if (scores->op == "Div") // BERT's older form: the scores divided by sqrt(d)
+                    scores = producer(m, *scores, 0);
+                QCOMPARE(scores->op, std::string("MatMul"));
+                for (std::size_t i = 0; i < 2; ++i) {
+                    const auto* operand = producer(m, *scores, i);
+                    QVERIFY2(operand, "Q and K^T are computed");
+                    QVERIFY(operand->op == "Mul" || operand->op == "Transpose");
+                }
+                const auto shape = output_shape(m, *scores);
+                QCOMPARE(shape.size(), std::size_t{4});
+                QCOMPARE(shape[2], shape[3]);
+                const auto next = consumers(m, n);
+                QCOMPARE(next.size(), std::size_t{1});
+                QCOMPARE(next[0]->op, std::string("MatMul"));
+                QVERIFY(producer(m, *next[0], 1) != nullptr); // V, an activation
+                (is_vit ? vit : bert) += 1;
+            }
+            // Every norm of the encoder reads a residual (or the position embedding's) Add.
+            int norms = 0;
+            for (const auto& n : m.nodes)
+                if (n.op == "LayerNormalization" && n.name.find("/encoder/") != std::string::npos) {
+                    ++norms;
+                    QCOMPARE(n.int_attribute("axis", 0), std::int64_t{-1});
+                    const auto* in = producer(m, n, 0);
+                    QVERIFY(in && in->op == "Add");
+                }
+            QVERIFY(norms >= 2);
+        }
+        QVERIFY(vit >= 3);
+        QVERIFY(bert >= 2);
+    }
+
+    void zooNetworksRunInMilliseconds() {
+        // Sized to take 2 to 80 ms at one thread: at most 2 G multiply-accumulates and 12 M
+        // weights (48 MB), at least 20 M multiply-accumulates.
+        std::int64_t largest = 0, smallest = std::numeric_limits<std::int64_t>::max();
+        for (const auto& s : modelgen::simulation_models(100, 9, "zoo")) {
+            modelgen::NetBuilder sizing(s.name, s.input_shape, 0, false);
+            s.build(sizing);
+            QVERIFY(sizing.parameters() <= 12'000'000);
+            largest = std::max(largest, sizing.macs());
+            smallest = std::min(smallest, sizing.macs());
+        }
+        QVERIFY(largest <= 2'000'000'000);
+        QVERIFY(smallest >= 20'000'000);
     }
 
     void writesFilesAndManifest() {
