@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <set>
 
 namespace cleave::predict {
 
@@ -22,13 +21,14 @@ bool is_dense(int group) {
     return group == kConvolutions || group == kMatrixProducts;
 }
 
-// Kernels of cuDNN and cuBLAS that do a convolution's or matrix product's arithmetic (implicit
-// GEMM, Winograd, FFT, GEMM, GEMV), by the names they launch under; layout transforms, bias,
-// normalisation and elementwise kernels are not.
+// Kernels of cuDNN, cuBLAS and PyTorch that do a convolution's or matrix product's arithmetic
+// (implicit GEMM, Winograd, FFT, GEMM, GEMV, fused attention's two products), by the names they
+// launch under; layout transforms, bias, normalisation and elementwise kernels are not.
 bool is_dense_kernel(std::string name) {
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    for (const char* word : {"gemm", "gemv", "xmma", "conv", "winograd", "fft", "dot_kernel"})
+    for (const char* word :
+         {"gemm", "gemv", "xmma", "conv", "winograd", "fft", "dot_kernel", "fmha"})
         if (name.find(word) != std::string::npos)
             return true;
     return false;
