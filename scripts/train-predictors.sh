@@ -1,19 +1,35 @@
 #!/usr/bin/env bash
-# Rebuilds the predictors shipped in resources/predictors/ from the shared ONNX Runtime Xeon data:
-# one gbdt predictor per thread count (xeon-ort-1t ... xeon-ort-16t), xz-compressed.
-# Usage: scripts/train-predictors.sh DATA.json[.xz] MODELS_DIR [CLEAVE]
+# Rebuilds the predictors shipped in resources/predictors/, xz-compressed:
+# - from the shared ONNX Runtime Xeon data, one gbdt predictor per thread count (xeon-ort-1t ...
+#   xeon-ort-16t);
+# - from the shared H100 data (end-to-end times of PyTorch eager), one launch-bound predictor per
+#   precision (h100-cudnn-fp32, h100-cudnn-fp16) over the pytorch-eager kernels.
+# Usage: scripts/train-predictors.sh XEON_DATA.json[.xz] H100_DATA.json[.xz] MODELS_DIR [CLEAVE]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-data=${1:?usage: train-predictors.sh DATA MODELS_DIR [CLEAVE]}
-models=${2:?usage: train-predictors.sh DATA MODELS_DIR [CLEAVE]}
-cleave=${3:-$root/build/app/cleave}
+usage="usage: train-predictors.sh XEON_DATA H100_DATA MODELS_DIR [CLEAVE]"
+xeon=${1:?$usage}
+h100=${2:?$usage}
+models=${3:?$usage}
+cleave=${4:-$root/build/app/cleave}
 out=$root/resources/predictors
 mkdir -p "$out"
-for threads in 1 2 4 8 16; do
-    device=xeon-ort-${threads}t
+
+# train DEVICE DATA ARGS...: trains into a temporary file, compresses it, then replaces the shipped one.
+train() {
+    local device=$1 data=$2
+    shift 2
+    local tmp
     tmp=$(mktemp "$out/.$device.XXXXXX")
-    "$cleave" train --data "$data" --models "$models" --device "$device" --kind gbdt --out "$tmp"
+    "$cleave" train --data "$data" --models "$models" --device "$device" "$@" --out "$tmp"
     xz -9 --stdout "$tmp" > "$tmp.xz"
     rm "$tmp"
     mv "$tmp.xz" "$out/$device.json.xz"
+}
+
+for threads in 1 2 4 8 16; do
+    train "xeon-ort-${threads}t" "$xeon" --kind gbdt
+done
+for precision in fp32 fp16; do
+    train "h100-cudnn-$precision" "$h100" --kind launch-bound --rules pytorch-eager
 done

@@ -141,9 +141,10 @@ nlohmann::ordered_json consistency_report(const std::string& device,
                         {"speed_factor", r.speed_factor},
                         {"oracle_error", r.oracle_error}});
     }
-    if (!options.json) {
-        std::printf("%s: %zu runs, %d timed kernels (%d distinct)\n", device.c_str(), c.runs.size(),
+    if (!options.json)
+        std::printf("%s: %zu runs, %d timed kernels (%d distinct)\n", device.c_str(), runs.size(),
                     c.timed_kernels, c.distinct_kernels);
+    if (!options.json && c.timed_kernels > 0) {
         std::printf("  kernel time with a twin in another run: median %.0f%% of a run\n",
                     100 * quantile(shares, 0.5));
         std::printf("  run speed against the twins' medians: 5th percentile %.2f, median %.2f, "
@@ -161,6 +162,15 @@ nlohmann::ordered_json consistency_report(const std::string& device,
             std::printf("    %-32s speed %.2f (twins %.0f%% of its kernel time)\n",
                         extreme[i]->run->name.c_str(), extreme[i]->speed_factor,
                         100 * extreme[i]->twin_share);
+    }
+    const auto sizes = predict::size_consistency(runs);
+    if (!options.json) {
+        if (sizes.models > 0)
+            std::printf("  end to end, %d models measured at several input sizes (%d runs): "
+                        "each run at the median of its model's other sizes: MAPE %.2f%%; each "
+                        "model at its best single time (in hindsight): %.2f%%\n",
+                        sizes.models, sizes.runs, 100 * sizes.other_sizes_mape,
+                        100 * sizes.best_single_time_mape);
         std::printf("\n");
     }
     return {{"device", device},
@@ -172,26 +182,28 @@ nlohmann::ordered_json consistency_report(const std::string& device,
              {{"p5", quantile(factors, 0.05)},
               {"median", quantile(factors, 0.5)},
               {"p95", quantile(factors, 0.95)}}},
-            {"per_run", rows}};
+            {"per_run", rows},
+            {"input_sizes",
+             {{"models", sizes.models},
+              {"runs", sizes.runs},
+              {"other_sizes_mape", sizes.other_sizes_mape},
+              {"best_single_time_mape", sizes.best_single_time_mape}}}};
 }
 
 int run_evaluate(EvaluateOptions& options) {
     const auto method = fusion::find_fusion_method(options.rules);
     nlohmann::ordered_json devices = nlohmann::ordered_json::array();
     if (options.consistency) {
-        const auto loaded = load_predictor_runs(options.data, options.models,
-                                                predict::device_threads(options.device));
-        std::map<int, std::vector<predict::RunData>> by_threads;
+        const auto loaded =
+            load_predictor_runs(options.data, options.models, run_selection(options.device));
+        std::map<RunSelection, std::vector<predict::RunData>> by_device;
         for (const auto& r : loaded.runs)
-            by_threads[r.threads].push_back(r);
-        for (const auto& [threads, runs] : by_threads)
-            devices.push_back(consistency_report(threads > 0 ? std::to_string(threads) + " thread" +
-                                                                   (threads == 1 ? "" : "s")
-                                                             : std::string("runs"),
-                                                 runs, options));
+            by_device[{r.threads, r.dtype}].push_back(r);
+        for (const auto& [selection, runs] : by_device)
+            devices.push_back(consistency_report(selection.label(), runs, options));
     } else if (options.totals) {
-        const auto loaded = load_predictor_runs(options.data, options.models,
-                                                predict::device_threads(options.device));
+        const auto loaded =
+            load_predictor_runs(options.data, options.models, run_selection(options.device));
         std::map<std::pair<int, std::string>, std::vector<predict::RunData>> groups;
         for (const auto& r : loaded.runs)
             groups[{r.threads, r.dtype}].push_back(r);
@@ -205,8 +217,8 @@ int run_evaluate(EvaluateOptions& options) {
         }
     } else if (!options.leave_family_out) {
         const auto predictor = predict::load_predictor(options.predictor);
-        const auto loaded = load_predictor_runs(options.data, options.models,
-                                                predict::device_threads(predictor.device));
+        const auto loaded =
+            load_predictor_runs(options.data, options.models, run_selection(predictor.device));
         std::map<std::string, predict::FamilyResult> by_family;
         for (const auto& r : loaded.runs) {
             auto& f = by_family[r.family];
@@ -218,24 +230,20 @@ int run_evaluate(EvaluateOptions& options) {
             families.push_back(std::move(f));
         devices.push_back(report(predictor.device, families, options));
     } else {
-        std::vector<int> thread_counts;
-        const int only = predict::device_threads(options.device);
+        // One predictor per device the data stands for: per thread count and dtype.
+        std::vector<RunSelection> selections;
         if (!options.device.empty())
-            thread_counts = {only};
+            selections = {run_selection(options.device)};
         else
             for (const auto& file : options.data)
-                for (const int t : run_threads({profile::load_measured_dataset(file)}))
-                    thread_counts.push_back(t);
-        std::sort(thread_counts.begin(), thread_counts.end());
-        thread_counts.erase(std::unique(thread_counts.begin(), thread_counts.end()),
-                            thread_counts.end());
-        for (const int threads : thread_counts) {
-            const std::string device =
-                !options.device.empty()
-                    ? options.device
-                    : std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
+                for (const auto& s : run_selections({profile::load_measured_dataset(file)}))
+                    selections.push_back(s);
+        std::sort(selections.begin(), selections.end());
+        selections.erase(std::unique(selections.begin(), selections.end()), selections.end());
+        for (const auto& selection : selections) {
+            const std::string device = !options.device.empty() ? options.device : selection.label();
             predict::make_regressor(options.training.kind, "--kind");
-            const auto loaded = load_predictor_runs(options.data, options.models, threads);
+            const auto loaded = load_predictor_runs(options.data, options.models, selection);
             options.training.device = device;
             options.training.rules = options.rules;
             const auto families = predict::leave_family_out(
@@ -286,16 +294,18 @@ Action add_evaluate_command(CLI::App& app) {
         "--consistency", options->consistency,
         "No predictor: how far runs disagree on kernels no predictor can tell apart (same class "
         "and features), and the end-to-end MAPE an oracle that knows each such kernel's median "
-        "time still has (per thread count)");
+        "time still has; end to end, how far a model's runs at other input sizes are from each "
+        "run (per thread count and dtype)");
     consistency->excludes(predictor);
     consistency->excludes(lofo);
     consistency->excludes(totals);
     command->add_option("--device", options->device,
-                        "With --leave-family-out: only this device's runs (xeon-ort-4t); default: "
-                        "every thread count in the data");
+                        "With --leave-family-out: only this device's runs (xeon-ort-4t, "
+                        "h100-cudnn-fp16); default: every thread count and dtype in the data");
     command
         ->add_option("--kind", options->training.kind,
-                     "With --leave-family-out: the regressor to train (lasso, gbdt, mlp)")
+                     "With --leave-family-out: the regressor to train (lasso, gbdt, mlp, "
+                     "launch-bound: also from end-to-end times alone)")
         ->capture_default_str();
     command
         ->add_option("--rules", options->rules,

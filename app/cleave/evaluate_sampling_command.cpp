@@ -63,7 +63,7 @@ Spread spread(const std::vector<Score>& scores, double Score::*field) {
 int run_evaluate_sampling(const EvaluateSamplingOptions& options) {
     const auto method = fusion::find_fusion_method(options.rules);
     const auto loaded =
-        load_predictor_runs(options.data, options.models, predict::device_threads(options.device));
+        load_predictor_runs(options.data, options.models, run_selection(options.device));
     std::vector<DistinctKernel> distinct;
     std::vector<std::vector<int>> sample_ids; // per run, per sample: its distinct kernel
     std::map<std::pair<std::string, std::vector<double>>, int> index;

@@ -1,5 +1,6 @@
 #include "predictor_runs.hpp"
 
+#include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
 
 #include <iostream>
@@ -13,15 +14,42 @@ void add_data_options(CLI::App& command, std::vector<std::string>& data, std::st
         ->required();
 }
 
+bool RunSelection::selects(const profile::MeasuredRun& run) const {
+    return (threads == 0 || run.threads == threads) && (dtype.empty() || run.dtype == dtype);
+}
+
+std::string RunSelection::label() const {
+    std::string out =
+        threads > 0 ? std::to_string(threads) + " thread" + (threads == 1 ? "" : "s") : "";
+    if (!dtype.empty())
+        out += (out.empty() ? "" : ", ") + dtype;
+    return out.empty() ? "runs" : out;
+}
+
+RunSelection run_selection(const std::string& device) {
+    RunSelection selection{predict::device_threads(device), ""};
+    if (device.empty())
+        return selection;
+    try {
+        if (const auto measured = device::find_device(device).measurement) {
+            selection.threads = measured->threads.value_or(selection.threads);
+            selection.dtype = measured->dtype;
+        }
+    } catch (const InputError&) {
+        // Not a library device: a predictor may be trained for any id.
+    }
+    return selection;
+}
+
 PredictorRuns load_predictor_runs(const std::vector<std::string>& data, const std::string& models,
-                                  int threads) {
+                                  const RunSelection& selection) {
     PredictorRuns out;
     out.models = std::make_unique<profile::RunModels>(models, true);
     for (const auto& file : data)
         out.datasets.push_back(profile::load_measured_dataset(file));
     for (const auto& dataset : out.datasets)
         for (const auto& run : dataset.runs) {
-            if (threads != 0 && run.threads != threads)
+            if (!selection.selects(run))
                 continue;
             if (const auto* model = out.models->find(run))
                 out.runs.push_back(predict::prepare_run(*model, run));
@@ -32,17 +60,19 @@ PredictorRuns load_predictor_runs(const std::vector<std::string>& data, const st
     if (out.runs.empty())
         throw InputError(data.empty() ? "--data" : data.front(), "",
                          "no run matched: expected runs" +
-                             (threads ? " at " + std::to_string(threads) + " threads" : "") +
+                             (selection.threads || !selection.dtype.empty()
+                                  ? " of " + selection.label()
+                                  : std::string()) +
                              " whose models are in " + models);
     return out;
 }
 
-std::vector<int> run_threads(const std::vector<profile::MeasuredDataset>& datasets) {
-    std::set<int> threads;
+std::vector<RunSelection> run_selections(const std::vector<profile::MeasuredDataset>& datasets) {
+    std::set<RunSelection> selections;
     for (const auto& d : datasets)
         for (const auto& r : d.runs)
-            threads.insert(r.threads);
-    return {threads.begin(), threads.end()};
+            selections.insert({r.threads, r.dtype});
+    return {selections.begin(), selections.end()};
 }
 
 } // namespace cleave::cli

@@ -26,7 +26,7 @@ int run_train(TrainOptions& options) {
     options.training.device = options.device;
     predict::make_regressor(options.training.kind, "--kind"); // a missing plugin fails first
     const auto loaded =
-        load_predictor_runs(options.data, options.models, predict::device_threads(options.device));
+        load_predictor_runs(options.data, options.models, run_selection(options.device));
     const std::set<std::string> held(options.hold_out.begin(), options.hold_out.end());
     std::vector<const predict::RunData*> training;
     for (const auto& r : loaded.runs)
@@ -66,9 +66,13 @@ int run_train(TrainOptions& options) {
                 errors.size(), predictor.classes.size());
     std::printf("overhead   %.3f ms per inference + %.2f us per kernel\n", predictor.overhead_ms,
                 predictor.overhead_per_kernel_us);
-    std::printf("fit        kernel MAPE %.1f%% on the training kernels (not a test: see "
-                "cleave evaluate --leave-family-out)\n",
-                100 * fit.mape);
+    if (errors.empty())
+        std::printf("fit        on end-to-end times alone (no run has timed kernels); its error "
+                    "on families it never saw: cleave evaluate --leave-family-out\n");
+    else
+        std::printf("fit        kernel MAPE %.1f%% on the training kernels (not a test: see "
+                    "cleave evaluate --leave-family-out)\n",
+                    100 * fit.mape);
     return 0;
 }
 
@@ -82,12 +86,14 @@ Action add_train_command(CLI::App& app) {
     command
         ->add_option("--device", options->device,
                      "Device id the predictor is for; an id ending in -Nt (xeon-ort-4t) uses the "
-                     "runs at N threads, any other id every run")
+                     "runs at N threads, a measured device's id the runs its spec names "
+                     "(h100-cudnn-fp16: the float16 runs), any other id every run")
         ->required();
     command
         ->add_option("--kind", options->training.kind,
                      "Regressor: lasso (one per cost class), gbdt (XGBoost plugin), mlp, "
-                     "roofline (calibrated from the device spec)")
+                     "roofline (calibrated from the device spec), launch-bound (launch floor or "
+                     "work; also from end-to-end times alone)")
         ->capture_default_str();
     command
         ->add_option("--rules", options->training.rules,

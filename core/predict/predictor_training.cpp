@@ -5,6 +5,7 @@
 #include "core/profile/timing_statistics.hpp"
 #include "kernel_features.hpp"
 #include "lasso.hpp"
+#include "launch_bound_training.hpp"
 #include "measured_kernels.hpp"
 #include "roofline.hpp"
 
@@ -88,6 +89,9 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
     const auto measured = measured_kernels(model, run);
     d.kernels_ms = measured.total_us / 1000.0;
     d.kernel_count = static_cast<int>(measured.kernels.kernels.size());
+    for (const auto& k : run.kernels)
+        if (k.us && *k.us > 0)
+            d.launched_us.emplace_back(k.name, *k.us);
     for (std::size_t k = 0; k < measured.kernels.kernels.size(); ++k) {
         const auto& us = measured.us[k];
         if (!us || *us <= 0)
@@ -124,8 +128,14 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
             by_key[kAllKernels].push_back(&s);
         }
     }
-    if (by_key.empty())
-        throw InputError("", "--data", "no run has timed kernels of a model that was found");
+    if (by_key.empty()) {
+        // End-to-end times only: the launch-bound model is fitted to the totals themselves.
+        if (options.kind == kLaunchBoundKind)
+            return train_launch_bound_on_totals(runs, options);
+        throw InputError("", "--data",
+                         "no run has timed kernels of a model that was found (for end-to-end "
+                         "times alone, train --kind launch-bound)");
+    }
     fit_overhead(p, runs);
     std::vector<std::string> keys;
     for (const auto& [key, samples] : by_key)
@@ -133,7 +143,8 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
             keys.push_back(key);
     // Linear and roofline models describe one kind of kernel each (Li et al.); trees and networks
     // share one model across kinds.
-    const bool per_class = options.kind == "lasso" || options.kind == "roofline";
+    const bool per_class =
+        options.kind == "lasso" || options.kind == "roofline" || options.kind == kLaunchBoundKind;
     std::optional<RooflineParameters> roofline;
     if (options.kind == "roofline")
         roofline = roofline_of(device::find_device(options.device, "--device"));

@@ -30,6 +30,9 @@ struct RunData {
     double kernels_ms = 0;         // sum of every timed kernel of the run
     int kernel_count = 0;          // kernels the run's node groups form
     std::vector<KernelSample> samples; // the runtime's kernels that map onto node groups, timed
+    // Every timed kernel the run lists, as the runtime named it, in launch order: where kernels
+    // map onto no node (the H100 runs), their names still say what ran.
+    std::vector<std::pair<std::string, double>> launched_us;
 };
 
 RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run);
@@ -45,11 +48,13 @@ struct PredictorTrainingOptions {
     unsigned seed = 1;
 };
 
-// Lasso fits one model per cost class and type with enough samples (Li et al.: one predictor
-// per kernel type); other kinds fit one model over every kernel with indicator columns for
-// those classes and types, so trees and networks share what kernels have in common. The
-// overhead is fitted over runs as fixed + per kernel, both >= 0. Throws InputError when no run
-// has timed kernels, or for a kind that is not installed.
+// Lasso, roofline and launch-bound fit one model per cost class and type with enough samples
+// (Li et al.: one predictor per kernel type); other kinds fit one model over every kernel with
+// indicator columns for those classes and types, so trees and networks share what kernels have
+// in common. The overhead is fitted over runs as fixed + per kernel, both >= 0. Where no run has
+// timed kernels, launch-bound is fitted to the end-to-end times (launch_bound_training.hpp).
+// Throws InputError when no run has timed kernels (end-to-end times, for launch-bound), or for
+// a kind that is not installed.
 Predictor train_predictor(const std::vector<const RunData*>& runs,
                           const PredictorTrainingOptions& options);
 

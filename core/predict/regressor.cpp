@@ -3,6 +3,7 @@
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "lasso.hpp"
+#include "launch_bound.hpp"
 #include "mlp.hpp"
 #include "roofline.hpp"
 
@@ -24,11 +25,13 @@ std::unique_ptr<Regressor> make_regressor(const std::string& kind, const std::st
         return std::make_unique<MlpRegressor>();
     if (kind == "roofline")
         return std::make_unique<RooflineRegressor>();
+    if (kind == "launch-bound")
+        return std::make_unique<LaunchBoundRegressor>();
     return registry().create<Regressor>(kind, option);
 }
 
 std::vector<std::string> regressor_kinds() {
-    std::vector<std::string> kinds{"lasso", "mlp", "roofline"};
+    std::vector<std::string> kinds{"lasso", "mlp", "roofline", "launch-bound"};
     for (const auto* descriptor : registry().plugins(Regressor::kPluginKind))
         kinds.emplace_back(descriptor->name);
     return kinds;

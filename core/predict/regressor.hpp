@@ -1,8 +1,8 @@
 // A regression model from kernel features to a kernel's time: what a predictor fits per cost
-// class. Kinds: "lasso" (lasso.hpp, Li et al. Eq. 1), "mlp" (mlp.hpp) and "roofline"
-// (roofline.hpp) in core, "gbdt" (XGBoost) as a plugin of kind "regressor"
-// (plugins/xgboost_regressor). The interface crosses the plugin boundary, so it holds only
-// standard types.
+// class. Kinds: "lasso" (lasso.hpp, Li et al. Eq. 1), "mlp" (mlp.hpp), "roofline"
+// (roofline.hpp) and "launch-bound" (launch_bound.hpp) in core, "gbdt" (XGBoost) as a plugin of
+// kind "regressor" (plugins/xgboost_regressor). The interface crosses the plugin boundary, so it
+// holds only standard types.
 #pragma once
 
 #include <cstddef>
@@ -47,9 +47,9 @@ public:
     virtual void load(const std::string& json, std::size_t feature_count) = 0;
 };
 
-// A new, unfitted regressor of `kind`: lasso, mlp and roofline from core, others from the plugin of kind
-// "regressor" with that name. Throws InputError (place `option`) for a kind that is not there,
-// saying why (the plugin registry's reason).
+// A new, unfitted regressor of `kind`: lasso, mlp, roofline and launch-bound from core, others
+// from the plugin of kind "regressor" with that name. Throws InputError (place `option`) for a kind
+// that is not there, saying why (the plugin registry's reason).
 std::unique_ptr<Regressor> make_regressor(const std::string& kind, const std::string& option);
 
 // The kinds make_regressor accepts on this installation, core's first.

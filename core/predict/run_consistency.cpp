@@ -2,7 +2,9 @@
 
 #include "core/profile/timing_statistics.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -52,6 +54,40 @@ ConsistencySummary run_consistency(const std::vector<const RunData*>& runs) {
     if (!summary.runs.empty())
         summary.oracle_mape = error_sum / static_cast<double>(summary.runs.size());
     return summary;
+}
+
+SizeConsistency size_consistency(const std::vector<const RunData*>& runs) {
+    std::map<std::string, std::vector<double>> by_model; // e2e medians, ms
+    for (const RunData* r : runs)
+        if (r->e2e_ms > 0)
+            by_model[r->name.substr(0, r->name.find(' '))].push_back(r->e2e_ms);
+    SizeConsistency out;
+    double others_sum = 0, single_sum = 0;
+    for (const auto& [model, times] : by_model) {
+        if (times.size() < 2)
+            continue;
+        ++out.models;
+        for (std::size_t i = 0; i < times.size(); ++i) {
+            std::vector<double> others = times;
+            others.erase(others.begin() + static_cast<long>(i));
+            others_sum += std::abs(profile::median(others) - times[i]) / times[i];
+        }
+        // The error is piecewise linear in the one time, so its minimum lies at a measured one.
+        double best = std::numeric_limits<double>::infinity();
+        for (const double candidate : times) {
+            double sum = 0;
+            for (const double t : times)
+                sum += std::abs(candidate - t) / t;
+            best = std::min(best, sum);
+        }
+        single_sum += best;
+        out.runs += static_cast<int>(times.size());
+    }
+    if (out.runs > 0) {
+        out.other_sizes_mape = others_sum / out.runs;
+        out.best_single_time_mape = single_sum / out.runs;
+    }
+    return out;
 }
 
 } // namespace cleave::predict

@@ -33,4 +33,19 @@ struct ConsistencySummary {
 // `runs`: one device's runs (one thread count). Kernels are the runs' timed samples.
 ConsistencySummary run_consistency(const std::vector<const RunData*>& runs);
 
+// The same question end to end, for runs whose time barely depends on the input size (PyTorch
+// eager at batch 1, bound by the host's launches): a model's runs at its other input sizes are
+// its twins. Two oracles, each knowing every model's measured times: one predicts a run by the
+// median of the same model's runs at other sizes; the other gives each model the one time that
+// fits all its runs best (in hindsight: the minimum of their absolute percentage errors), the
+// floor of any predictor whose answer does not move with the input size.
+struct SizeConsistency {
+    int runs = 0;   // runs of models measured at more than one size
+    int models = 0; // such models
+    double other_sizes_mape = 0;
+    double best_single_time_mape = 0;
+};
+
+SizeConsistency size_consistency(const std::vector<const RunData*>& runs);
+
 } // namespace cleave::predict

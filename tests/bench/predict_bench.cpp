@@ -77,7 +77,7 @@ int main(int argc, char** argv) try {
             for (const auto& [model, graph] : graphs)
                 total_ms += predict::predict_model(predictor, *model, graph).total_ms;
         });
-        std::printf("  %-8s %8.3f ms for %zu kernels (%.2f us per kernel, %.2fx the floor)\n",
+        std::printf("  %-12s %8.3f ms for %zu kernels (%.2f us per kernel, %.2fx the floor)\n",
                     kind.c_str(), seconds * 1e3, kernels, seconds * 1e6 / kernels,
                     seconds / floor_s);
         results.push_back({{"kind", kind},

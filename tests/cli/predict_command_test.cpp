@@ -107,6 +107,63 @@ private slots:
         QVERIFY(root["total_ms"].toDouble() > 0);
     }
 
+    void shippedH100PredictorCostsEveryKernel() {
+        const Run run = run_cleave(
+            {"predict", kModels + "/resnet50.onnx", "--device", "h100-cudnn-fp16", "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QVERIFY2(root["predictor"].toString().endsWith("h100-cudnn-fp16.json.xz"),
+                 run.out.constData());
+        QCOMPARE(root["rules"].toString(), QString("pytorch-eager"));
+        const QJsonArray kernels = root["kernels"].toArray();
+        QCOMPARE(kernels.size(), 175);
+        for (const auto& k : kernels) {
+            QVERIFY(k.toObject()["latency_ms"].toDouble() > 0);
+            QVERIFY(k.toObject()["source"].toString().startsWith("launch-bound:"));
+        }
+        // Measured: 4.19-9.93 ms over its input sizes, 8.64 ms at 224x224.
+        QVERIFY(root["total_ms"].toDouble() > 4.19 && root["total_ms"].toDouble() < 9.93);
+    }
+
+    void endToEndTimesAloneTrainAndEvaluateLaunchBound() {
+        // The sample's runs without their kernels and marked float16: what the H100 data gives.
+        QFile in(kSample);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject data = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonArray runs;
+        for (const auto& r : data["runs"].toArray()) {
+            QJsonObject run = r.toObject();
+            run.remove("kernels");
+            run["dtype"] = "float16";
+            runs.append(run);
+        }
+        data["runs"] = runs;
+        const QString totals = dir_.filePath("totals.json");
+        QFile out(totals);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(data).toJson());
+        out.close();
+
+        Run run =
+            run_cleave({"train", "--data", totals, "--models", kModels, "--device", "xeon-ort-1t",
+                        "--kind", "launch-bound", "--out", dir_.filePath("totals-predictor.json")});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY2(run.out.contains("on end-to-end times alone"), run.out.constData());
+        run = run_cleave({"train", "--data", totals, "--models", kModels, "--device", "xeon-ort-1t",
+                          "--out", dir_.filePath("lasso.json")});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("train --kind launch-bound"), run.err.constData());
+
+        run = run_cleave({"evaluate", "--data", totals, "--models", kModels, "--leave-family-out",
+                          "--kind", "launch-bound", "--by-family", "--json"});
+        QCOMPARE(run.exit_code, 0);
+        const QJsonObject device =
+            QJsonDocument::fromJson(run.out).object()["devices"].toArray()[0].toObject();
+        QCOMPARE(device["device"].toString(), QString("1 thread, float16"));
+        QCOMPARE(device["families"].toArray().size(), 5);
+        QCOMPARE(device["end_to_end"].toObject()["count"].toInt(), 5);
+    }
+
     void errorsNameWhatIsWrong() {
         Run run = run_cleave(
             {"predict", kResnet18, "--device", "xeon-ort-4t", "--predictor", predictor_});

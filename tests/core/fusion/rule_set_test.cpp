@@ -25,8 +25,9 @@ class RuleSetTest : public QObject {
 
 private slots:
     void shippedSetsParse() {
-        QCOMPARE(cleave::fusion::builtin_rule_set_names(),
-                 (std::vector<std::string>{"ort-cpu", "tflite-gpu", "tensorrt-like"}));
+        QCOMPARE(
+            cleave::fusion::builtin_rule_set_names(),
+            (std::vector<std::string>{"ort-cpu", "tflite-gpu", "tensorrt-like", "pytorch-eager"}));
         for (const auto& name : cleave::fusion::builtin_rule_set_names()) {
             const auto set = find_rule_set(name);
             QCOMPARE(set.name, name);
@@ -42,7 +43,7 @@ private slots:
         } catch (const cleave::InputError& e) {
             QCOMPARE(QString(e.what()),
                      QString("--rules: ort-gpu: no such rule set; expected one of ort-cpu, "
-                             "tflite-gpu, tensorrt-like or a .json file"));
+                             "tflite-gpu, tensorrt-like, pytorch-eager or a .json file"));
         }
     }
 

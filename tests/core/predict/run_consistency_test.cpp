@@ -57,6 +57,22 @@ private slots:
         }
         QCOMPARE(summary.oracle_mape, 0.0);
     }
+
+    void aModelsOtherInputSizesAreItsTwinsEndToEnd() {
+        // resnet50 at three sizes (4, 4 and 8 ms: a busy host slowed the last); alexnet at one
+        // size has no twin and does not count.
+        const auto a = run("resnet50 1x3x32x32", 4.0, {});
+        const auto b = run("resnet50 1x3x64x64", 4.0, {});
+        const auto c = run("resnet50 1x3x96x96", 8.0, {});
+        const auto d = run("alexnet 1x3x224x224", 0.8, {});
+        const auto sizes = predict::size_consistency({&a, &b, &c, &d});
+        QCOMPARE(sizes.models, 1);
+        QCOMPARE(sizes.runs, 3);
+        // Others' medians: 6, 6 and 4 ms against 4, 4 and 8.
+        QVERIFY(std::abs(sizes.other_sizes_mape - (0.5 + 0.5 + 0.5) / 3) < 1e-12);
+        // The best single time is 4 ms: 0 + 0 + 0.5 over three runs.
+        QVERIFY(std::abs(sizes.best_single_time_mape - 0.5 / 3) < 1e-12);
+    }
 };
 
 QTEST_APPLESS_MAIN(RunConsistencyTest)
