@@ -14,10 +14,13 @@ QString number(double value) {
     return QLocale().toString(value, 'g', 6);
 }
 
+// A derived rate carries a '*', as in `cleave devices list`.
 QString peakText(const device::DeviceSpec& device) {
     QStringList rates;
     for (const auto& pe : device.processing_elements)
-        rates << (pe.peak_gflops.fp32 ? number(*pe.peak_gflops.fp32) : QString("–"));
+        rates << (pe.peak_gflops.fp32 ? number(*pe.peak_gflops.fp32) +
+                                            (pe.peak_gflops.derived ? "*" : "")
+                                      : QString("–"));
     return rates.join(" / ");
 }
 
@@ -88,8 +91,10 @@ QVariant ClusterHostModel::data(const QModelIndex& index, int role) const {
         if (index.column() == Device || index.column() == Host)
             return QString::fromStdString(host.device.name);
         if (index.column() == PeakFp32)
-            return tr("Peak FP32 GFLOP/s of each PE, in the order of the PEs column; – where no "
-                      "public figure gives one");
+            return tr("Peak FP32 GFLOP/s of each PE, in the order of the PEs column; * derived "
+                      "as cores x clock x FLOP per clock where no document gives the rate "
+                      "(cleave devices show %1); – where no figure is known")
+                .arg(QString::fromStdString(host.device.id));
     }
     if (grouped && index.column() == Group) {
         if (role == Qt::BackgroundRole)

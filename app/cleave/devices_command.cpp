@@ -64,7 +64,8 @@ nlohmann::ordered_json pe_summary_json(const DeviceSpec& d, const ProcessingElem
         out["cores"] = pe.cores;
     out["peak_gflops"] = {{"fp32", optional_json(pe.peak_gflops.fp32)},
                           {"fp16", optional_json(pe.peak_gflops.fp16)},
-                          {"int8", optional_json(pe.peak_gflops.int8)}};
+                          {"int8", optional_json(pe.peak_gflops.int8)},
+                          {"derived", pe.peak_gflops.derived}};
     out["memory_bandwidth_gbs"] = optional_json(device::memory_bandwidth_gbs(d, pe));
     return out;
 }
@@ -92,15 +93,20 @@ nlohmann::ordered_json list_json(const std::vector<DeviceSpec>& devices) {
     return {{"devices", list}};
 }
 
-// One line per device; columns as wide as their widest cell, figures right-aligned.
+// One line per device; columns as wide as their widest cell, figures right-aligned. A derived
+// peak carries a '*', explained under the table.
 void print_list(const std::vector<DeviceSpec>& devices) {
     std::vector<std::array<std::string, 8>> rows{
         {"id", "from", "kind", "PEs", "fp32 GFLOP/s per PE", "memory", "GB/s", "name"}};
+    bool any_derived = false;
     for (const auto& d : devices) {
         std::string pes, peaks;
         for (const auto& pe : d.processing_elements) {
+            const bool derived = pe.peak_gflops.fp32 && pe.peak_gflops.derived;
+            any_derived = any_derived || derived;
             pes += (pes.empty() ? "" : " ") + device::pe_resource(pe);
-            peaks += (peaks.empty() ? "" : " / ") + figure(pe.peak_gflops.fp32);
+            peaks += (peaks.empty() ? "" : " / ") + figure(pe.peak_gflops.fp32) +
+                     (derived ? "*" : "");
         }
         const std::string memory =
             d.memory && d.memory->capacity_gib
@@ -123,6 +129,9 @@ void print_list(const std::vector<DeviceSpec>& devices) {
         }
         std::printf("%s\n", line.c_str());
     }
+    if (any_derived)
+        std::printf("\n* derived: cores x clock x FLOP per clock, no document giving the rate "
+                    "(cleave devices show ID gives the derivation)\n");
 }
 
 // The non-empty parts, comma-separated.
@@ -195,9 +204,9 @@ void print_device(const DeviceSpec& d) {
         std::printf("\nPE %-12s %s: %s\n", device::pe_resource(pe).c_str(), pe.name.c_str(),
                     what.c_str());
         const auto& peak = pe.peak_gflops;
-        std::printf("  %-10s fp32 %s, fp16 %s, int8 %s GFLOP/s\n", "peak",
+        std::printf("  %-10s fp32 %s, fp16 %s, int8 %s GFLOP/s%s\n", "peak",
                     figure(peak.fp32).c_str(), figure(peak.fp16).c_str(),
-                    figure(peak.int8).c_str());
+                    figure(peak.int8).c_str(), peak.derived ? ", derived" : "");
         std::printf("  %-10s %s GB/s\n", "memory",
                     figure(device::memory_bandwidth_gbs(d, pe)).c_str());
         if (!pe.caches.empty())

@@ -252,11 +252,17 @@ private:
     }
 
     PeakRates read_peak(const json& peak, const std::string& pointer) {
-        reader_.only_known(peak, pointer, {"fp32", "fp16", "int8", "source", "note"});
+        reader_.only_known(peak, pointer, {"fp32", "fp16", "int8", "derived", "source", "note"});
         PeakRates rates;
         rates.fp32 = reader_.number(peak, pointer, "fp32", false, "GFLOP/s");
         rates.fp16 = reader_.number(peak, pointer, "fp16", false, "GFLOP/s");
         rates.int8 = reader_.number(peak, pointer, "int8", false, "GOP/s");
+        rates.derived =
+            reader_
+                .boolean(peak, pointer, "derived", false,
+                         "true or false (true: the rates are computed from cores, clock and FLOP "
+                         "per clock, the computation in source)")
+                .value_or(false);
         rates.source = reader_.string(peak, pointer, "source", true, kSource);
         rates.note = reader_.string(peak, pointer, "note", false);
         return rates;
@@ -379,11 +385,14 @@ ordered_json pe_json(const ProcessingElement& pe, std::vector<int>& default_ids)
     put(out, "clock_ghz", pe.clock_ghz);
     put(out, "max_clock_ghz", pe.max_clock_ghz);
     const auto& peak = pe.peak_gflops;
-    if (peak.fp32 || peak.fp16 || peak.int8 || !peak.source.empty() || !peak.note.empty()) {
+    if (peak.fp32 || peak.fp16 || peak.int8 || peak.derived || !peak.source.empty() ||
+        !peak.note.empty()) {
         ordered_json rates = ordered_json::object();
         put(rates, "fp32", peak.fp32);
         put(rates, "fp16", peak.fp16);
         put(rates, "int8", peak.int8);
+        if (peak.derived)
+            rates["derived"] = true;
         put(rates, "source", peak.source);
         put(rates, "note", peak.note);
         out["peak_gflops"] = rates;

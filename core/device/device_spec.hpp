@@ -28,6 +28,9 @@ struct PeakRates {
     std::optional<double> fp32;
     std::optional<double> fp16;
     std::optional<double> int8;
+    // The rates are computed (cores x clock x FLOP per clock) rather than printed in a document;
+    // `source` gives the computation and the documents its factors come from.
+    bool derived = false;
     std::string source;
     std::string note;
 };

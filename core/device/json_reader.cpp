@@ -109,6 +109,19 @@ std::optional<double> JsonReader::number(const json& object, const std::string& 
     return v;
 }
 
+std::optional<bool> JsonReader::boolean(const json& object, const std::string& pointer,
+                                        const std::string& key, bool required,
+                                        const std::string& expected) const {
+    const json* value = member(object, pointer, key, required, expected);
+    if (!value)
+        return std::nullopt;
+    if (!value->is_boolean())
+        fail(child_pointer(pointer, key),
+             "expected " + expected + ", found " +
+                 (value->is_string() ? value->dump() : std::string(value->type_name())));
+    return value->get<bool>();
+}
+
 std::optional<int> JsonReader::whole_number(const json& object, const std::string& pointer,
                                             const std::string& key, bool required, int min,
                                             int max) const {

@@ -39,6 +39,10 @@ public:
     std::optional<double> number(const nlohmann::json& object, const std::string& pointer,
                                  const std::string& key, bool required, const std::string& unit,
                                  bool zero_allowed = false) const;
+    // true or false; `expected` says what the flag means, for the message.
+    std::optional<bool> boolean(const nlohmann::json& object, const std::string& pointer,
+                                const std::string& key, bool required,
+                                const std::string& expected = "true or false") const;
     // A whole number in [min, max].
     std::optional<int> whole_number(const nlohmann::json& object, const std::string& pointer,
                                     const std::string& key, bool required, int min, int max) const;

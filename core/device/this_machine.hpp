@@ -1,10 +1,12 @@
-// `this-machine`: the computer Cleave runs on, described from what Linux reports (the CPU model
-// in /proc/cpuinfo, the CPUs this process may use, the memory in /proc/meminfo). It has no
-// datasheet figures: no peak rates, no bandwidth, no power.
+// `this-machine`: the computer Cleave runs on, described from what Linux reports (the CPU model,
+// flags and clocks in /proc/cpuinfo and sysfs, the CPUs this process may use, the memory in
+// /proc/meminfo). Its fp32 peak is derived from those (cores x clock x FLOP per clock, the SIMD
+// width read from the flags); the memory bandwidth, which Linux does not report, is assumed.
 #pragma once
 
 #include "device_spec.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,8 @@ struct MachineFacts {
     std::string meminfo;   // the text of /proc/meminfo
     std::string machine;   // uname's machine: "x86_64", "aarch64"
     std::vector<int> cpus; // the CPUs this process may run on
+    // CPU number -> /sys/devices/system/cpu/cpuN/cpufreq/cpuinfo_max_freq (kHz), where present
+    std::map<int, double> max_freq_khz;
 };
 
 DeviceSpec this_machine(const MachineFacts& facts);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 namespace cleave::predict {
@@ -125,15 +126,21 @@ RooflineParameters roofline_of(const device::DeviceSpec& device, const std::stri
         p.launch_us = pe.kind == device::PeKind::gpu ? kGpuLaunchUs : kCpuLaunchUs;
         return p;
     };
+    // Unnamed: the fastest PE, where a device-level prediction would run (a Jetson's GPU, though
+    // its CPU, listed first, has figures too).
     bool named = false;
+    std::optional<RooflineParameters> best;
     for (const auto& pe : device.processing_elements) {
         if (!pe_name.empty() && pe.name != pe_name)
             continue;
         named = true;
         const auto p = figures(pe);
-        if (p.peak_gflops > 0 && p.bandwidth_gbs > 0)
-            return p;
+        if (p.peak_gflops > 0 && p.bandwidth_gbs > 0 &&
+            (!best || p.peak_gflops > best->peak_gflops))
+            best = p;
     }
+    if (best)
+        return *best;
     if (!named)
         throw InputError(device.file, "/processing_elements",
                          "no processing element named '" + pe_name + "' in device " + device.id);

@@ -32,8 +32,9 @@ private:
     RooflineParameters parameters_;
 };
 
-// The first PE's peak FP32 rate and bandwidth, or the named PE's. Throws InputError naming the
-// device's file and what is missing when the spec lacks them.
+// The named PE's peak FP32 rate and bandwidth, or, unnamed, those of the device's fastest PE
+// that has both (the largest peak). Throws InputError naming the device's file and what is
+// missing when the spec lacks them.
 RooflineParameters roofline_of(const device::DeviceSpec& device, const std::string& pe = "");
 
 // An uncalibrated predictor for the device from its spec: default efficiencies per cost class.

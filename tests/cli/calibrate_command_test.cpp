@@ -5,6 +5,7 @@
 #include "cli_run.hpp"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -120,8 +121,13 @@ private slots:
         process.setProcessEnvironment(env);
         process.start(CLEAVE_CLI_PATH, {"calibrate", "--device", "ci-box-ort-1t", "--minutes", "5",
                                         "--kind", "lasso", "--examples", examples(dir)});
+        process.setReadChannel(QProcess::StandardError);
         QByteArray err;
-        while (!err.contains("[1] ") && process.state() == QProcess::Running) {
+        QElapsedTimer waited;
+        waited.start();
+        QVERIFY(process.waitForStarted());
+        while (!err.contains("[1] ") && process.state() == QProcess::Running &&
+               waited.elapsed() < 180000) {
             process.waitForReadyRead(1000);
             err += process.readAllStandardError();
         }

@@ -1,6 +1,6 @@
-// `cleave dse` end to end on resnet18 and the eight Jetson Xavier NX (small population and few
-// generations): the front and its hypervolumes as JSON, --out, repeatability by seed, an empty
-// front explained, and bad settings refused with exit 2 naming the flag.
+// `cleave dse` end to end on resnet18 and the eight Jetson Xavier NX, CPUs and GPUs (small
+// population and few generations): the front and its hypervolumes as JSON, --out, repeatability
+// by seed, an empty front explained, and bad settings refused with exit 2 naming the flag.
 #include "cli_run.hpp"
 
 #include <QFile>
@@ -20,9 +20,11 @@ using cleave::test::run_cleave;
 const QString kResnet18 = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx";
 const QString kCluster = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json";
 
+// 16 x 121 evaluations: over 16 PEs in 4 stages of 2 levels, stage 1's replay gets 2 x 16 of
+// them, the least a phase may have (80 generations, enough for 8 PEs, leave it less).
 QStringList small_run(const QStringList& extra = {}) {
     return QStringList{"dse",          kResnet18, "--cluster",     kCluster,
-                       "--population", "16",      "--generations", "80"} +
+                       "--population", "16",      "--generations", "120"} +
            extra;
 }
 
@@ -40,11 +42,15 @@ private slots:
         QVERIFY2(run.exit_code == 0, run.err.constData());
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(root["objectives"].toArray().size(), 3);
-        QCOMPARE(root["pes"].toArray().size(), 8); // the GPUs; the CPUs have no latencies
-        QVERIFY(root["notes"].toArray()[0].toString().contains("nx01_arm012345"));
-        // ceil(log2 8) = 3 stages of 2 levels.
+        // Every PE: 8 GPUs, then (slower) 8 Carmel CPUs on their derived peak; none left out.
+        const QJsonArray pes = root["pes"].toArray();
+        QCOMPARE(pes.size(), 16);
+        QCOMPARE(pes[0].toString(), QString("nx01_gpu"));
+        QCOMPARE(pes[8].toString(), QString("nx01_arm012345"));
+        QVERIFY(root["notes"].toArray().isEmpty());
+        // ceil(log2 16) = 4 stages of 2 levels.
         const QJsonArray plan = root["plan"].toArray();
-        QCOMPARE(plan.size(), 6);
+        QCOMPARE(plan.size(), 8);
         qint64 planned = 0;
         int generations = 0;
         for (const auto& phase : plan) {
@@ -52,11 +58,12 @@ private slots:
             generations += phase.toObject()["generations"].toInt() + 1;
         }
         QCOMPARE(root["evaluations"].toInteger(), planned);
-        QVERIFY(planned <= 16 * 81);
+        QVERIFY(planned <= 16 * 121);
         QCOMPARE(root["hypervolume"].toArray().size(), generations);
         const QJsonArray front = root["front"].toArray();
         QVERIFY(!front.isEmpty());
         const int kernels = root["kernels"].toInt();
+        bool cpu_used = false;
         for (const auto& value : front) {
             const QJsonObject s = value.toObject();
             const QJsonArray points = s["points"].toArray();
@@ -66,17 +73,21 @@ private slots:
                 QVERIFY(p.toInt() > last && p.toInt() < kernels);
                 last = p.toInt();
             }
-            QVERIFY(s["pes"].toArray()[0].toString().endsWith("_gpu"));
+            for (const auto& pe : s["pes"].toArray()) {
+                QVERIFY(pes.contains(pe));
+                cpu_used = cpu_used || pe.toString().contains("_arm");
+            }
             QVERIFY(std::abs(s["throughput_per_s"].toDouble() * s["bottleneck_ms"].toDouble() -
                              1000) < 1e-6);
             QVERIFY(s["max_memory_bytes"].toDouble() > 0);
             QVERIFY(s["max_energy_mj"].toDouble() > 0);
-            QVERIFY(s["stage"].toInt() >= 1 && s["stage"].toInt() <= 3);
+            QVERIFY(s["stage"].toInt() >= 1 && s["stage"].toInt() <= 4);
         }
+        QVERIFY(cpu_used); // the CPUs take part in the front, not only in the list
         QFile written(out);
         QVERIFY(written.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(written.readAll()).object()["front"].toArray(), front);
-        QVERIFY(run.err.contains("stage 3 (8 PEs) level 2"));
+        QVERIFY(run.err.contains("stage 4 (16 PEs) level 2"));
     }
 
     void interruptWritesTheFrontSoFar() {

@@ -1,5 +1,5 @@
-// The DSE tab: ResNet-18 (40 ort-cpu kernels) on the eight Jetson Xavier NX GPUs of
-// nx8.cluster.json. A short search fills the front, the hypervolume and the table; a clicked row
+// The DSE tab: ResNet-18 (40 ort-cpu kernels) on the eight Jetson Xavier NX of nx8.cluster.json,
+// their GPUs and CPUs. A short search fills the front, the hypervolume and the table; a clicked row
 // or point becomes the Partition tab's mapping in one undo step; pause holds the search, cancel
 // keeps the front so far; settings the search cannot run are refused with the reason.
 #include "core/device/cluster.hpp"
@@ -59,7 +59,7 @@ cleave::ui::PartitionInputsPtr resnet18OnNx8() {
     return inputs;
 }
 
-// Population 8, one analytical level: 3 stages over 2, 4 and 8 GPUs.
+// Population 8, one analytical level: 4 stages over 2, 4, 8 and 16 PEs.
 void shortSearch(DsePanel& panel, int generations) {
     panel.populationBox()->setValue(8);
     panel.generationsBox()->setValue(generations);
@@ -186,7 +186,7 @@ private slots:
         for (auto* series : panel.frontChart()->series())
             points += static_cast<int>(series->count());
         QCOMPARE(points, static_cast<int>(panel.front().size()));
-        // Energy is an objective (the NX GPUs have power figures): the default colour.
+        // Energy is an objective (the NX PEs have power figures): the default colour.
         QCOMPARE(panel.colourBox()->currentText(), QString("max energy (mJ)"));
         QVERIFY(panel.solutionSummary(0).contains("on nx0"));
 

@@ -2,6 +2,7 @@
 // kernel, search by name and op, fit, kernel selection kept in step with the kernel dock, a
 // rule-set switch that lays the graph out again, and nodes wearing their kernel's latency colour.
 #include "core/fusion/kernel_graph.hpp"
+#include "device_without_figures.hpp"
 #include "ui/graph_items.hpp"
 #include "ui/graph_minimap.hpp"
 #include "ui/graph_page.hpp"
@@ -20,6 +21,7 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
 
@@ -322,7 +324,8 @@ private slots:
         QVERIFY(openResnet18(window));
         QVERIFY(predictOn(window, "jetson-xavier-nx"));
         QVERIFY(window.graphView()->showsLatency());
-        QVERIFY(predictOn(window, "raspberry-pi-4"));
+        QTemporaryDir dir;
+        QVERIFY(predictOn(window, cleave::test::deviceWithoutFigures(dir)));
         auto* view = window.graphView();
         QVERIFY(!view->showsLatency());
         QVERIFY(!view->legend()->isVisibleTo(view));

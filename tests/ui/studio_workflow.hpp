@@ -70,8 +70,8 @@ inline bool moveASplit(ui::PartitionDocument& document) {
     return document.moveSplit(0, point + 1 <= document.highestPoint(0) ? point + 1 : point - 1);
 }
 
-// Population 8, `generations` generations (30: ten for each of the three stages over 2, 4 and 8
-// GPUs), one analytical level: a fraction of a second. Empty when the
+// Population 8, `generations` generations (30, shared by the four stages over 2, 4, 8 and 16
+// PEs), one analytical level: a fraction of a second. Empty when the
 // search ran and found a front, else why not.
 inline QString runShortDse(ui::DsePanel& panel, int generations = 30) {
     panel.populationBox()->setValue(8);

@@ -8,7 +8,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <tuple>
 
 using cleave::device::DeviceSpec;
 using cleave::device::library_device;
@@ -140,6 +142,55 @@ private slots:
         QCOMPARE(resources(device("nvidia-t4")), (std::vector<std::string>{"gpu"}));
     }
 
+    void everyDatasheetPeIsCosted() {
+        // The roofline needs a PE's fp32 peak and the bandwidth it sees: no PE is left out.
+        for (const auto& id : kDatasheetDevices) {
+            const auto d = device(id);
+            for (const auto& pe : d.processing_elements) {
+                const std::string what = id + " " + pe.name;
+                QVERIFY2(pe.peak_gflops.fp32 && *pe.peak_gflops.fp32 > 0, what.c_str());
+                QVERIFY2(cleave::device::memory_bandwidth_gbs(d, pe), what.c_str());
+            }
+        }
+    }
+
+    void derivedCpuPeaksAreCoresTimesClockTimesFlopPerClock() {
+        // FP32 FLOP per clock per core: two 128-bit FMA pipes (Carmel, Denver 2, Cortex-A76,
+        // A78AE) give 16, one 128-bit FMLA per clock over two 64-bit pipes (A57, A72) gives 8.
+        const std::vector<std::tuple<std::string, std::size_t, int>> cpus{
+            {"jetson-xavier-nx", 0, 16}, {"jetson-agx-xavier", 0, 16}, {"jetson-tx2", 0, 16},
+            {"jetson-tx2", 1, 8},        {"jetson-nano", 0, 8},        {"raspberry-pi-4", 0, 8},
+            {"raspberry-pi-5", 0, 16},   {"jetson-orin-nano", 0, 16},  {"intel-nuc", 0, 32}};
+        for (const auto& [id, index, flop_per_clock] : cpus) {
+            const auto d = device(id);
+            const auto& pe = d.processing_elements.at(index);
+            const std::string what = id + " " + pe.name;
+            QVERIFY2(pe.peak_gflops.derived, what.c_str());
+            QVERIFY2(pe.peak_gflops.source.starts_with("derived: "), what.c_str());
+            QCOMPARE(*pe.peak_gflops.fp32, pe.cores * *pe.clock_ghz * flop_per_clock);
+        }
+        QCOMPARE(*device("jetson-xavier-nx").processing_elements[0].peak_gflops.fp32, 182.4);
+        QCOMPARE(*device("jetson-tx2").processing_elements[1].peak_gflops.fp32, 64.0);
+    }
+
+    void quotedPeaksAreNotMarkedDerived() {
+        for (const char* id : {"nvidia-t4", "nvidia-v100", "nvidia-a10g", "nvidia-h100"})
+            QVERIFY2(!device(id).processing_elements[0].peak_gflops.derived, id);
+        const auto a10g = device("nvidia-a10g");
+        QCOMPARE(*a10g.processing_elements[0].peak_gflops.fp32, 31200.0); // NVIDIA's 31.2 TFLOPS
+        QCOMPARE(*a10g.memory->bandwidth_gbs, 600.0);
+    }
+
+    void piBandwidthsFollowFromTheirMemoryAndAnAssumedBus() {
+        for (const auto& [id, mts] :
+             {std::pair{"raspberry-pi-4", 3200.0}, std::pair{"raspberry-pi-5", 4267.0}}) {
+            const auto d = device(id);
+            QCOMPARE(*d.memory->bus_width_bits, 32);
+            QCOMPARE(*d.memory->bandwidth_gbs, std::round(4 * mts / 10) / 100); // 12.8, 17.07
+            QVERIFY(d.memory->note.find("assumption") != std::string::npos);
+        }
+    }
+
     void measuredXeonDevicesHaveOneCpuPeOfTheirThreadCount() {
         for (const int threads : {1, 2, 4, 8, 16}) {
             const auto d = device("xeon-ort-" + std::to_string(threads) + "t");
@@ -183,7 +234,8 @@ private slots:
                 message.startsWith("--device: jetson-agx-orin: no such device; expected one of "
                                    "jetson-xavier-nx, jetson-agx-xavier, "),
                 qPrintable(message));
-            QVERIFY(message.endsWith("h100-cudnn-fp16, this-machine or a device file (.json)"));
+            QVERIFY(message.endsWith("h100-cudnn-fp16, this-machine, a device calibrated with "
+                                     "cleave calibrate, or a device file (.json)"));
         }
     }
 

@@ -107,6 +107,42 @@ private slots:
         QVERIFY(text.find("core_ids") == std::string::npos); // default numbering is left implicit
     }
 
+    void derivedPeakIsReadAndWrittenBack() {
+        const auto d = parse_device_spec(
+            replaced(R"({"fp32": 844.8, "source": "derived"})",
+                     R"({"fp32": 844.8, "derived": true, "source": "384 x 2 x 1.1 GHz"})"),
+            "my-board.json");
+        QVERIFY(d.processing_elements[2].peak_gflops.derived);
+        const std::string text = cleave::device::device_spec_json(d);
+        QVERIFY(text.find("\"derived\": true") != std::string::npos);
+        QVERIFY(parse_device_spec(text, "again.json").processing_elements[2].peak_gflops.derived);
+    }
+
+    void peakIsQuotedUnlessMarkedDerived() {
+        const auto d = parse_device_spec(kGood, "my-board.json");
+        QVERIFY(!d.processing_elements[2].peak_gflops.derived);
+        // false is the default, so it is left implicit when written
+        QVERIFY(cleave::device::device_spec_json(d).find("\"derived\":") == std::string::npos);
+        const auto quoted = parse_device_spec(
+            replaced(R"({"fp32": 844.8, "source": "derived"})",
+                     R"({"fp32": 844.8, "derived": false, "source": "datasheet"})"),
+            "my-board.json");
+        QVERIFY(!quoted.processing_elements[2].peak_gflops.derived);
+    }
+
+    void derivedMustBeTrueOrFalse() {
+        const QString expected =
+            "my-board.json: /processing_elements/2/peak_gflops/derived: expected true or false "
+            "(true: the rates are computed from cores, clock and FLOP per clock, the computation "
+            "in source), found ";
+        QCOMPARE(error_of(replaced(R"({"fp32": 844.8, "source": "derived"})",
+                                   R"({"fp32": 844.8, "derived": "yes", "source": "x"})")),
+                 expected + "\"yes\"");
+        QCOMPARE(error_of(replaced(R"({"fp32": 844.8, "source": "derived"})",
+                                   R"({"fp32": 844.8, "derived": 1, "source": "x"})")),
+                 expected + "number");
+    }
+
     void malformedJsonNamesTheByte() {
         QVERIFY(error_of(R"({"format": )").startsWith("my-board.json: byte "));
     }

@@ -1,7 +1,7 @@
 // What a search explored beyond its front (SearchSettings::report_population: every distinct
 // mapping of each generation, infeasible ones with their true figures) and the front written as
-// cleave dse's JSON and as CSV, read back unchanged. resnet18 on the eight NX GPUs of nx8, with a
-// memory capacity small enough that no single GPU can hold the model.
+// cleave dse's JSON and as CSV, read back unchanged. resnet18 on the 16 PEs of nx8, with a memory
+// capacity small enough that no single board can hold the model.
 #include "core/device/cluster.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/front_output.hpp"

@@ -1,6 +1,7 @@
-// The search on resnet18 and the eight Jetson Xavier NX GPUs (the NX CPUs have no latencies and
-// are left out): stages and levels, the evaluation budget, seeds, cancel, pause, bad settings,
-// and fronts that hold what they claim. Small populations keep it to seconds.
+// The search on resnet18 and the eight Jetson Xavier NX: all 16 PEs searchable, the GPUs fastest;
+// on the eight GPUs (--max-pes 8), stages and levels, the evaluation budget, seeds, cancel,
+// pause, bad settings, and fronts that hold what they claim. Small populations keep it to
+// seconds.
 #include "core/device/cluster.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/nsga2_search.hpp"
@@ -21,6 +22,13 @@ std::unique_ptr<dse::ExplorationInputs> resnet18_on_nx8(dse::ExplorationOptions 
     return dse::prepare_exploration(
         graph::load_model(CLEAVE_EXAMPLE_MODELS_DIR "/resnet18.onnx"),
         device::load_cluster(CLEAVE_EXAMPLE_CLUSTERS_DIR "/nx8.cluster.json"), options);
+}
+
+// The eight fastest PEs of nx8: its GPUs, the setting the stage tests below are written for.
+dse::ExplorationOptions eight_fastest() {
+    dse::ExplorationOptions options;
+    options.max_pes = 8;
+    return options;
 }
 
 // 80 generations of 16 are the fewest that leave every phase of 3 stages x 2 levels a generation.
@@ -45,15 +53,26 @@ QString place_of(const std::function<void()>& run) {
 class Nsga2SearchTest : public QObject {
     Q_OBJECT
 
-    std::unique_ptr<dse::ExplorationInputs> inputs_ = resnet18_on_nx8();
+    std::unique_ptr<dse::ExplorationInputs> inputs_ = resnet18_on_nx8(eight_fastest());
 
 private slots:
-    void nxCpusAreLeftOutWithANote() {
+    void everyNxPeIsSearchableTheGpusFirst() {
+        // The Carmel CPUs are costed on their derived peak (182.4 GFLOP/s against the GPU's
+        // 844.8), so all 16 PEs are searched, the slower CPUs after the GPUs.
+        const auto all = resnet18_on_nx8();
+        QCOMPARE(all->space->pes().size(), std::size_t(16));
+        QVERIFY(all->searchable.notes.empty());
+        for (std::size_t i = 0; i < 16; ++i)
+            QCOMPARE(all->cluster.pes[static_cast<std::size_t>(all->space->pes()[i])].kind,
+                     i < 8 ? device::PeKind::gpu : device::PeKind::cpu);
+        QCOMPARE(dse::plan_search(small(120), 16).size(), std::size_t(8)); // 4 stages x 2 levels
+    }
+
+    void maxPesKeepsTheEightGpus() {
         QCOMPARE(inputs_->space->pes().size(), std::size_t(8));
         for (const int pe : inputs_->space->pes())
             QCOMPARE(inputs_->cluster.pes[static_cast<std::size_t>(pe)].kind, device::PeKind::gpu);
-        QCOMPARE(inputs_->searchable.notes.size(), std::size_t(8));
-        QVERIFY(inputs_->notes[0].find("nx01_arm012345") != std::string::npos);
+        QVERIFY(inputs_->notes[0].find("searching the 8 fastest of 16") != std::string::npos);
     }
 
     void stagesDoubleThePesUpToAll() {
@@ -205,7 +224,7 @@ private slots:
         // cannot run (docs/dse.md); AlexNet's 13 kernels leave room to find ones that can.
         const auto alexnet = dse::prepare_exploration(
             graph::load_model(CLEAVE_EXAMPLE_MODELS_DIR "/alexnet.onnx"),
-            device::load_cluster(CLEAVE_EXAMPLE_CLUSTERS_DIR "/nx8.cluster.json"), {});
+            device::load_cluster(CLEAVE_EXAMPLE_CLUSTERS_DIR "/nx8.cluster.json"), eight_fastest());
         auto settings = small();
         settings.encoding = dse::Encoding::naive;
         const auto result = dse::run_search(*alexnet->space, settings);

@@ -211,15 +211,16 @@ private slots:
     }
 
     void flopsSumsPeakFp32OverProcessingElements() {
-        const auto table = grouping::flops_features(
-            test::library_cluster({"jetson-orin-nano", "nvidia-t4", "raspberry-pi-4"}));
+        const auto table = grouping::flops_features(test::library_cluster(
+            {"jetson-orin-nano", "nvidia-t4", "raspberry-pi-4", "xeon-ort-1t"}));
         QCOMPARE(table.features, (std::vector<std::string>{"fp32_gflops"}));
-        QCOMPARE(table.hosts, (std::vector<std::string>{"h1", "h2", "h3"}));
+        QCOMPARE(table.hosts, (std::vector<std::string>{"h1", "h2", "h3", "h4"}));
         QCOMPARE(table.values[0][0], 144.0 + 1280.0); // CPU and GPU
         QCOMPARE(table.values[1][0], 8100.0);
-        QCOMPARE(table.values[2][0], 0.0); // the Pi 4's brief gives no FP32 rate
+        QCOMPARE(table.values[2][0], 48.0); // the Pi 4's derived 4 x 1.5 GHz x 8
+        QCOMPARE(table.values[3][0], 0.0);  // a measured device carries no datasheet figures
         QCOMPARE(table.notes.size(), std::size_t(1));
-        QVERIFY(table.notes[0].starts_with("h3 (raspberry-pi-4): no fp32 peak"));
+        QVERIFY(table.notes[0].starts_with("h4 (xeon-ort-1t): no fp32 peak"));
     }
 
     void configIsTheDatasheetVector() {

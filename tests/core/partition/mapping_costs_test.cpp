@@ -4,6 +4,8 @@
 #include "core/fusion/fusion_method.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
+#include "core/predict/predictor.hpp"
+#include "core/predict/roofline.hpp"
 #include "tiny_partition_model.hpp"
 
 #include <QtTest>
@@ -206,17 +208,40 @@ private slots:
         QVERIFY(rows[kH1Cpu].empty());
     }
 
-    void jetsonCpuPeWithoutPeakFiguresIsAnInputError() {
+    void jetsonCpuPeGetsItsDerivedCpuRoofline() {
+        // The Carmel CPU is costed on its own roofline (its derived 182.4 GFLOP/s and the CPU
+        // launch cost), not the GPU's: every kernel has a latency, none the GPU's.
         const auto model = test::tiny_partition_model();
         const auto kernels = test::tiny_kernels(model);
+        const auto cluster = test::tiny_cluster();
+        const auto rows =
+            partition::pe_kernel_latencies_ms(model, kernels, cluster, "ort-cpu", {kH1Cpu, kH1Gpu});
+        const auto cpu = predict::predict_model(
+            predict::roofline_predictor(cluster.hosts[0].device, "ort-cpu", "Carmel CPU complex"),
+            model, kernels);
+        QCOMPARE(rows[kH1Cpu].size(), std::size_t(4));
+        for (std::size_t k = 0; k < 4; ++k) {
+            QCOMPARE(rows[kH1Cpu][k], cpu.kernels[k].us / 1e3);
+            QVERIFY(rows[kH1Cpu][k] > 0);
+            QVERIFY(rows[kH1Cpu][k] != rows[kH1Gpu][k]);
+        }
+    }
+
+    void peWithoutPeakFiguresIsAnInputError() {
+        const auto model = test::tiny_partition_model();
+        const auto kernels = test::tiny_kernels(model);
+        auto cluster = test::tiny_cluster();
+        auto& device = cluster.hosts[0].device;
+        device.id = "my-nx"; // a device file whose CPU has no peak: no predictor, no roofline
+        device.processing_elements[0].peak_gflops = {};
         try {
-            partition::pe_kernel_latencies_ms(model, kernels, test::tiny_cluster(), "ort-cpu",
-                                              {kH1Cpu});
+            partition::pe_kernel_latencies_ms(model, kernels, cluster, "ort-cpu", {kH1Cpu});
             QFAIL("expected an InputError");
         } catch (const InputError& e) {
             const std::string message = e.what();
             QVERIFY2(message.find("h1_arm012345") != std::string::npos, e.what());
-            QVERIFY2(message.find("jetson-xavier-nx") != std::string::npos, e.what());
+            QVERIFY2(message.find("my-nx") != std::string::npos, e.what());
+            QVERIFY2(message.find("peak FP32 rate") != std::string::npos, e.what());
         }
     }
 
