@@ -1,5 +1,7 @@
 #include "node_cost.hpp"
 
+#include "einsum_equation.hpp"
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -92,6 +94,30 @@ private:
     bool complete_ = true;
 };
 
+// An Einsum's multiply-accumulates: one per point of its iteration space (einsum_equation.hpp);
+// 0, and the cost incomplete, where the equation or an operand's shape is not known.
+std::int64_t einsum_node_macs(const Node& node, Counter& c) {
+    const auto* attribute = node.attribute("equation");
+    const auto equation = attribute && !attribute->strings.empty()
+                              ? parse_einsum(attribute->strings.front())
+                              : std::nullopt;
+    std::vector<std::vector<std::int64_t>> operands;
+    for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+        const auto* t = c.input(i);
+        if (!t || !t->shape) {
+            c.elements(nullptr); // marks the cost incomplete
+            return 0;
+        }
+        operands.push_back(*t->shape);
+    }
+    const auto macs = equation ? einsum_macs(*equation, operands) : std::nullopt;
+    if (!macs) {
+        c.elements(nullptr);
+        return 0;
+    }
+    return *macs;
+}
+
 } // namespace
 
 NodeCost node_cost(const Model& model, const Node& node) {
@@ -114,6 +140,8 @@ NodeCost node_cost(const Model& model, const Node& node) {
     } else if (onnx_domain && one_of(op, {"MatMul", "MatMulInteger", "QLinearMatMul"})) {
         // batched: every output element is a dot product over A's last dim.
         cost.macs = Counter::mul(c.elements(c.output(0)), c.dim(c.input(0), -1));
+    } else if (onnx_domain && op == "Einsum") {
+        cost.macs = einsum_node_macs(node, c);
     }
     cost.flops = Counter::mul(cost.macs, 2);
 

@@ -1,5 +1,7 @@
 #include "node_inference.hpp"
 
+#include "einsum_equation.hpp"
+
 #include <deque>
 #include <map>
 #include <onnx/defs/schema.h>
@@ -86,6 +88,37 @@ bool is_nonzero_scalar(const onnx::TensorProto& t) {
     return t.int64_data_size() == 1 && t.int64_data(0) != 0;
 }
 
+// libonnx 1.12 gives an Einsum's output its rank only; its dims follow from the equation and the
+// operands' dims where all are known.
+void infer_einsum_dims(onnx::InferenceContext& ctx) {
+    const auto* attribute = ctx.getAttribute("equation");
+    if (!attribute || !attribute->has_s())
+        return;
+    const auto equation = parse_einsum(attribute->s());
+    if (!equation)
+        return;
+    std::vector<std::vector<std::int64_t>> operands;
+    for (std::size_t i = 0; i < ctx.getNumInputs(); ++i) {
+        const auto* type = ctx.getInputType(i);
+        if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape())
+            return;
+        auto& dims = operands.emplace_back();
+        for (const auto& d : type->tensor_type().shape().dim()) {
+            if (!d.has_dim_value())
+                return;
+            dims.push_back(d.dim_value());
+        }
+    }
+    const auto shape = einsum_output_shape(*equation, operands);
+    auto* out = ctx.getOutputType(0);
+    if (!shape || !out || !out->has_tensor_type())
+        return;
+    auto* dims = out->mutable_tensor_type()->mutable_shape();
+    dims->clear_dim();
+    for (const auto d : *shape)
+        dims->add_dim()->set_dim_value(d);
+}
+
 // libonnx's schemas, with the inference functions that crash on bad ranks or values wrapped in a
 // check that fails inference instead. Handed to libonnx's inference code as its registry, so the
 // checks also hold in subgraphs and function bodies, which libonnx's own driver infers (a bad
@@ -98,7 +131,7 @@ public:
             onnx::OpSchemaRegistry::Instance()->GetSchema(key, max_inclusive_version, domain);
         if (!schema || (!domain.empty() && domain != "ai.onnx") ||
             !schema->has_type_and_shape_inference_function() ||
-            (key != "SplitToSequence" && !has_rank_rule(key)))
+            (key != "SplitToSequence" && key != "Einsum" && !has_rank_rule(key)))
             return schema;
         const auto [it, added] = guarded_.try_emplace(schema, *schema);
         if (added)
@@ -113,6 +146,8 @@ public:
                     if (split && split->dims_size() == 0 && !is_nonzero_scalar(*split))
                         fail_shape_inference("SplitToSequence: a scalar split must not be 0");
                     infer(ctx);
+                    if (op == "Einsum")
+                        infer_einsum_dims(ctx);
                 });
         return &it->second;
     }
