@@ -4,6 +4,7 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/xz_codec.hpp"
+#include "inference_overhead.hpp"
 #include "kernel_features.hpp"
 
 #include <nlohmann/json.hpp>
@@ -87,8 +88,9 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
     }
     for (const auto& k : out.kernels)
         out.kernels_ms += k.us / 1000.0;
-    out.overhead_ms = predictor.overhead_ms +
-                      predictor.overhead_per_kernel_us * static_cast<double>(count) / 1000.0;
+    out.overhead_ms = InferenceOverhead{predictor.overhead_ms, predictor.overhead_per_kernel_us,
+                                        predictor.overhead_per_io_mb_us}
+                          .ms(static_cast<double>(count), graph_io_bytes(model));
     out.total_ms = out.kernels_ms + out.overhead_ms;
     return out;
 }
@@ -106,6 +108,7 @@ std::string predictor_json(const Predictor& p) {
                                      {"features", p.features},
                                      {"overhead_ms", p.overhead_ms},
                                      {"overhead_per_kernel_us", p.overhead_per_kernel_us},
+                                     {"overhead_per_io_mb_us", p.overhead_per_io_mb_us},
                                      {"trained_on", p.trained_on},
                                      {"classes", classes}};
     return doc.dump(1) + "\n";
@@ -166,13 +169,17 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
                                     "...\" or \"" + kTypeColumn + "...\")");
         p.features.push_back(name);
     }
-    for (const char* key : {"overhead_ms", "overhead_per_kernel_us"}) {
+    for (const char* key : {"overhead_ms", "overhead_per_kernel_us", "overhead_per_io_mb_us"}) {
         const auto it = doc.find(key);
+        const bool optional = std::string(key) == "overhead_per_io_mb_us"; // added later
+        if (optional && it == doc.end())
+            continue;
         if (it == doc.end() || !it->is_number() || it->get<double>() < 0)
             fail(std::string("/") + key, "expected a non-negative number");
     }
     p.overhead_ms = doc["overhead_ms"];
     p.overhead_per_kernel_us = doc["overhead_per_kernel_us"];
+    p.overhead_per_io_mb_us = doc.value("overhead_per_io_mb_us", 0.0);
 
     const auto classes = doc.find("classes");
     if (classes == doc.end() || !classes->is_object() || !classes->contains(kAllKernels))

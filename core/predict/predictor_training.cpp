@@ -3,6 +3,7 @@
 #include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
 #include "core/profile/timing_statistics.hpp"
+#include "inference_overhead.hpp"
 #include "kernel_features.hpp"
 #include "lasso.hpp"
 #include "launch_bound_training.hpp"
@@ -43,37 +44,16 @@ RegressionSamples regression_samples(const Predictor& p,
     return out;
 }
 
-// overhead = fixed + per_kernel * kernels, least squares over the runs with both parts >= 0.
+// The device's overhead over the runs' end-to-end times (inference_overhead.hpp).
 void fit_overhead(Predictor& p, const std::vector<const RunData*>& runs) {
-    double n = 0, sk = 0, so = 0, skk = 0, sko = 0;
-    for (const RunData* r : runs) {
-        if (r->e2e_ms <= 0 || r->kernels_ms <= 0)
-            continue;
-        const double k = r->kernel_count, o = (r->e2e_ms - r->kernels_ms) * 1000.0;
-        n += 1;
-        sk += k;
-        so += o;
-        skk += k * k;
-        sko += k * o;
-    }
-    if (n == 0)
-        return;
-    const double det = n * skk - sk * sk;
-    double fixed = so / n, per_kernel = 0;
-    if (det > 1e-9 * n * skk) {
-        per_kernel = (n * sko - sk * so) / det;
-        fixed = (so - per_kernel * sk) / n;
-    }
-    if (per_kernel < 0) {
-        per_kernel = 0;
-        fixed = so / n;
-    }
-    if (fixed < 0) {
-        fixed = 0;
-        per_kernel = skk > 0 ? std::max(0.0, sko / skk) : 0;
-    }
-    p.overhead_ms = fixed / 1000.0;
-    p.overhead_per_kernel_us = per_kernel;
+    std::vector<OverheadSample> samples;
+    for (const RunData* r : runs)
+        samples.push_back({r->e2e_ms, r->kernels_ms, static_cast<double>(r->kernel_count),
+                           r->io_bytes});
+    const auto fit = fit_inference_overhead(samples);
+    p.overhead_ms = fit.fixed_ms;
+    p.overhead_per_kernel_us = fit.per_kernel_us;
+    p.overhead_per_io_mb_us = fit.per_io_mb_us;
 }
 
 } // namespace
@@ -89,6 +69,7 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
     const auto measured = measured_kernels(model, run);
     d.kernels_ms = measured.total_us / 1000.0;
     d.kernel_count = static_cast<int>(measured.kernels.kernels.size());
+    d.io_bytes = graph_io_bytes(model);
     for (const auto& k : run.kernels)
         if (k.us && *k.us > 0)
             d.launched_us.emplace_back(k.name, *k.us);

@@ -29,6 +29,7 @@ struct RunData {
     double e2e_ms = 0;             // median of the measured end-to-end times
     double kernels_ms = 0;         // sum of every timed kernel of the run
     int kernel_count = 0;          // kernels the run's node groups form
+    double io_bytes = 0;           // graph inputs and outputs (inference_overhead.hpp)
     std::vector<KernelSample> samples; // the runtime's kernels that map onto node groups, timed
     // Every timed kernel the run lists, as the runtime named it, in launch order: where kernels
     // map onto no node (the H100 runs), their names still say what ran.

@@ -2,8 +2,8 @@
 // (EXTENDED optimisation level, sequential) through onnxruntime-node, the runtime of the shared
 // Xeon measurements, in a Node.js process of its own (ort_session.mjs). End-to-end times come from
 // a plain session, as a user's inference runs; ONNX Runtime's own profiling trace of a second
-// session and the optimised graph it saves give the kernels and the nodes each covers, read as
-// `cleave import-profile` reads them (core/profile/ort_profile_import).
+// session, run after each of them, and the optimised graph it saves give the kernels and the
+// nodes each covers, read as `cleave import-profile` reads them (core/profile/ort_profile_import).
 #include "core/graph/written_nodes.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
@@ -195,17 +195,16 @@ public:
         say("ONNX Runtime " + ready.value("version", std::string("?")) + ", " +
             std::to_string(options.threads) + " thread" + (options.threads == 1 ? "" : "s"));
 
-        // End to end on the plain session, in rounds until steady; then the profiled session, one
-        // warm-up and as many runs as a round, for the kernels.
+        // Each run times the plain session end to end, then runs the profiled one for its kernels:
+        // interleaved, both see the same machine (a burst of other work slows both, and the
+        // steadiest round is the same for both).
         profile::ProfileOptions rounds = options;
         rounds.progress = say;
-        const auto measured = profile::measure_rounds(
-            rounds, [&](int) { return session.ask("run", "run it").at("ms").get<double>(); });
-        const int kernel_warmups = 1;
-        say("kernels: " + std::to_string(kernel_warmups + options.repeats) +
-            " runs with ONNX Runtime's profiling");
-        for (int i = 0; i < kernel_warmups + options.repeats; ++i)
+        const auto measured = profile::measure_rounds(rounds, [&](int) {
+            const double ms = session.ask("run", "run it").at("ms").get<double>();
             session.ask("profile", "profile it");
+            return ms;
+        });
         session.ask("end", "end its profile");
         session.finish();
 
@@ -220,8 +219,8 @@ public:
         profile::OrtImportOptions import;
         import.optimized_file = optimized.string();
         import.threads = options.threads;
-        import.warmups = kernel_warmups;
-        import.runs = options.repeats;
+        import.warmups = options.warmups + measured.first_run;
+        import.runs = static_cast<int>(measured.e2e_ms.size());
         auto imported =
             profile::import_ort_profile(trace, model, graph::read_written_nodes(optimized), import);
         imported.run.e2e_ms = measured.e2e_ms;

@@ -1,0 +1,67 @@
+// The overhead beyond a model's kernels: its three parts come back from runs that follow them,
+// a run slowed by something else for a while does not move them, they never go negative, and the
+// graph's input and output bytes are counted from its own tensors.
+#include "core/graph/onnx_import.hpp"
+#include "core/predict/inference_overhead.hpp"
+
+#include <QtTest>
+
+using namespace cleave::predict;
+
+namespace {
+
+// 150 us fixed, 4 us per kernel, 500 us per megabyte of inputs and outputs.
+OverheadSample run(double kernels_ms, double kernels, double io_bytes, double slowed = 1) {
+    const double e2e = kernels_ms + (150 + 4 * kernels + 500 * io_bytes / 1e6) / 1000.0;
+    return {e2e * slowed, kernels_ms, kernels, io_bytes};
+}
+
+std::vector<OverheadSample> runs() {
+    return {run(2, 1, 1.6e6),  run(5, 60, 0.6e6),  run(40, 20, 0.6e6), run(9, 150, 0.6e6),
+            run(1, 3, 0.05e6), run(70, 90, 0.6e6), run(12, 200, 2e6),   run(3, 30, 0.3e6)};
+}
+
+} // namespace
+
+class InferenceOverheadTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void partsComeBackFromRunsThatFollowThem() {
+        const auto fit = fit_inference_overhead(runs());
+        QVERIFY(std::abs(fit.fixed_ms - 0.150) < 1e-6);
+        QVERIFY(std::abs(fit.per_kernel_us - 4) < 1e-4);
+        QVERIFY(std::abs(fit.per_io_mb_us - 500) < 1e-3);
+        QVERIFY(std::abs(fit.ms(100, 1e6) - (0.150 + 0.4 + 0.5)) < 1e-6);
+    }
+
+    void aRunSlowedForAWhileDoesNotMoveThem() {
+        auto slowed = runs();
+        slowed[5] = run(70, 90, 0.6e6, 1.35); // 24 ms more than its kernels and overhead
+        const auto fit = fit_inference_overhead(slowed);
+        QVERIFY2(std::abs(fit.fixed_ms - 0.150) < 0.01, std::to_string(fit.fixed_ms).c_str());
+        QVERIFY2(std::abs(fit.per_kernel_us - 4) < 0.5, std::to_string(fit.per_kernel_us).c_str());
+    }
+
+    void partsNeverGoNegative() {
+        std::vector<OverheadSample> fast;
+        for (auto r : runs()) {
+            r.e2e_ms = r.kernels_ms * 0.98; // kernels timed a little slower than the runs
+            fast.push_back(r);
+        }
+        const auto fit = fit_inference_overhead(fast);
+        QCOMPARE(fit.fixed_ms, 0.0);
+        QCOMPARE(fit.per_kernel_us, 0.0);
+        QCOMPARE(fit.per_io_mb_us, 0.0);
+        QCOMPARE(fit_inference_overhead({}).fixed_ms, 0.0);
+    }
+
+    void ioBytesAreTheGraphsInputsAndOutputs() {
+        const auto model =
+            cleave::graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
+        QCOMPARE(graph_io_bytes(model), 3.0 * 224 * 224 * 4 + 1000 * 4);
+    }
+};
+
+QTEST_GUILESS_MAIN(InferenceOverheadTest)
+#include "inference_overhead_test.moc"
