@@ -4,6 +4,7 @@
 #include "core/device/this_machine.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/baseline.hpp"
+#include "core/predict/cross_device.hpp"
 #include "core/predict/kernel_features.hpp"
 #include "core/predict/regressor.hpp"
 #include "core/profile/host_processor.hpp"
@@ -63,6 +64,9 @@ int simulation_models_per_space(double minutes) {
 std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
     std::vector<std::string> installed = predict::regressor_kinds();
     std::erase(installed, "roofline"); // a calibration is what replaces the roofline
+    // Cross-device: the installed base adapted to this machine's kernels (docs/predictors.md).
+    if (predict::installed_cross_device_base())
+        installed.emplace_back(predict::kCrossDeviceKind);
     if (options.kinds.empty()) {
         // The tree ensemble first: it has scored best on measured CPU data (docs/predictors.md),
         // so a budget that runs out still scores it.
@@ -214,6 +218,9 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     training.kind = kinds.front();
     training.rules = options.rules;
     training.seed = options.seed;
+    // What a cross-device predictor knows of this machine besides its kernels.
+    training.device_spec = calibrated_device(options.device_id, profiler.runtime(),
+                                             options.threads, 0, options.minutes);
 
     std::vector<predict::RunData> runs;
     runs.reserve(pool.size());

@@ -41,53 +41,64 @@ std::vector<double> feature_row(const Predictor& predictor, const std::vector<do
 
 KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
                                const std::string& cls) {
-    for (const auto& key : {cls, cost_type(cls), std::string(kAllKernels)}) {
-        const auto it = predictor.classes.find(key);
-        if (it != predictor.classes.end())
-            return {it->second.model->predict(feature_row(predictor, features, cls).data()), key};
-    }
-    throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
+    const auto key = model_key(predictor, cls);
+    const auto it = predictor.classes.find(key);
+    if (it == predictor.classes.end())
+        throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
+    return {it->second.model->predict(feature_row(predictor, features, cls).data()), key};
 }
 
-ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
-                           const fusion::KernelGraph& kernels) {
+std::string model_key(const Predictor& predictor, const std::string& cls) {
+    for (const auto& candidate : {cls, cost_type(cls)})
+        if (predictor.classes.count(candidate))
+            return candidate;
+    return kAllKernels;
+}
+
+std::vector<double> predict_kernels(const Predictor& predictor,
+                                    const std::vector<std::vector<double>>& features,
+                                    const std::vector<std::string>& cost_classes) {
     // Rows grouped by the class model that predicts them, one batch per model: libraries such as
     // XGBoost cost far more per call than per row.
-    const auto count = kernels.kernels.size();
-    ModelLatency out;
-    out.kernels.resize(count);
     std::map<std::string, std::vector<std::size_t>> by_model;
-    std::vector<std::vector<double>> rows(count);
-    for (std::size_t k = 0; k < count; ++k) {
-        const auto& kernel = kernels.kernels[k];
-        const std::string cls = cost_class(model, kernel);
-        std::string key = kAllKernels;
-        for (const auto& candidate : {cls, cost_type(cls)})
-            if (predictor.classes.count(candidate)) {
-                key = candidate;
-                break;
-            }
-        rows[k] = feature_row(predictor, kernel_features(model, kernel), cls);
-        out.kernels[k].model_class = key;
-        by_model[key].push_back(k);
-    }
+    for (std::size_t k = 0; k < features.size(); ++k)
+        by_model[model_key(predictor, cost_classes.at(k))].push_back(k);
     const auto columns = predictor.features.size();
-    std::vector<double> batch, us;
+    std::vector<double> out(features.size(), 0), batch, us;
     for (const auto& [key, members] : by_model) {
         const auto it = predictor.classes.find(key);
         if (it == predictor.classes.end())
             throw std::logic_error("predictor for " + predictor.device +
                                    " has no model for all kernels");
         batch.clear();
-        for (const auto k : members)
-            batch.insert(batch.end(), rows[k].begin(), rows[k].end());
+        for (const auto k : members) {
+            const auto row = feature_row(predictor, features[k], cost_classes[k]);
+            batch.insert(batch.end(), row.begin(), row.end());
+        }
         us.assign(members.size(), 0);
         it->second.model->predict_rows(batch.data(), members.size(), columns, us.data());
         for (std::size_t i = 0; i < members.size(); ++i)
-            out.kernels[members[i]].us = us[i] * kernels.kernels[members[i]].launches;
+            out[members[i]] = us[i];
     }
-    for (const auto& k : out.kernels)
-        out.kernels_ms += k.us / 1000.0;
+    return out;
+}
+
+ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
+                           const fusion::KernelGraph& kernels) {
+    const auto count = kernels.kernels.size();
+    std::vector<std::vector<double>> features(count);
+    std::vector<std::string> classes(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        features[k] = kernel_features(model, kernels.kernels[k]);
+        classes[k] = cost_class(model, kernels.kernels[k]);
+    }
+    const auto us = predict_kernels(predictor, features, classes);
+    ModelLatency out;
+    out.kernels.resize(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        out.kernels[k] = {us[k] * kernels.kernels[k].launches, model_key(predictor, classes[k])};
+        out.kernels_ms += out.kernels[k].us / 1000.0;
+    }
     out.overhead_ms = InferenceOverhead{predictor.overhead_ms, predictor.overhead_per_kernel_us,
                                         predictor.overhead_per_io_mb_us}
                           .ms(static_cast<double>(count), graph_io_bytes(model));
@@ -119,6 +130,53 @@ void save_predictor(const Predictor& predictor, const std::filesystem::path& pat
     write_file_atomically(path, path.extension() == ".xz" ? xz_compress(text) : text);
 }
 
+std::vector<std::string> read_feature_columns(const nlohmann::json& doc, const std::string& path,
+                                              const std::string& prefix) {
+    const auto fail = [&](const std::string& pointer, const std::string& problem) {
+        throw InputError(path, prefix + pointer, problem);
+    };
+    const auto& names = kernel_feature_names();
+    const auto features = doc.find("features");
+    if (features == doc.end() || !features->is_array() || features->size() < names.size())
+        fail("/features", "expected the " + std::to_string(names.size()) +
+                              " kernel features this version computes, then indicator columns");
+    std::vector<std::string> out;
+    for (std::size_t j = 0; j < features->size(); ++j) {
+        const auto& f = (*features)[j];
+        const std::string pointer = "/features/" + std::to_string(j);
+        if (!f.is_string())
+            fail(pointer, "expected a feature name");
+        const std::string name = f;
+        if (j < names.size() ? name != names[j]
+                             : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
+            fail(pointer, j < names.size()
+                              ? "expected \"" + names[j] +
+                                    "\", the kernel feature this version "
+                                    "computes there"
+                              : std::string("expected an indicator column (\"") + kClassColumn +
+                                    "...\" or \"" + kTypeColumn + "...\")");
+        out.push_back(name);
+    }
+    return out;
+}
+
+void load_regressor(Regressor& regressor, const nlohmann::json& model, std::size_t feature_count,
+                    const std::string& file, const std::string& pointer) {
+    try {
+        regressor.load(model.dump(), feature_count);
+    } catch (const std::exception& e) {
+        // "at /weights/3: expected ..." from the regressor: the place inside its model.
+        std::string what = e.what();
+        std::string at = pointer;
+        if (what.rfind("at /", 0) == 0) {
+            const auto colon = what.find(": ");
+            at += what.substr(3, colon - 3);
+            what = colon == std::string::npos ? what : what.substr(colon + 2);
+        }
+        throw InputError(file, at, what);
+    }
+}
+
 Predictor load_predictor(const std::string& path) {
     return parse_predictor(read_json_file(path, kExpected), path);
 }
@@ -148,27 +206,7 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
         fail("/kind", e.problem());
     }
 
-    const auto& names = kernel_feature_names();
-    const auto features = doc.find("features");
-    if (features == doc.end() || !features->is_array() || features->size() < names.size())
-        fail("/features", "expected the " + std::to_string(names.size()) +
-                              " kernel features this version computes, then indicator columns");
-    for (std::size_t j = 0; j < features->size(); ++j) {
-        const auto& f = (*features)[j];
-        const std::string pointer = "/features/" + std::to_string(j);
-        if (!f.is_string())
-            fail(pointer, "expected a feature name");
-        const std::string name = f;
-        if (j < names.size() ? name != names[j]
-                             : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
-            fail(pointer, j < names.size()
-                              ? "expected \"" + names[j] +
-                                    "\", the kernel feature this version "
-                                    "computes there"
-                              : std::string("expected an indicator column (\"") + kClassColumn +
-                                    "...\" or \"" + kTypeColumn + "...\")");
-        p.features.push_back(name);
-    }
+    p.features = read_feature_columns(doc, path, prefix);
     for (const char* key : {"overhead_ms", "overhead_per_kernel_us", "overhead_per_io_mb_us"}) {
         const auto it = doc.find(key);
         const bool optional = std::string(key) == "overhead_per_io_mb_us"; // added later
@@ -192,18 +230,8 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
         if (!c.contains("samples") || !c["samples"].is_number_integer())
             fail(pointer + "/samples", "expected a count");
         auto regressor = make_regressor(p.kind, "/kind");
-        try {
-            regressor->load(c["model"].dump(), p.features.size());
-        } catch (const std::exception& e) {
-            std::string what = e.what();
-            std::string at = pointer + "/model";
-            if (what.rfind("at /", 0) == 0) {
-                const auto colon = what.find(": ");
-                at += what.substr(3, colon - 3);
-                what = colon == std::string::npos ? what : what.substr(colon + 2);
-            }
-            fail(at, what);
-        }
+        load_regressor(*regressor, c["model"], p.features.size(), path,
+                       prefix + pointer + "/model");
         p.classes.emplace(name, ClassModel{std::move(regressor), c["samples"].get<int>()});
     }
     if (const auto it = doc.find("trained_on"); it != doc.end() && it->is_array())

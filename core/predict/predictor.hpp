@@ -56,6 +56,15 @@ struct KernelLatency {
 KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
                                const std::string& cost_class);
 
+// The class model that predicts a kernel of `cost_class`: its class's, else its type's, else
+// kAllKernels.
+std::string model_key(const Predictor& predictor, const std::string& cost_class);
+
+// One launch of each kernel (its kernel features and cost class), batched per class model.
+std::vector<double> predict_kernels(const Predictor& predictor,
+                                    const std::vector<std::vector<double>>& features,
+                                    const std::vector<std::string>& cost_classes);
+
 struct ModelLatency {
     std::vector<KernelLatency> kernels; // per kernel of the graph, launches included
     double kernels_ms = 0;
@@ -76,5 +85,16 @@ Predictor load_predictor(const std::string& path);
 // The same for a predictor document found at JSON pointer `at` of `file` (a device bundle).
 Predictor parse_predictor(const nlohmann::json& document, const std::string& file,
                           const std::string& at = "");
+
+// The "features" array of a document at `prefix` of `file`: the kernel features this version
+// computes, in order, then indicator columns; InputError (file, JSON pointer) otherwise.
+std::vector<std::string> read_feature_columns(const nlohmann::json& document,
+                                              const std::string& file,
+                                              const std::string& prefix = "");
+
+// regressor.load(model, feature_count), its errors as InputError at `pointer` of `file` plus the
+// place the regressor names ("at /weights/3: ...").
+void load_regressor(Regressor& regressor, const nlohmann::json& model, std::size_t feature_count,
+                    const std::string& file, const std::string& pointer);
 
 } // namespace cleave::predict
