@@ -105,14 +105,10 @@ int run_evaluate_sampling(const EvaluateSamplingOptions& options) {
         std::vector<double> kernel_errors, e2e_errors;
         for (std::size_t r = 0; r < loaded.runs.size(); ++r) {
             const auto& run = loaded.runs[r];
-            for (std::size_t i = 0; i < run.samples.size(); ++i) {
-                if (profiled[sample_ids[r][i]])
-                    continue;
-                const auto& s = run.samples[i];
-                const double us =
-                    predict::predict_features(predictor, s.features, s.model_class).us;
-                kernel_errors.push_back((us - s.us) / s.us);
-            }
+            const auto predicted = predict::predict_samples(predictor, run.samples);
+            for (std::size_t i = 0; i < run.samples.size(); ++i)
+                if (!profiled[sample_ids[r][i]])
+                    kernel_errors.push_back((predicted[i] - run.samples[i].us) / run.samples[i].us);
             const double ms =
                 predict::predict_model(predictor, *run.model, kernel_graphs[r]).total_ms;
             e2e_errors.push_back((ms - run.e2e_ms) / run.e2e_ms);

@@ -55,9 +55,10 @@ double scoring_s(double fit_s, std::size_t families) {
 }
 
 // Simulation models per space: the pool grows with the budget (each costs ~50 ms to write and
-// load), enough that the choice never runs out within it.
+// load), enough that the choice does not run out within it (at 1 thread here a network takes
+// 0.3-2 s to measure: 240 networks were measured in 7.5 of 10 minutes).
 int simulation_models_per_space(double minutes) {
-    return std::clamp(static_cast<int>(std::lround(minutes * 6)), 6, 60);
+    return std::clamp(static_cast<int>(std::lround(minutes * 12)), 6, 120);
 }
 
 std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
@@ -103,13 +104,11 @@ std::vector<double> cluster_errors(const std::vector<predict::RunData>& runs,
             for (const auto& s : runs[i].samples)
                 features.push_back(s.features);
             const auto of_sample = clusters.clusters_of(features);
+            const auto predicted = predict::predict_samples(predictor, runs[i].samples);
             for (std::size_t s = 0; s < runs[i].samples.size(); ++s) {
-                const auto& sample = runs[i].samples[s];
-                const double predicted =
-                    predict::predict_features(predictor, sample.features, sample.model_class).us;
                 const auto c = static_cast<std::size_t>(of_sample[s]);
-                error_us[c] += std::abs(predicted - sample.us);
-                us[c] += sample.us;
+                error_us[c] += std::abs(predicted[s] - runs[i].samples[s].us);
+                us[c] += runs[i].samples[s].us;
             }
         }
     }
@@ -224,35 +223,52 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     std::optional<predict::Predictor> guide;
     int failures = 0;
 
-    const auto candidates = [&] {
-        const double ratio = speed_ratios.empty() ? 1.0 : profile::median(speed_ratios);
+    // What measuring each network is expected to cost, kernel by kernel: from the nominal
+    // roofline scaled by how much slower the measured networks ran, or, once there is one, from the
+    // guide predictor (worked out once per guide: predicting the whole pool costs seconds).
+    std::vector<std::vector<double>> expected_us(pool.size());
+    std::vector<double> expected_ms(pool.size());
+    bool nominal = true;
+    const auto expect = [&] {
         const auto roofline = predict::NominalRoofline::of(predict::kernel_feature_names());
+        for (std::size_t n = 0; n < pool.size(); ++n) {
+            if (done[n])
+                continue;
+            const auto& network = pool[n];
+            expected_us[n].clear();
+            if (guide) {
+                const auto predicted =
+                    predict::predict_model(*guide, *network.model, network.kernels);
+                for (const auto& k : predicted.kernels)
+                    expected_us[n].push_back(k.us);
+                expected_ms[n] = predicted.total_ms;
+            } else {
+                for (const auto& kernel : network.kernels.kernels)
+                    expected_us[n].push_back(
+                        roofline.us(predict::kernel_features(*network.model, kernel).data()) *
+                        kernel.launches);
+                expected_ms[n] = network.nominal_ms;
+            }
+        }
+        nominal = !guide;
+    };
+    const auto candidates = [&] {
+        const double scale = nominal && !speed_ratios.empty() ? profile::median(speed_ratios) : 1.0;
         std::vector<Candidate> out;
         for (std::size_t n = 0; n < pool.size(); ++n) {
             if (done[n])
                 continue;
             Candidate c;
             c.network = static_cast<int>(n);
-            const auto& network = pool[n];
-            double e2e_ms = 0;
-            if (guide) {
-                const auto predicted =
-                    predict::predict_model(*guide, *network.model, network.kernels);
-                for (const auto& k : predicted.kernels)
-                    c.kernel_us.push_back(k.us);
-                e2e_ms = predicted.total_ms;
-            } else {
-                for (const auto& kernel : network.kernels.kernels)
-                    c.kernel_us.push_back(
-                        roofline.us(predict::kernel_features(*network.model, kernel).data()) *
-                        kernel.launches * ratio);
-                e2e_ms = network.nominal_ms * ratio;
-            }
-            c.seconds = session_s + (kWarmups + 1.3 * kRepeats) * e2e_ms / 1000.0;
+            for (const double us : expected_us[n])
+                c.kernel_us.push_back(us * scale);
+            c.seconds =
+                session_s + (kWarmups + 1.3 * kRepeats) * 2 * expected_ms[n] * scale / 1000.0;
             out.push_back(std::move(c));
         }
         return out;
     };
+    expect();
 
     // Measures pool network n; false when the runtime refused it (skipped, said why).
     const auto measure = [&](const Candidate& candidate, const std::string& phase) {
@@ -280,8 +296,10 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         const auto& data = runs.back();
         if (network.nominal_ms > 0 && data.e2e_ms > 0)
             speed_ratios.push_back(data.e2e_ms / network.nominal_ms);
+        // Each run is a plain and a profiled one (the ort back end; with others the session part
+        // comes out smaller, which only makes the choice bolder).
         const double runs_s =
-            (kWarmups + static_cast<double>(run.e2e_ms.size())) * data.e2e_ms / 1000;
+            2 * (kWarmups + static_cast<double>(run.e2e_ms.size())) * data.e2e_ms / 1000;
         session_s = 0.7 * session_s + 0.3 * std::max(0.05, seconds - runs_s);
         std::vector<std::vector<double>> features;
         for (const auto& s : data.samples)
@@ -340,6 +358,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         for (const auto& r : runs)
             all.push_back(&r);
         guide = predict::train_predictor(all, training);
+        expect();
         const double fit_s = elapsed() - began;
         measure_until = std::min(budget_s - training_reserve_s(budget_s),
                                  budget_s - scoring_s(fit_s, families_measured() + 1));

@@ -49,26 +49,23 @@ KernelLatency predict_features(const Predictor& predictor, const std::vector<dou
     throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
 }
 
-ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
-                           const fusion::KernelGraph& kernels) {
+std::vector<KernelLatency> predict_features(const Predictor& predictor,
+                                            const std::vector<std::vector<double>>& features,
+                                            const std::vector<std::string>& classes) {
     // Rows grouped by the class model that predicts them, one batch per model: libraries such as
     // XGBoost cost far more per call than per row.
-    const auto count = kernels.kernels.size();
-    ModelLatency out;
-    out.kernels.resize(count);
+    const auto count = features.size();
+    std::vector<KernelLatency> out(count);
     std::map<std::string, std::vector<std::size_t>> by_model;
-    std::vector<std::vector<double>> rows(count);
     for (std::size_t k = 0; k < count; ++k) {
-        const auto& kernel = kernels.kernels[k];
-        const std::string cls = cost_class(model, kernel);
+        const std::string& cls = classes.at(k);
         std::string key = kAllKernels;
         for (const auto& candidate : {cls, cost_type(cls)})
             if (predictor.classes.count(candidate)) {
                 key = candidate;
                 break;
             }
-        rows[k] = feature_row(predictor, kernel_features(model, kernel), cls);
-        out.kernels[k].model_class = key;
+        out[k].model_class = key;
         by_model[key].push_back(k);
     }
     const auto columns = predictor.features.size();
@@ -79,15 +76,33 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
             throw std::logic_error("predictor for " + predictor.device +
                                    " has no model for all kernels");
         batch.clear();
-        for (const auto k : members)
-            batch.insert(batch.end(), rows[k].begin(), rows[k].end());
+        for (const auto k : members) {
+            const auto row = feature_row(predictor, features[k], classes[k]);
+            batch.insert(batch.end(), row.begin(), row.end());
+        }
         us.assign(members.size(), 0);
         it->second.model->predict_rows(batch.data(), members.size(), columns, us.data());
         for (std::size_t i = 0; i < members.size(); ++i)
-            out.kernels[members[i]].us = us[i] * kernels.kernels[members[i]].launches;
+            out[members[i]].us = us[i];
     }
-    for (const auto& k : out.kernels)
-        out.kernels_ms += k.us / 1000.0;
+    return out;
+}
+
+ModelLatency predict_model(const Predictor& predictor, const graph::Model& model,
+                           const fusion::KernelGraph& kernels) {
+    const auto count = kernels.kernels.size();
+    std::vector<std::vector<double>> features(count);
+    std::vector<std::string> classes(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        features[k] = kernel_features(model, kernels.kernels[k]);
+        classes[k] = cost_class(model, kernels.kernels[k]);
+    }
+    ModelLatency out;
+    out.kernels = predict_features(predictor, features, classes);
+    for (std::size_t k = 0; k < count; ++k) {
+        out.kernels[k].us *= kernels.kernels[k].launches;
+        out.kernels_ms += out.kernels[k].us / 1000.0;
+    }
     out.overhead_ms = InferenceOverhead{predictor.overhead_ms, predictor.overhead_per_kernel_us,
                                         predictor.overhead_per_io_mb_us}
                           .ms(static_cast<double>(count), graph_io_bytes(model));

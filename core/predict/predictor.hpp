@@ -56,6 +56,12 @@ struct KernelLatency {
 KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
                                const std::string& cost_class);
 
+// Many kernels at once (features[i] of cost class classes[i]), one call per class model: what a
+// library such as XGBoost needs to be fast.
+std::vector<KernelLatency> predict_features(const Predictor& predictor,
+                                            const std::vector<std::vector<double>>& features,
+                                            const std::vector<std::string>& classes);
+
 struct ModelLatency {
     std::vector<KernelLatency> kernels; // per kernel of the graph, launches included
     double kernels_ms = 0;

@@ -83,6 +83,10 @@ struct RunPrediction {
     std::vector<double> kernel_errors;      // relative, per timed runtime kernel
 };
 
+// One launch of each sample's kernel, predicted in batches (predict_features).
+std::vector<double> predict_samples(const Predictor& predictor,
+                                    const std::vector<KernelSample>& samples);
+
 RunPrediction evaluate_run(const Predictor& predictor, const fusion::FusionMethod& method,
                            const RunData& run);
 
