@@ -54,11 +54,11 @@ double scoring_s(double fit_s, std::size_t families) {
     return 1.1 * fit_s * static_cast<double>(std::min<std::size_t>(families, kFolds) + 1);
 }
 
-// Simulation models per space: the pool grows with the budget (each costs ~50 ms to write and
-// load), enough that the choice does not run out within it (at 1 thread here a network takes
-// 0.3-2 s to measure: 240 networks were measured in 7.5 of 10 minutes).
+// Simulation models per space to start with: the pool grows with the budget (each costs ~50 ms
+// to write and load); when every network is measured before the time is up, as many again are
+// written (at 1 thread a network takes 0.3-2 s to measure here).
 int simulation_models_per_space(double minutes) {
-    return std::clamp(static_cast<int>(std::lround(minutes * 12)), 6, 120);
+    return std::clamp(static_cast<int>(std::lround(minutes * 6)), 6, 60);
 }
 
 std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
@@ -198,7 +198,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     pool_options.progress = say;
     pool_options.poll = poll;
     auto pool = build_pool(pool_options);
-    const auto clusters = cluster_pool_kernels(pool, kClusters, options.seed);
+    auto clusters = cluster_pool_kernels(pool, kClusters, options.seed);
     result.pool_networks = static_cast<int>(pool.size());
     result.kernel_clusters = clusters.count();
 
@@ -215,7 +215,6 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     training.seed = options.seed;
 
     std::vector<predict::RunData> runs;
-    runs.reserve(pool.size());
     std::vector<bool> done(pool.size(), false);
     std::vector<double> measured_per_cluster(static_cast<std::size_t>(clusters.count()), 0);
     std::vector<double> speed_ratios; // measured / nominal end-to-end time
@@ -316,10 +315,36 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         return true;
     };
 
+    // When every network of the pool has been measured and time is left: more of each simulation
+    // space, their kernels placed in the clusters found at the start.
+    int simulated = pool_options.simulation_models;
+    const auto grow = [&] {
+        const int more = pool_options.simulation_models;
+        say("every network of the pool measured: writing " + std::to_string(more) +
+            " more of each simulation space");
+        auto extra = more_simulation_models(pool_options, simulated, more);
+        simulated += more;
+        for (auto& network : extra) {
+            std::vector<std::vector<double>> features;
+            for (const auto& kernel : network.kernels.kernels)
+                features.push_back(predict::kernel_features(*network.model, kernel));
+            clusters.clusters.push_back(clusters.clusters_of(features));
+            pool.push_back(std::move(network));
+            done.push_back(false);
+        }
+        expected_us.resize(pool.size());
+        expected_ms.resize(pool.size());
+        expect();
+    };
+
     // Takes `pick`'s choice while its expected cost fits before `until`; false when none fits.
     const auto measure_next = [&](const std::function<int(const std::vector<Candidate>&)>& pick,
                                   double until, const std::string& phase) {
         auto list = candidates();
+        if (list.empty()) {
+            grow();
+            list = candidates();
+        }
         std::erase_if(list, [&](const Candidate& c) { return elapsed() + c.seconds > until; });
         const int chosen = pick(list);
         if (chosen < 0)
@@ -351,7 +376,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         return families.size();
     };
     const double round_s = std::max(15.0, 0.15 * measure_until);
-    while (elapsed() < measure_until && runs.size() < pool.size() && runs.size() >= 2) {
+    while (elapsed() < measure_until && runs.size() >= 2) {
         poll();
         const double began = elapsed();
         std::vector<const predict::RunData*> all;

@@ -1009,6 +1009,19 @@ std::vector<ModelSpec> simulation_models(int count, std::uint64_t seed, const st
     return models;
 }
 
+WrittenModel write_model(const ModelSpec& spec, const std::filesystem::path& folder,
+                         std::uint64_t seed) {
+    // Each model's weights from the seed and its name (FNV-1a), whatever the order.
+    std::uint64_t hash = 14695981039346656037ull;
+    for (const char ch : spec.name)
+        hash = (hash ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
+    NetBuilder builder(spec.name, spec.input_shape, seed ^ hash);
+    spec.build(builder);
+    const std::string file = spec.name + ".onnx";
+    builder.save(folder / file);
+    return {spec.name, spec.category, file, std::filesystem::file_size(folder / file)};
+}
+
 std::vector<WrittenModel>
 write_models(const std::vector<ModelSpec>& specs, const std::filesystem::path& folder,
              std::uint64_t seed,
@@ -1018,15 +1031,8 @@ write_models(const std::vector<ModelSpec>& specs, const std::filesystem::path& f
     auto manifest = nlohmann::ordered_json::array();
     int done = 0;
     for (const auto& s : specs) {
-        // Each model's weights from the seed and its name (FNV-1a), whatever the order.
-        std::uint64_t hash = 14695981039346656037ull;
-        for (const char ch : s.name)
-            hash = (hash ^ static_cast<unsigned char>(ch)) * 1099511628211ull;
-        NetBuilder builder(s.name, s.input_shape, seed ^ hash);
-        s.build(builder);
-        const std::string file = s.name + ".onnx";
-        builder.save(folder / file);
-        written.push_back({s.name, s.category, file, std::filesystem::file_size(folder / file)});
+        written.push_back(write_model(s, folder, seed));
+        const std::string& file = written.back().file;
         manifest.push_back({{"name", s.name},
                             {"category", s.category},
                             {"description", s.description},
