@@ -163,10 +163,13 @@ device::DeviceSpec calibrated_device(const std::string& id, const std::string& r
 }
 
 CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOptions& options) {
-    const auto start = Clock::now();
-    const auto elapsed = [&] {
-        return std::chrono::duration<double>(Clock::now() - start).count();
+    const auto now = [&] {
+        return options.clock
+                   ? options.clock()
+                   : std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
     };
+    const double start = now();
+    const auto elapsed = [&] { return now() - start; };
     const auto say = [&](const std::string& line) {
         if (options.progress)
             options.progress(line);

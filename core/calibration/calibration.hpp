@@ -30,6 +30,8 @@ struct CalibrationOptions {
     std::vector<std::string> kinds;    // predictor kinds to score; empty: every installed one
     std::function<void(const std::string&)> progress; // lines for people
     std::function<void()> poll;                       // called often; throws Cancelled to stop
+    // Seconds on the clock the budget is kept by; empty: the steady clock. Tests pass their own.
+    std::function<double()> clock;
 };
 
 struct MeasuredNetwork {
