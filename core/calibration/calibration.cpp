@@ -66,14 +66,20 @@ std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
     std::erase(installed, "roofline"); // a calibration is what replaces the roofline
     if (options.kinds.empty()) {
         // The tree ensemble first: it has scored best on measured CPU data (docs/predictors.md),
-        // so a budget that runs out still scores it.
-        std::stable_partition(installed.begin(), installed.end(),
-                              [](const std::string& k) { return k == "gbdt"; });
+        // so a budget that runs out still scores it. Then the cheaper to score, so the time left
+        // scores as many as it can: launch-bound fits in a second, mlp in tens of seconds, lasso
+        // (a model per cost class) in longer still.
+        const std::vector<std::string> order{"gbdt", "launch-bound", "mlp", "lasso"};
+        const auto rank = [&](const std::string& k) {
+            return std::find(order.begin(), order.end(), k) - order.begin();
+        };
+        std::stable_sort(installed.begin(), installed.end(),
+                         [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
         return installed;
     }
     for (const auto& kind : options.kinds)
         if (std::find(installed.begin(), installed.end(), kind) == installed.end())
-            throw InputError("", "--kinds", "predictor kind '" + kind + "' is not installed here");
+            throw InputError("", "--kind", "predictor kind '" + kind + "' is not installed here");
     return options.kinds;
 }
 
