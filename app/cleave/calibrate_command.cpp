@@ -149,6 +149,7 @@ int run_calibrate(const CalibrateOptions& options) {
     run.example_models =
         examples.empty() ? std::vector<fs::path>{} : calibration::example_models_in(examples);
     run.work_folder = work;
+    run.keep_networks = !options.keep.empty();
     run.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     run.poll = [&interrupt] {
         if (interrupt.raised())

@@ -279,6 +279,12 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     expect();
 
     // Measures pool network n; false when the runtime refused it (skipped, said why).
+    // A generated network's file, once measured, unless the networks are kept.
+    const auto forget = [&](const PoolNetwork& network) {
+        std::error_code ignored;
+        if (!options.keep_networks && !network.example)
+            fs::remove(network.source, ignored);
+    };
     const auto measure = [&](const Candidate& candidate, const std::string& phase) {
         const auto n = static_cast<std::size_t>(candidate.network);
         auto& network = pool[n];
@@ -294,8 +300,10 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             if (++failures >= 3)
                 throw;
             say("  skipped " + network.name + ": " + e.what());
+            forget(network);
             return false;
         }
+        forget(network);
         run.model = network.name;
         const double seconds = elapsed() - began;
         profile::put_run(result.data, run);

@@ -100,6 +100,14 @@ private slots:
         QVERIFY(r.networks.size() >= 10);
         QCOMPARE(r.data.runs.size(), r.networks.size());
         QCOMPARE(profiler.threads, 1);
+        // A generated network's file goes once it is measured; the rest of the pool stays.
+        int left = 0;
+        for (const auto& n : r.networks)
+            left += std::filesystem::exists(dir.filePath("models/" + QString::fromStdString(n.name) +
+                                                         ".onnx")
+                                                .toStdString());
+        QCOMPARE(left, 0);
+        QVERIFY(!std::filesystem::is_empty(dir.filePath("models").toStdString()));
         // Coverage first, then where the predictor errs.
         QCOMPARE(r.networks.front().phase, std::string("coverage"));
         // One progress line per network measured.
