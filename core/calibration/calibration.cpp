@@ -439,39 +439,50 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
                          "the budget measured " + std::to_string(runs.size()) +
                              " network(s); a predictor needs at least 2: give more minutes");
 
-    // Score every kind with each family held out, while the budget lasts: each kind is first
-    // fitted on everything (its predictor, should it win), which also says what scoring costs.
+    // Score every kind with each family held out, while the budget lasts; the kind kept is then
+    // trained on everything. The first kind is always scored; another is abandoned as soon as
+    // the budget, less what the final fit of the best so far takes, is spent, or its next fold,
+    // as slow as its slowest so far, would not end in time (checked before each fold and each
+    // class model, so a slow kind overruns by one model's fit at most).
     say("scoring predictor kinds on " + std::to_string(runs.size()) + " networks, their " +
         std::to_string(families_measured()) + " families held out in " + std::to_string(kFolds) +
         " folds");
-    std::vector<const predict::RunData*> all;
-    for (const auto& r : runs)
-        all.push_back(&r);
-    const std::size_t families = families_measured();
-    std::map<std::string, predict::Predictor> fitted;
+    struct BudgetSpent {};
+    int best = -1;         // in result.kinds
+    double best_fit_s = 0; // the best kind's slowest fold: what its fit on everything takes
     for (const auto& kind : kinds) {
         poll();
         KindScore score;
         score.kind = kind;
+        const bool first = result.kinds.empty();
         const double began = elapsed();
+        double fold_began = began, slowest_fold = 0;
         auto kind_training = training;
         kind_training.kind = kind;
-        const bool first = result.kinds.empty();
-        if (!first && elapsed() + scoring_s(0.2, families) > budget_s) {
+        kind_training.poll = [&] {
+            poll();
+            if (!first && elapsed() + 1.25 * best_fit_s > budget_s)
+                throw BudgetSpent{};
+        };
+        std::vector<predict::FamilyResult> held_out;
+        try {
+            held_out = predict::leave_family_out(
+                runs, method, kind_training,
+                [&](const std::string&) {
+                    kind_training.poll();
+                    slowest_fold = std::max(slowest_fold, elapsed() - fold_began);
+                    fold_began = elapsed();
+                    // A fold like the slowest so far would not end in time.
+                    if (!first && elapsed() + slowest_fold + 1.25 * best_fit_s > budget_s)
+                        throw BudgetSpent{};
+                },
+                kFolds);
+        } catch (const BudgetSpent&) {
             say("  " + kind + ": not scored, the budget is spent");
             result.kinds.push_back(score);
             continue;
         }
-        auto predictor = predict::train_predictor(all, kind_training);
-        const double fit_s = elapsed() - began;
-        if (!first && elapsed() + scoring_s(fit_s, families) - fit_s > budget_s) {
-            say("  " + kind + ": not scored, the budget is spent");
-            result.kinds.push_back(score);
-            continue;
-        }
-        fitted.emplace(kind, std::move(predictor));
-        const auto held_out = predict::leave_family_out(
-            runs, method, kind_training, [&](const std::string&) { poll(); }, kFolds);
+        slowest_fold = std::max(slowest_fold, elapsed() - fold_began);
         std::vector<double> pooled;
         for (const auto& f : held_out) {
             score.families.push_back(family_error(f));
@@ -484,13 +495,21 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         say("  " + kind + ": " + fixed(100 * score.e2e.mape, 1) +
             "% end-to-end MAPE on held-out families (" + fixed(score.seconds, 1) + " s)");
         result.kinds.push_back(std::move(score));
+        if (best < 0 || result.kinds.back().e2e.mape <
+                            result.kinds[static_cast<std::size_t>(best)].e2e.mape) {
+            best = static_cast<int>(result.kinds.size()) - 1;
+            best_fit_s = slowest_fold;
+        }
     }
-    const KindScore* best = nullptr;
-    for (const auto& s : result.kinds)
-        if (s.scored && (!best || s.e2e.mape < best->e2e.mape))
-            best = &s;
-    say("keeping " + best->kind + ", trained on all " + std::to_string(runs.size()) + " networks");
-    result.predictor = std::move(fitted.at(best->kind));
+    const std::string kept = result.kinds[static_cast<std::size_t>(best)].kind;
+    say("keeping " + kept + ", trained on all " + std::to_string(runs.size()) + " networks");
+    std::vector<const predict::RunData*> all;
+    for (const auto& r : runs)
+        all.push_back(&r);
+    auto final_training = training;
+    final_training.kind = kept;
+    final_training.poll = poll;
+    result.predictor = predict::train_predictor(all, final_training);
     result.seconds = elapsed();
     result.device = calibrated_device(options.device_id, result.data.runtime, options.threads,
                                       static_cast<int>(runs.size()), result.seconds / 60);

@@ -137,6 +137,8 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
         keys = {kAllKernels};
     }
     for (const auto& key : keys) {
+        if (options.poll)
+            options.poll();
         const auto& samples = by_key[key];
         auto regressor = roofline ? std::make_unique<RooflineRegressor>(*roofline)
                                   : make_regressor(options.kind, "--kind");

@@ -47,6 +47,8 @@ struct PredictorTrainingOptions {
     std::string rules = "ort-cpu"; // recorded: the fusion method the predictor is meant for
     int min_class_samples = 12;    // a cost class or type with fewer falls back to a wider one
     unsigned seed = 1;
+    // Called before each class model is fitted; may throw (Cancelled) to stop the training.
+    std::function<void()> poll;
 };
 
 // Lasso, roofline and launch-bound fit one model per cost class and type with enough samples
