@@ -62,8 +62,9 @@ KernelDock::KernelDock(QWidget* parent)
     // Until the first prediction names the default device.
     devices_->setPlaceholderText(tr("Default"));
     devices_->setCurrentIndex(-1);
-    devices_->setToolTip(tr("The device whose latency is predicted: by the predictor shipped "
-                            "for it, else a roofline from its datasheet figures (uncalibrated)"));
+    devices_->setToolTip(tr("The device whose latency is predicted: by its calibrated or shipped "
+                            "predictor, else a roofline from its datasheet figures "
+                            "(uncalibrated)"));
     top->addWidget(devices_);
     top->addSpacing(8);
     filterEdit_->setPlaceholderText(tr("Filter kernels by type, name or op"));

@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 struct CalibrateOptions {
     std::string device;
-    std::string backend = "ort";
+    std::string backend; // empty: ort where it is installed, else opencv
     int threads = 1;
     double minutes = 10;
     std::string examples;
@@ -116,7 +116,12 @@ int run_calibrate(const CalibrateOptions& options) {
     if (!(options.minutes > 0))
         throw InputError("", "--minutes", "expected a positive number of minutes");
     const plugin::PluginRegistry registry;
-    const auto profiler = registry.create<profile::Profiler>(options.backend, "--backend");
+    // ONNX Runtime where it is installed (the build's npm install); the OpenCV back end ships in
+    // the package.
+    std::string backend = options.backend;
+    if (backend.empty())
+        backend = registry.find(profile::Profiler::kPluginKind, "ort") ? "ort" : "opencv";
+    const auto profiler = registry.create<profile::Profiler>(backend, "--backend");
 
     fs::path examples = options.examples.empty() ? calibration::installed_example_models()
                                                  : fs::path(options.examples);
@@ -144,6 +149,7 @@ int run_calibrate(const CalibrateOptions& options) {
     run.example_models =
         examples.empty() ? std::vector<fs::path>{} : calibration::example_models_in(examples);
     run.work_folder = work;
+    run.keep_networks = !options.keep.empty();
     run.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
     run.poll = [&interrupt] {
         if (interrupt.raised())

@@ -38,11 +38,11 @@ int run_train(TrainOptions& options) {
     predict::save_predictor(predictor, options.out);
 
     std::vector<double> errors;
-    for (const auto* r : training)
-        for (const auto& s : r->samples) {
-            const double us = predict::predict_features(predictor, s.features, s.model_class).us;
-            errors.push_back((us - s.us) / s.us);
-        }
+    for (const auto* r : training) {
+        const auto predicted = predict::predict_samples(predictor, r->samples);
+        for (std::size_t i = 0; i < r->samples.size(); ++i)
+            errors.push_back((predicted[i] - r->samples[i].us) / r->samples[i].us);
+    }
     const auto fit = predict::summarise_errors(errors);
     if (options.json) {
         nlohmann::ordered_json classes = nlohmann::ordered_json::object();
@@ -55,6 +55,7 @@ int run_train(TrainOptions& options) {
                    {"kernels", errors.size()},
                    {"overhead_ms", predictor.overhead_ms},
                    {"overhead_per_kernel_us", predictor.overhead_per_kernel_us},
+                   {"overhead_per_io_mb_us", predictor.overhead_per_io_mb_us},
                    {"training_kernel_mape", fit.mape},
                    {"classes", classes}},
                   true, "");
@@ -64,8 +65,10 @@ int run_train(TrainOptions& options) {
                 predictor.device.c_str(), predictor.rules.c_str());
     std::printf("trained on %zu runs, %zu timed kernels, %zu cost classes\n", training.size(),
                 errors.size(), predictor.classes.size());
-    std::printf("overhead   %.3f ms per inference + %.2f us per kernel\n", predictor.overhead_ms,
-                predictor.overhead_per_kernel_us);
+    std::printf("overhead   %.3f ms per inference + %.2f us per kernel + %.1f us per MB of inputs "
+                "and outputs\n",
+                predictor.overhead_ms, predictor.overhead_per_kernel_us,
+                predictor.overhead_per_io_mb_us);
     if (errors.empty())
         std::printf("fit        on end-to-end times alone (no run has timed kernels); its error "
                     "on families it never saw: cleave evaluate --leave-family-out\n");

@@ -55,8 +55,9 @@ double scoring_s(double fit_s, std::size_t families) {
     return 1.1 * fit_s * static_cast<double>(std::min<std::size_t>(families, kFolds) + 1);
 }
 
-// Simulation models per space: the pool grows with the budget (each costs ~50 ms to write and
-// load), enough that the choice never runs out within it.
+// Simulation models per space to start with: the pool grows with the budget (each costs ~50 ms
+// to write and load); when every network is measured before the time is up, as many again are
+// written (at 1 thread a network takes 0.3-2 s to measure here).
 int simulation_models_per_space(double minutes) {
     return std::clamp(static_cast<int>(std::lround(minutes * 6)), 6, 60);
 }
@@ -69,14 +70,20 @@ std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
         installed.emplace_back(predict::kCrossDeviceKind);
     if (options.kinds.empty()) {
         // The tree ensemble first: it has scored best on measured CPU data (docs/predictors.md),
-        // so a budget that runs out still scores it.
-        std::stable_partition(installed.begin(), installed.end(),
-                              [](const std::string& k) { return k == "gbdt"; });
+        // so a budget that runs out still scores it. Then the cheaper to score, so the time left
+        // scores as many as it can: launch-bound fits in a second, mlp in tens of seconds, lasso
+        // (a model per cost class) in longer still.
+        const std::vector<std::string> order{"gbdt", "launch-bound", "mlp", "lasso"};
+        const auto rank = [&](const std::string& k) {
+            return std::find(order.begin(), order.end(), k) - order.begin();
+        };
+        std::stable_sort(installed.begin(), installed.end(),
+                         [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
         return installed;
     }
     for (const auto& kind : options.kinds)
         if (std::find(installed.begin(), installed.end(), kind) == installed.end())
-            throw InputError("", "--kinds", "predictor kind '" + kind + "' is not installed here");
+            throw InputError("", "--kind", "predictor kind '" + kind + "' is not installed here");
     return options.kinds;
 }
 
@@ -107,13 +114,11 @@ std::vector<double> cluster_errors(const std::vector<predict::RunData>& runs,
             for (const auto& s : runs[i].samples)
                 features.push_back(s.features);
             const auto of_sample = clusters.clusters_of(features);
+            const auto predicted = predict::predict_samples(predictor, runs[i].samples);
             for (std::size_t s = 0; s < runs[i].samples.size(); ++s) {
-                const auto& sample = runs[i].samples[s];
-                const double predicted =
-                    predict::predict_features(predictor, sample.features, sample.model_class).us;
                 const auto c = static_cast<std::size_t>(of_sample[s]);
-                error_us[c] += std::abs(predicted - sample.us);
-                us[c] += sample.us;
+                error_us[c] += std::abs(predicted[s] - runs[i].samples[s].us);
+                us[c] += runs[i].samples[s].us;
             }
         }
     }
@@ -168,10 +173,13 @@ device::DeviceSpec calibrated_device(const std::string& id, const std::string& r
 }
 
 CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOptions& options) {
-    const auto start = Clock::now();
-    const auto elapsed = [&] {
-        return std::chrono::duration<double>(Clock::now() - start).count();
+    const auto now = [&] {
+        return options.clock
+                   ? options.clock()
+                   : std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
     };
+    const double start = now();
+    const auto elapsed = [&] { return now() - start; };
     const auto say = [&](const std::string& line) {
         if (options.progress)
             options.progress(line);
@@ -203,7 +211,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     pool_options.progress = say;
     pool_options.poll = poll;
     auto pool = build_pool(pool_options);
-    const auto clusters = cluster_pool_kernels(pool, kClusters, options.seed);
+    auto clusters = cluster_pool_kernels(pool, kClusters, options.seed);
     result.pool_networks = static_cast<int>(pool.size());
     result.kernel_clusters = clusters.count();
 
@@ -223,7 +231,6 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
                                              options.threads, 0, options.minutes);
 
     std::vector<predict::RunData> runs;
-    runs.reserve(pool.size());
     std::vector<bool> done(pool.size(), false);
     std::vector<double> measured_per_cluster(static_cast<std::size_t>(clusters.count()), 0);
     std::vector<double> speed_ratios; // measured / nominal end-to-end time
@@ -231,37 +238,60 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     std::optional<predict::Predictor> guide;
     int failures = 0;
 
-    const auto candidates = [&] {
-        const double ratio = speed_ratios.empty() ? 1.0 : profile::median(speed_ratios);
+    // What measuring each network is expected to cost, kernel by kernel: from the nominal
+    // roofline scaled by how much slower the measured networks ran, or, once there is one, from the
+    // guide predictor (worked out once per guide: predicting the whole pool costs seconds).
+    std::vector<std::vector<double>> expected_us(pool.size());
+    std::vector<double> expected_ms(pool.size());
+    bool nominal = true;
+    const auto expect = [&] {
         const auto roofline = predict::NominalRoofline::of(predict::kernel_feature_names());
+        for (std::size_t n = 0; n < pool.size(); ++n) {
+            if (done[n])
+                continue;
+            const auto& network = pool[n];
+            expected_us[n].clear();
+            if (guide) {
+                const auto predicted =
+                    predict::predict_model(*guide, *network.model, network.kernels);
+                for (const auto& k : predicted.kernels)
+                    expected_us[n].push_back(k.us);
+                expected_ms[n] = predicted.total_ms;
+            } else {
+                for (const auto& kernel : network.kernels.kernels)
+                    expected_us[n].push_back(
+                        roofline.us(predict::kernel_features(*network.model, kernel).data()) *
+                        kernel.launches);
+                expected_ms[n] = network.nominal_ms;
+            }
+        }
+        nominal = !guide;
+    };
+    const auto candidates = [&] {
+        const double scale = nominal && !speed_ratios.empty() ? profile::median(speed_ratios) : 1.0;
         std::vector<Candidate> out;
         for (std::size_t n = 0; n < pool.size(); ++n) {
             if (done[n])
                 continue;
             Candidate c;
             c.network = static_cast<int>(n);
-            const auto& network = pool[n];
-            double e2e_ms = 0;
-            if (guide) {
-                const auto predicted =
-                    predict::predict_model(*guide, *network.model, network.kernels);
-                for (const auto& k : predicted.kernels)
-                    c.kernel_us.push_back(k.us);
-                e2e_ms = predicted.total_ms;
-            } else {
-                for (const auto& kernel : network.kernels.kernels)
-                    c.kernel_us.push_back(
-                        roofline.us(predict::kernel_features(*network.model, kernel).data()) *
-                        kernel.launches * ratio);
-                e2e_ms = network.nominal_ms * ratio;
-            }
-            c.seconds = session_s + (kWarmups + 1.3 * kRepeats) * e2e_ms / 1000.0;
+            for (const double us : expected_us[n])
+                c.kernel_us.push_back(us * scale);
+            c.seconds =
+                session_s + (kWarmups + 1.3 * kRepeats) * 2 * expected_ms[n] * scale / 1000.0;
             out.push_back(std::move(c));
         }
         return out;
     };
+    expect();
 
     // Measures pool network n; false when the runtime refused it (skipped, said why).
+    // A generated network's file, once measured, unless the networks are kept.
+    const auto forget = [&](const PoolNetwork& network) {
+        std::error_code ignored;
+        if (!options.keep_networks && !network.example)
+            fs::remove(network.source, ignored);
+    };
     const auto measure = [&](const Candidate& candidate, const std::string& phase) {
         const auto n = static_cast<std::size_t>(candidate.network);
         auto& network = pool[n];
@@ -277,8 +307,10 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             if (++failures >= 3)
                 throw;
             say("  skipped " + network.name + ": " + e.what());
+            forget(network);
             return false;
         }
+        forget(network);
         run.model = network.name;
         const double seconds = elapsed() - began;
         profile::put_run(result.data, run);
@@ -287,8 +319,10 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         const auto& data = runs.back();
         if (network.nominal_ms > 0 && data.e2e_ms > 0)
             speed_ratios.push_back(data.e2e_ms / network.nominal_ms);
+        // Each run is a plain and a profiled one (the ort back end; with others the session part
+        // comes out smaller, which only makes the choice bolder).
         const double runs_s =
-            (kWarmups + static_cast<double>(run.e2e_ms.size())) * data.e2e_ms / 1000;
+            2 * (kWarmups + static_cast<double>(run.e2e_ms.size())) * data.e2e_ms / 1000;
         session_s = 0.7 * session_s + 0.3 * std::max(0.05, seconds - runs_s);
         std::vector<std::vector<double>> features;
         for (const auto& s : data.samples)
@@ -305,10 +339,36 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         return true;
     };
 
+    // When every network of the pool has been measured and time is left: more of each simulation
+    // space, their kernels placed in the clusters found at the start.
+    int simulated = pool_options.simulation_models;
+    const auto grow = [&] {
+        const int more = pool_options.simulation_models;
+        say("every network of the pool measured: writing " + std::to_string(more) +
+            " more of each simulation space");
+        auto extra = more_simulation_models(pool_options, simulated, more);
+        simulated += more;
+        for (auto& network : extra) {
+            std::vector<std::vector<double>> features;
+            for (const auto& kernel : network.kernels.kernels)
+                features.push_back(predict::kernel_features(*network.model, kernel));
+            clusters.clusters.push_back(clusters.clusters_of(features));
+            pool.push_back(std::move(network));
+            done.push_back(false);
+        }
+        expected_us.resize(pool.size());
+        expected_ms.resize(pool.size());
+        expect();
+    };
+
     // Takes `pick`'s choice while its expected cost fits before `until`; false when none fits.
     const auto measure_next = [&](const std::function<int(const std::vector<Candidate>&)>& pick,
                                   double until, const std::string& phase) {
         auto list = candidates();
+        if (list.empty()) {
+            grow();
+            list = candidates();
+        }
         std::erase_if(list, [&](const Candidate& c) { return elapsed() + c.seconds > until; });
         const int chosen = pick(list);
         if (chosen < 0)
@@ -340,13 +400,14 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         return families.size();
     };
     const double round_s = std::max(15.0, 0.15 * measure_until);
-    while (elapsed() < measure_until && runs.size() < pool.size() && runs.size() >= 2) {
+    while (elapsed() < measure_until && runs.size() >= 2) {
         poll();
         const double began = elapsed();
         std::vector<const predict::RunData*> all;
         for (const auto& r : runs)
             all.push_back(&r);
         guide = predict::train_predictor(all, training);
+        expect();
         const double fit_s = elapsed() - began;
         measure_until = std::min(budget_s - training_reserve_s(budget_s),
                                  budget_s - scoring_s(fit_s, families_measured() + 1));
@@ -385,39 +446,50 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
                          "the budget measured " + std::to_string(runs.size()) +
                              " network(s); a predictor needs at least 2: give more minutes");
 
-    // Score every kind with each family held out, while the budget lasts: each kind is first
-    // fitted on everything (its predictor, should it win), which also says what scoring costs.
+    // Score every kind with each family held out, while the budget lasts; the kind kept is then
+    // trained on everything. The first kind is always scored; another is abandoned as soon as
+    // the budget, less what the final fit of the best so far takes, is spent, or its next fold,
+    // as slow as its slowest so far, would not end in time (checked before each fold and each
+    // class model, so a slow kind overruns by one model's fit at most).
     say("scoring predictor kinds on " + std::to_string(runs.size()) + " networks, their " +
         std::to_string(families_measured()) + " families held out in " + std::to_string(kFolds) +
         " folds");
-    std::vector<const predict::RunData*> all;
-    for (const auto& r : runs)
-        all.push_back(&r);
-    const std::size_t families = families_measured();
-    std::map<std::string, predict::Predictor> fitted;
+    struct BudgetSpent {};
+    int best = -1;         // in result.kinds
+    double best_fit_s = 0; // the best kind's slowest fold: what its fit on everything takes
     for (const auto& kind : kinds) {
         poll();
         KindScore score;
         score.kind = kind;
+        const bool first = result.kinds.empty();
         const double began = elapsed();
+        double fold_began = began, slowest_fold = 0;
         auto kind_training = training;
         kind_training.kind = kind;
-        const bool first = result.kinds.empty();
-        if (!first && elapsed() + scoring_s(0.2, families) > budget_s) {
+        kind_training.poll = [&] {
+            poll();
+            if (!first && elapsed() + 1.25 * best_fit_s > budget_s)
+                throw BudgetSpent{};
+        };
+        std::vector<predict::FamilyResult> held_out;
+        try {
+            held_out = predict::leave_family_out(
+                runs, method, kind_training,
+                [&](const std::string&) {
+                    kind_training.poll();
+                    slowest_fold = std::max(slowest_fold, elapsed() - fold_began);
+                    fold_began = elapsed();
+                    // A fold like the slowest so far would not end in time.
+                    if (!first && elapsed() + slowest_fold + 1.25 * best_fit_s > budget_s)
+                        throw BudgetSpent{};
+                },
+                kFolds);
+        } catch (const BudgetSpent&) {
             say("  " + kind + ": not scored, the budget is spent");
             result.kinds.push_back(score);
             continue;
         }
-        auto predictor = predict::train_predictor(all, kind_training);
-        const double fit_s = elapsed() - began;
-        if (!first && elapsed() + scoring_s(fit_s, families) - fit_s > budget_s) {
-            say("  " + kind + ": not scored, the budget is spent");
-            result.kinds.push_back(score);
-            continue;
-        }
-        fitted.emplace(kind, std::move(predictor));
-        const auto held_out = predict::leave_family_out(
-            runs, method, kind_training, [&](const std::string&) { poll(); }, kFolds);
+        slowest_fold = std::max(slowest_fold, elapsed() - fold_began);
         std::vector<double> pooled;
         for (const auto& f : held_out) {
             score.families.push_back(family_error(f));
@@ -430,13 +502,21 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         say("  " + kind + ": " + fixed(100 * score.e2e.mape, 1) +
             "% end-to-end MAPE on held-out families (" + fixed(score.seconds, 1) + " s)");
         result.kinds.push_back(std::move(score));
+        if (best < 0 || result.kinds.back().e2e.mape <
+                            result.kinds[static_cast<std::size_t>(best)].e2e.mape) {
+            best = static_cast<int>(result.kinds.size()) - 1;
+            best_fit_s = slowest_fold;
+        }
     }
-    const KindScore* best = nullptr;
-    for (const auto& s : result.kinds)
-        if (s.scored && (!best || s.e2e.mape < best->e2e.mape))
-            best = &s;
-    say("keeping " + best->kind + ", trained on all " + std::to_string(runs.size()) + " networks");
-    result.predictor = std::move(fitted.at(best->kind));
+    const std::string kept = result.kinds[static_cast<std::size_t>(best)].kind;
+    say("keeping " + kept + ", trained on all " + std::to_string(runs.size()) + " networks");
+    std::vector<const predict::RunData*> all;
+    for (const auto& r : runs)
+        all.push_back(&r);
+    auto final_training = training;
+    final_training.kind = kept;
+    final_training.poll = poll;
+    result.predictor = predict::train_predictor(all, final_training);
     result.seconds = elapsed();
     result.device = calibrated_device(options.device_id, result.data.runtime, options.threads,
                                       static_cast<int>(runs.size()), result.seconds / 60);

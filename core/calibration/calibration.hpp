@@ -27,9 +27,14 @@ struct CalibrationOptions {
     unsigned seed = 1;
     std::vector<std::filesystem::path> example_models; // .onnx or .onnx.xz
     std::filesystem::path work_folder; // generated and unpacked models; the caller removes it
+    // false: each generated network's file is removed once measured (the networks of a 10-minute
+    // calibration take several GB); true: they stay in the work folder beside the data.
+    bool keep_networks = false;
     std::vector<std::string> kinds;    // predictor kinds to score; empty: every installed one
     std::function<void(const std::string&)> progress; // lines for people
     std::function<void()> poll;                       // called often; throws Cancelled to stop
+    // Seconds on the clock the budget is kept by; empty: the steady clock. Tests pass their own.
+    std::function<double()> clock;
 };
 
 struct MeasuredNetwork {

@@ -108,39 +108,44 @@ fs::path measurable_file(const PoolNetwork& network, const fs::path& folder) {
     return unpacked;
 }
 
+namespace {
+
+// Writes the generated specs into <work>/models and loads each as a pool network.
+std::vector<PoolNetwork> generated(const PoolOptions& options,
+                                   const std::vector<modelgen::ModelSpec>& specs) {
+    const fs::path folder = options.work_folder / "models";
+    fs::create_directories(folder);
+    std::vector<PoolNetwork> pool;
+    for (const auto& s : specs) {
+        const auto written = modelgen::write_model(s, folder, options.seed);
+        const fs::path file = folder / written.file;
+        pool.push_back(
+            pooled(s.name, s.category, file, graph::load_model(file), *options.method, false));
+        if (options.poll)
+            options.poll();
+    }
+    return pool;
+}
+
+} // namespace
+
 std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
     if (!options.method)
         throw std::invalid_argument("build_pool: no fusion method");
-    const auto say = [&](const std::string& line) {
-        if (options.progress)
-            options.progress(line);
-    };
     auto specs = modelgen::benchmark_suite();
-    for (const auto& space : modelgen::kSimulationSpaces) {
-        auto models = modelgen::simulation_models(options.simulation_models, options.seed, space);
-        specs.insert(specs.end(), std::make_move_iterator(models.begin()),
-                     std::make_move_iterator(models.end()));
-    }
     // The suite's batch series measures batching, not the batch-1 kernels a predictor serves.
     std::erase_if(specs, [](const modelgen::ModelSpec& s) {
         return !s.input_shape.empty() && s.input_shape.front() != 1;
     });
-    const fs::path folder = options.work_folder / "models";
-    say("writing " + std::to_string(specs.size()) + " generated networks into " + folder.string());
-    const auto poll = [&] {
-        if (options.poll)
-            options.poll();
-    };
-    modelgen::write_models(specs, folder, options.seed,
-                           [&](int, int, const std::string&) { poll(); });
-
-    std::vector<PoolNetwork> pool;
-    for (const auto& s : specs) {
-        const fs::path file = folder / (s.name + ".onnx");
-        pool.push_back(
-            pooled(s.name, s.category, file, graph::load_model(file), *options.method, false));
-        poll();
-    }
+    if (options.progress)
+        options.progress("writing " + std::to_string(specs.size()) + " benchmark networks and " +
+                         std::to_string(options.simulation_models) +
+                         " of each simulation space into " +
+                         (options.work_folder / "models").string());
+    auto pool = generated(options, specs);
+    auto simulated = more_simulation_models(options, 0, options.simulation_models);
+    pool.insert(pool.end(), std::make_move_iterator(simulated.begin()),
+                std::make_move_iterator(simulated.end()));
     for (const auto& path : options.example_models) {
         const std::string name = stem_of(path);
         graph::Model model =
@@ -154,11 +159,25 @@ std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
                 : graph::load_model(path);
         pool.push_back(pooled(name, profile::model_family(name), path, std::move(model),
                               *options.method, true));
-        poll();
+        if (options.poll)
+            options.poll();
     }
-    say(std::to_string(pool.size()) + " networks to choose from (" +
-        std::to_string(options.example_models.size()) + " example models)");
+    if (options.progress)
+        options.progress(std::to_string(pool.size()) + " networks to choose from (" +
+                         std::to_string(options.example_models.size()) + " example models)");
     return pool;
+}
+
+std::vector<PoolNetwork> more_simulation_models(const PoolOptions& options, int first, int count) {
+    if (!options.method)
+        throw std::invalid_argument("more_simulation_models: no fusion method");
+    std::vector<modelgen::ModelSpec> specs;
+    for (const auto& space : modelgen::kSimulationSpaces) {
+        auto models = modelgen::simulation_models(first + count, options.seed, space);
+        specs.insert(specs.end(), std::make_move_iterator(models.begin() + first),
+                     std::make_move_iterator(models.end()));
+    }
+    return generated(options, specs);
 }
 
 } // namespace cleave::calibration

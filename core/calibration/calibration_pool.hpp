@@ -41,6 +41,10 @@ struct PoolOptions {
 // models. Throws InputError for an example model that does not load.
 std::vector<PoolNetwork> build_pool(const PoolOptions& options);
 
+// `count` more networks of each simulation space, after the `first` the pool holds of each (the
+// same seed gives the same sequence, so names and networks never repeat).
+std::vector<PoolNetwork> more_simulation_models(const PoolOptions& options, int first, int count);
+
 // Where the example models are: <the executable's folder>/../share/cleave/examples/models when
 // installed, else the build tree's unpacked copies (<build>/examples/models); empty when
 // neither exists.

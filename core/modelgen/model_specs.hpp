@@ -45,6 +45,11 @@ struct WrittenModel {
     std::uint64_t bytes = 0;
 };
 
+// Builds and writes one model as NAME.onnx into `folder` (atomically), its weights from `seed`
+// and its name, so a model does not depend on which others are written.
+WrittenModel write_model(const ModelSpec& spec, const std::filesystem::path& folder,
+                         std::uint64_t seed);
+
 // Builds and writes every model (NAME.onnx, each atomically) and manifest.json ({"models":
 // [{"name", "category", "description", "input_shape", "file"}]}) into `folder`, creating it.
 // `progress(done, total, name)` after each model; it may throw to cancel.

@@ -398,6 +398,36 @@ Tensor NetBuilder::matmul(const Tensor& a, const Tensor& b, const std::string& n
     return y;
 }
 
+Tensor NetBuilder::einsum_product(const Tensor& a, const Tensor& b, bool b_transposed,
+                                  const std::string& name) {
+    const std::size_t rank = a.shape.size();
+    const std::size_t batch = rank - 2;
+    const std::int64_t k = a.shape.back();
+    const std::int64_t n = b_transposed ? b.shape[rank - 2] : b.shape.back();
+    static const std::string batch_letters = "BGHCEFKLMNOPQRSTUVWXYZ"; // not I, J or D
+    if (rank < 2 || batch > batch_letters.size() || b.shape.size() != rank ||
+        !std::equal(a.shape.begin(), a.shape.begin() + static_cast<std::ptrdiff_t>(batch),
+                    b.shape.begin()) ||
+        (b_transposed ? b.shape.back() : b.shape[rank - 2]) != k)
+        throw std::invalid_argument("einsum " + name + ": shapes do not match");
+    // Batch dims B, C, ...; I and J the rows and columns of the product, D what it sums over.
+    std::string letters;
+    for (std::size_t i = 0; i < batch; ++i)
+        letters += std::string(1, batch_letters[i]) + " ";
+    const std::string equation = letters + "I D, " + letters + (b_transposed ? "J D" : "D J") +
+                                 " -> " + letters + "I J";
+    std::vector<std::int64_t> y_shape(a.shape.begin(), a.shape.end() - 1);
+    y_shape.push_back(n);
+    Tensor y{"", y_shape};
+    macs_ += product(y.shape) * k;
+    auto& e = node("Einsum", name, {a.name, b.name}, y.name);
+    auto* attribute = e.add_attribute();
+    attribute->set_name("equation");
+    attribute->set_type(onnx::AttributeProto::STRING);
+    attribute->set_s(equation);
+    return y;
+}
+
 Tensor NetBuilder::softmax(const Tensor& x, const std::string& name) {
     Tensor y{"", x.shape};
     set_int(node("Softmax", name, {x.name}, y.name), "axis", -1);

@@ -70,6 +70,11 @@ public:
                   const std::string& name = "linear");
     // a [..., M, K] x b [..., K, N], both computed (attention's Q K^T and its product with V).
     Tensor matmul(const Tensor& a, const Tensor& b, const std::string& name = "");
+    // The same product as an Einsum over equal batch dims, as PyTorch exports torch.einsum:
+    // a [..., M, K] x b [..., K, N], or with `b_transposed` b [..., N, K] ("B G H I D, B G H J D
+    // -> B G H I J", MaxViT's attention scores).
+    Tensor einsum_product(const Tensor& a, const Tensor& b, bool b_transposed,
+                          const std::string& name = "");
     Tensor softmax(const Tensor& x, const std::string& name = "softmax");
     // LayerNormalization (opset 17) over the last dim, scale 1 and bias 0.
     Tensor layer_norm(const Tensor& x, float epsilon = 1e-5f, const std::string& name = "ln");

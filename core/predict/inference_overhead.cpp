@@ -14,13 +14,18 @@ namespace {
 constexpr int kParts = 3; // fixed (us), per kernel (us), per io megabyte (us)
 constexpr int kRounds = 40;
 
-// Weighted least squares with every part >= 0: the best of the fits on each subset of free parts
-// whose solution is non-negative (with three parts, all eight subsets are tried).
-Eigen::Vector3d non_negative_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                 const Eigen::VectorXd& w) {
+constexpr int kPerKernel = 1; // the one part that may be negative
+
+// Weighted least squares with the fixed and the input/output parts >= 0: the best of the fits on
+// each subset of those two left free (the per-kernel part always is) whose solution keeps them
+// non-negative.
+Eigen::Vector3d constrained_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                                const Eigen::VectorXd& w) {
     Eigen::Vector3d best = Eigen::Vector3d::Zero();
     double best_loss = (w.array() * y.array().square()).sum();
-    for (int mask = 1; mask < (1 << kParts); ++mask) {
+    for (int mask = 0; mask < (1 << kParts); ++mask) {
+        if (!(mask & (1 << kPerKernel)))
+            continue;
         std::vector<int> free;
         for (int j = 0; j < kParts; ++j)
             if (mask & (1 << j))
@@ -31,7 +36,10 @@ Eigen::Vector3d non_negative_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd
         const Eigen::MatrixXd normal = a.transpose() * w.asDiagonal() * a;
         const Eigen::VectorXd theta_free =
             normal.ldlt().solve(a.transpose() * (w.array() * y.array()).matrix());
-        if (!theta_free.allFinite() || (theta_free.array() < 0).any())
+        bool feasible = theta_free.allFinite();
+        for (std::size_t j = 0; j < free.size(); ++j)
+            feasible &= free[j] == kPerKernel || theta_free(static_cast<Eigen::Index>(j)) >= 0;
+        if (!feasible)
             continue;
         Eigen::Vector3d theta = Eigen::Vector3d::Zero();
         for (std::size_t j = 0; j < free.size(); ++j)
@@ -82,7 +90,7 @@ InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs
     }
     // Squared relative error to start, then weights that turn it into the absolute one.
     Eigen::VectorXd w = e2e.array().square().inverse();
-    Eigen::Vector3d theta = non_negative_fit(x, y, w);
+    Eigen::Vector3d theta = constrained_fit(x, y, w);
     double best_loss = std::numeric_limits<double>::infinity();
     Eigen::Vector3d best = theta;
     for (int round = 0; round < kRounds; ++round) {
@@ -93,7 +101,7 @@ InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs
             best = theta;
         }
         w = (e2e.array().square() * relative.array().max(1e-4)).inverse();
-        theta = non_negative_fit(x, y, w);
+        theta = constrained_fit(x, y, w);
     }
     fit.fixed_ms = best(0) / 1000.0;
     fit.per_kernel_us = best(1);

@@ -28,10 +28,13 @@ struct OverheadSample {
     double io_bytes = 0;   // graph_io_bytes of its model
 };
 
-// The non-negative parts that minimise the mean absolute percentage error of the end-to-end
-// times they complete (iteratively reweighted least squares): robust where a run was slowed by
-// something else for a while, which a least-squares fit lets pull the parts for every model.
-// Runs without both times are left out; none at all gives zero.
+// The parts that minimise the mean absolute percentage error of the end-to-end times they
+// complete (iteratively reweighted least squares): robust where a run was slowed by something
+// else for a while, which a least-squares fit lets pull the parts for every model. The fixed and
+// input/output parts are >= 0; the per-kernel part may be negative: kernel times taken with a
+// runtime's profiling on carry the profiler's own cost (1-2 us per kernel with ONNX Runtime),
+// which an inference without it does not pay. Runs without both times are left out; none at all
+// gives zero.
 InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs);
 
 } // namespace cleave::predict

@@ -8,7 +8,8 @@ namespace cleave::predict {
 
 bool is_additive_feature(const std::string& name) {
     return name != "channels_in" && name != "channels_out" && name != "kernel_area" &&
-           name != "stride" && name != "groups" && !name.starts_with("gemm_");
+           name != "stride" && name != "groups" && !name.starts_with("gemm_") &&
+           name != "second_input" && name != "transpose_block";
 }
 
 namespace {
@@ -96,6 +97,27 @@ GemmShape gemm_shape(const graph::Model& model, const graph::Node& anchor, const
     return g;
 }
 
+// For a Transpose, the elements each contiguous copy moves: the product of the trailing dims the
+// permutation leaves in place (1 when the innermost axis moves, the slow strided case; the whole
+// tensor for an identity). 0 for other ops.
+double transpose_block(const graph::Model& model, const graph::Node& anchor) {
+    if (anchor.op != "Transpose" || anchor.inputs.empty())
+        return 0;
+    const int input = anchor.inputs.front();
+    const auto r = rank(model, input);
+    auto perm = anchor.ints_attribute("perm");
+    if (perm.empty())
+        for (std::size_t a = r; a-- > 0;)
+            perm.push_back(static_cast<std::int64_t>(a));
+    double block = 1;
+    for (std::size_t a = perm.size(); a-- > 0;) {
+        if (perm[a] != static_cast<std::int64_t>(a))
+            break;
+        block *= static_cast<double>(dim(model, input, a));
+    }
+    return block;
+}
+
 } // namespace
 
 const std::vector<std::string>& kernel_feature_names() {
@@ -113,6 +135,8 @@ const std::vector<std::string>& kernel_feature_names() {
             out.push_back(std::string("nodes_") + category);
         for (const char* dimension : {"gemm_m", "gemm_n", "gemm_k"})
             out.emplace_back(dimension);
+        out.emplace_back("second_input");
+        out.emplace_back("transpose_block");
         return out;
     }();
     return all;
@@ -178,6 +202,8 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
     features.insert(features.end(), mix.begin(), mix.end());
     const auto gemm = gemm_shape(model, anchor, conv);
     features.insert(features.end(), {gemm.m, gemm.n, gemm.k});
+    features.push_back(anchor.inputs.size() > 1 ? elements(model, anchor.inputs[1]) : 0);
+    features.push_back(transpose_block(model, anchor));
     return features;
 }
 

@@ -41,30 +41,35 @@ std::vector<double> feature_row(const Predictor& predictor, const std::vector<do
 
 KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
                                const std::string& cls) {
-    const auto key = model_key(predictor, cls);
-    const auto it = predictor.classes.find(key);
-    if (it == predictor.classes.end())
-        throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
-    return {it->second.model->predict(feature_row(predictor, features, cls).data()), key};
+    for (const auto& key : {cls, cost_type(cls), std::string(kAllKernels)}) {
+        const auto it = predictor.classes.find(key);
+        if (it != predictor.classes.end())
+            return {it->second.model->predict(feature_row(predictor, features, cls).data()), key};
+    }
+    throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
 }
 
-std::string model_key(const Predictor& predictor, const std::string& cls) {
-    for (const auto& candidate : {cls, cost_type(cls)})
-        if (predictor.classes.count(candidate))
-            return candidate;
-    return kAllKernels;
-}
-
-std::vector<double> predict_kernels(const Predictor& predictor,
-                                    const std::vector<std::vector<double>>& features,
-                                    const std::vector<std::string>& cost_classes) {
+std::vector<KernelLatency> predict_features(const Predictor& predictor,
+                                            const std::vector<std::vector<double>>& features,
+                                            const std::vector<std::string>& classes) {
     // Rows grouped by the class model that predicts them, one batch per model: libraries such as
     // XGBoost cost far more per call than per row.
+    const auto count = features.size();
+    std::vector<KernelLatency> out(count);
     std::map<std::string, std::vector<std::size_t>> by_model;
-    for (std::size_t k = 0; k < features.size(); ++k)
-        by_model[model_key(predictor, cost_classes.at(k))].push_back(k);
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::string& cls = classes.at(k);
+        std::string key = kAllKernels;
+        for (const auto& candidate : {cls, cost_type(cls)})
+            if (predictor.classes.count(candidate)) {
+                key = candidate;
+                break;
+            }
+        out[k].model_class = key;
+        by_model[key].push_back(k);
+    }
     const auto columns = predictor.features.size();
-    std::vector<double> out(features.size(), 0), batch, us;
+    std::vector<double> batch, us;
     for (const auto& [key, members] : by_model) {
         const auto it = predictor.classes.find(key);
         if (it == predictor.classes.end())
@@ -72,13 +77,13 @@ std::vector<double> predict_kernels(const Predictor& predictor,
                                    " has no model for all kernels");
         batch.clear();
         for (const auto k : members) {
-            const auto row = feature_row(predictor, features[k], cost_classes[k]);
+            const auto row = feature_row(predictor, features[k], classes[k]);
             batch.insert(batch.end(), row.begin(), row.end());
         }
         us.assign(members.size(), 0);
         it->second.model->predict_rows(batch.data(), members.size(), columns, us.data());
         for (std::size_t i = 0; i < members.size(); ++i)
-            out[members[i]] = us[i];
+            out[members[i]].us = us[i];
     }
     return out;
 }
@@ -92,11 +97,10 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
         features[k] = kernel_features(model, kernels.kernels[k]);
         classes[k] = cost_class(model, kernels.kernels[k]);
     }
-    const auto us = predict_kernels(predictor, features, classes);
     ModelLatency out;
-    out.kernels.resize(count);
+    out.kernels = predict_features(predictor, features, classes);
     for (std::size_t k = 0; k < count; ++k) {
-        out.kernels[k] = {us[k] * kernels.kernels[k].launches, model_key(predictor, classes[k])};
+        out.kernels[k].us *= kernels.kernels[k].launches;
         out.kernels_ms += out.kernels[k].us / 1000.0;
     }
     out.overhead_ms = InferenceOverhead{predictor.overhead_ms, predictor.overhead_per_kernel_us,
@@ -209,11 +213,14 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
     p.features = read_feature_columns(doc, path, prefix);
     for (const char* key : {"overhead_ms", "overhead_per_kernel_us", "overhead_per_io_mb_us"}) {
         const auto it = doc.find(key);
-        const bool optional = std::string(key) == "overhead_per_io_mb_us"; // added later
-        if (optional && it == doc.end())
+        const std::string name = key;
+        if (name == "overhead_per_io_mb_us" && it == doc.end()) // files written before it
             continue;
-        if (it == doc.end() || !it->is_number() || it->get<double>() < 0)
-            fail(std::string("/") + key, "expected a non-negative number");
+        // The per-kernel part may be negative (inference_overhead.hpp).
+        if (it == doc.end() || !it->is_number() ||
+            (name != "overhead_per_kernel_us" && it->get<double>() < 0))
+            fail("/" + name, name == "overhead_per_kernel_us" ? "expected a number"
+                                                               : "expected a non-negative number");
     }
     p.overhead_ms = doc["overhead_ms"];
     p.overhead_per_kernel_us = doc["overhead_per_kernel_us"];

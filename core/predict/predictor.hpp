@@ -56,14 +56,11 @@ struct KernelLatency {
 KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
                                const std::string& cost_class);
 
-// The class model that predicts a kernel of `cost_class`: its class's, else its type's, else
-// kAllKernels.
-std::string model_key(const Predictor& predictor, const std::string& cost_class);
-
-// One launch of each kernel (its kernel features and cost class), batched per class model.
-std::vector<double> predict_kernels(const Predictor& predictor,
-                                    const std::vector<std::vector<double>>& features,
-                                    const std::vector<std::string>& cost_classes);
+// Many kernels at once (features[i] of cost class classes[i]), one call per class model: what a
+// library such as XGBoost needs to be fast.
+std::vector<KernelLatency> predict_features(const Predictor& predictor,
+                                            const std::vector<std::vector<double>>& features,
+                                            const std::vector<std::string>& classes);
 
 struct ModelLatency {
     std::vector<KernelLatency> kernels; // per kernel of the graph, launches included

@@ -49,8 +49,8 @@ RegressionSamples regression_samples(const Predictor& p,
 void fit_overhead(Predictor& p, const std::vector<const RunData*>& runs) {
     std::vector<OverheadSample> samples;
     for (const RunData* r : runs)
-        samples.push_back({r->e2e_ms, r->kernels_ms, static_cast<double>(r->kernel_count),
-                           r->io_bytes});
+        samples.push_back(
+            {r->e2e_ms, r->kernels_ms, static_cast<double>(r->kernel_count), r->io_bytes});
     const auto fit = fit_inference_overhead(samples);
     p.overhead_ms = fit.fixed_ms;
     p.overhead_per_kernel_us = fit.per_kernel_us;
@@ -153,6 +153,8 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
         keys = {kAllKernels};
     }
     for (const auto& key : keys) {
+        if (options.poll)
+            options.poll();
         const auto& samples = by_key[key];
         auto regressor = roofline ? std::make_unique<RooflineRegressor>(*roofline)
                                   : make_regressor(options.kind, "--kind");
@@ -198,16 +200,29 @@ ErrorSummary summarise_errors(const std::vector<double>& errors) {
     return s;
 }
 
+std::vector<double> predict_samples(const Predictor& predictor,
+                                    const std::vector<KernelSample>& samples) {
+    std::vector<std::vector<double>> features;
+    std::vector<std::string> classes;
+    for (const auto& s : samples) {
+        features.push_back(s.features);
+        classes.push_back(s.model_class);
+    }
+    std::vector<double> us;
+    for (const auto& k : predict_features(predictor, features, classes))
+        us.push_back(k.us);
+    return us;
+}
+
 RunPrediction evaluate_run(const Predictor& predictor, const fusion::FusionMethod& method,
                            const RunData& run) {
     RunPrediction r;
     r.run = &run;
     const auto kernels = fusion::detect_kernels(*run.model, method);
     r.predicted_ms = predict_model(predictor, *run.model, kernels).total_ms;
-    for (const auto& s : run.samples) {
-        const double us = predict_features(predictor, s.features, s.model_class).us;
-        r.kernel_errors.push_back((us - s.us) / s.us);
-    }
+    const auto predicted = predict_samples(predictor, run.samples);
+    for (std::size_t i = 0; i < run.samples.size(); ++i)
+        r.kernel_errors.push_back((predicted[i] - run.samples[i].us) / run.samples[i].us);
     return r;
 }
 

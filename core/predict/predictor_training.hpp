@@ -53,6 +53,8 @@ struct PredictorTrainingOptions {
     // one), and the device's figures where the library does not know `device` (yet).
     std::string cross_device_base;
     std::optional<device::DeviceSpec> device_spec;
+    // Called before each class model is fitted; may throw (Cancelled) to stop the training.
+    std::function<void()> poll;
 };
 
 // The rows a predictor's models read (its features: kernel features, then indicator columns) for
@@ -102,6 +104,10 @@ struct RunPrediction {
     double predicted_ms = 0;                // the method's kernels, predicted, plus overhead
     std::vector<double> kernel_errors;      // relative, per timed runtime kernel
 };
+
+// One launch of each sample's kernel, predicted in batches (predict_features).
+std::vector<double> predict_samples(const Predictor& predictor,
+                                    const std::vector<KernelSample>& samples);
 
 RunPrediction evaluate_run(const Predictor& predictor, const fusion::FusionMethod& method,
                            const RunData& run);

@@ -76,7 +76,7 @@ SampledScore score_on_runs(const Predictor& predictor, const ProfiledKernels& pr
             features.push_back(profiled.kernels[k].features);
             classes.push_back(profiled.kernels[k].cost_class);
         }
-    const auto predicted = predict_kernels(predictor, features, classes);
+    const auto predicted = predict_features(predictor, features, classes);
 
     SampledScore score;
     std::vector<double> kernel_errors, e2e_errors;
@@ -86,7 +86,7 @@ SampledScore score_on_runs(const Predictor& predictor, const ProfiledKernels& pr
             const int p = position[static_cast<std::size_t>(profiled.of_sample[r][i])];
             if (p < 0)
                 continue;
-            const double us = predicted[static_cast<std::size_t>(p)];
+            const double us = predicted[static_cast<std::size_t>(p)].us;
             kernel_errors.push_back((us - run.samples[i].us) / run.samples[i].us);
         }
         double error = 0;

@@ -195,16 +195,15 @@ public:
         say("ONNX Runtime " + ready.value("version", std::string("?")) + ", " +
             std::to_string(options.threads) + " thread" + (options.threads == 1 ? "" : "s"));
 
-        // Each run times the plain session end to end, then runs the profiled one for its kernels:
-        // interleaved, both see the same machine (a burst of other work slows both, and the
-        // steadiest round is the same for both).
+        // The plain session timed end to end in rounds until steady, then the profiled one run
+        // as many times (after the same warm-ups) for its kernels.
         profile::ProfileOptions rounds = options;
         rounds.progress = say;
-        const auto measured = profile::measure_rounds(rounds, [&](int) {
-            const double ms = session.ask("run", "run it").at("ms").get<double>();
+        const auto measured = profile::measure_rounds(
+            rounds, [&](int) { return session.ask("run", "run it").at("ms").get<double>(); });
+        const int profiled_runs = options.warmups + static_cast<int>(measured.e2e_ms.size());
+        for (int i = 0; i < profiled_runs; ++i)
             session.ask("profile", "profile it");
-            return ms;
-        });
         session.ask("end", "end its profile");
         session.finish();
 
@@ -219,7 +218,7 @@ public:
         profile::OrtImportOptions import;
         import.optimized_file = optimized.string();
         import.threads = options.threads;
-        import.warmups = options.warmups + measured.first_run;
+        import.warmups = options.warmups;
         import.runs = static_cast<int>(measured.e2e_ms.size());
         auto imported =
             profile::import_ort_profile(trace, model, graph::read_written_nodes(optimized), import);

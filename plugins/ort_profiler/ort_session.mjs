@@ -1,14 +1,16 @@
 // Two ONNX Runtime sessions of one model for Cleave's ort profiler plugin, driven line by line
 // over stdin and stdout: a plain one whose inferences are timed end to end as a user's would be,
 // and one with ONNX Runtime's profiling on, whose trace gives the kernels (profiling adds time
-// around every kernel, which end-to-end times must not carry). argv[2] is a JSON object:
-// {"modules": folder holding node_modules/onnxruntime-node, "model", "threads", "inputs":
-// [{"name", "dims", "dtype"}], "profile_prefix", "optimized"}. Both run at ONNX Runtime's
-// EXTENDED optimisation level, sequentially; the profiled one saves its optimised graph. Every
-// answer is one JSON line:
+// around every kernel, which end-to-end times must not carry). Never both at once: a session that
+// has run keeps its intra-op threads spinning, which at 2 threads on 2 cores doubled the other
+// session's times, so the first "profile" releases the plain session and creates the profiled
+// one. argv[2] is a JSON object: {"modules": folder holding node_modules/onnxruntime-node,
+// "model", "threads", "inputs": [{"name", "dims", "dtype"}], "profile_prefix", "optimized"}.
+// Both run at ONNX Runtime's EXTENDED optimisation level, sequentially; the profiled one saves
+// its optimised graph. Every answer is one JSON line:
 //   start          -> {"ready": true, "version": "1.30.0"} or {"error": "..."}
 //   "run"          -> {"ms": wall-clock time of one inference of the plain session}
-//   "profile"      -> {"ms": the same for the profiled session}
+//   "profile"      -> {"ms": the same for the profiled session}; no "run" after it
 //   "end"          -> {"profile": the trace file}; then the process exits
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -18,26 +20,20 @@ import { createInterface } from 'node:readline';
 const answer = (object) => process.stdout.write(JSON.stringify(object) + '\n');
 const config = JSON.parse(process.argv[2]);
 
-let ort, plain, session, feeds;
+let ort, options, plain, session, feeds;
 try {
   const require = createRequire(join(config.modules, 'node_modules', 'noop.js'));
   ort = require('onnxruntime-node');
   const version = JSON.parse(
     readFileSync(join(config.modules, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8'))
     .version;
-  const options = {
+  options = {
     graphOptimizationLevel: 'extended',
     executionMode: 'sequential',
     intraOpNumThreads: config.threads,
     interOpNumThreads: 1,
   };
   plain = await ort.InferenceSession.create(config.model, options);
-  session = await ort.InferenceSession.create(config.model, {
-    ...options,
-    enableProfiling: true,
-    profileFilePrefix: config.profile_prefix,
-    optimizedModelFilePath: config.optimized,
-  });
   // Inputs: uniform floats in [0, 1) from a fixed-seed generator, integers 0.
   let state = 1;
   const uniform = () => {
@@ -63,15 +59,27 @@ try {
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   try {
-    if (line === 'run' || line === 'profile') {
-      const which = line === 'run' ? plain : session;
+    if (line === 'run' && plain) {
       const start = performance.now();
-      await which.run(feeds);
+      await plain.run(feeds);
       answer({ ms: performance.now() - start });
-    } else if (line === 'end') {
+    } else if (line === 'profile') {
+      if (!session) {
+        if (plain) await plain.release();
+        plain = null;
+        session = await ort.InferenceSession.create(config.model, {
+          ...options,
+          enableProfiling: true,
+          profileFilePrefix: config.profile_prefix,
+          optimizedModelFilePath: config.optimized,
+        });
+      }
+      const start = performance.now();
+      await session.run(feeds);
+      answer({ ms: performance.now() - start });
+    } else if (line === 'end' && session) {
       answer({ profile: session.endProfiling() ?? '' });
       await session.release();
-      await plain.release();
       break;
     } else {
       answer({ error: `unknown command '${line}'` });

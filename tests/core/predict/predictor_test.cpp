@@ -158,12 +158,13 @@ private slots:
         const auto p = train_predictor(all, options);
         QVERIFY(std::abs(p.overhead_ms - 0.2) < 1e-9);
         QVERIFY(std::abs(p.overhead_per_kernel_us - 10) < 1e-9);
-        // A run faster than its kernels gives no negative overhead.
+        // Runs faster than their kernels (timed with a profiler's cost in them) give no negative
+        // fixed overhead; the per-kernel part takes the difference.
         for (auto& r : runs)
             r.e2e_ms = 4.9;
         const auto q = train_predictor(all, options);
         QCOMPARE(q.overhead_ms, 0.0);
-        QCOMPARE(q.overhead_per_kernel_us, 0.0);
+        QVERIFY(q.overhead_per_kernel_us < 0);
     }
 
     void predictorFileRoundTrips() {
@@ -214,7 +215,7 @@ private slots:
         QVERIFY(load_with([](nlohmann::json& d) { d["kind"] = "nope"; })
                     .find("| /kind | no regressor plugin named 'nope'") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["weights"] = {1, 2}; })
-                    .find("| /classes/*/model/weights | expected 30 numbers") != std::string::npos);
+                    .find("| /classes/*/model/weights | expected 32 numbers") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) { d["overhead_ms"] = -1; })
                     .find("| /overhead_ms | expected a non-negative number") != std::string::npos);
         write(path, "{\"format\": ");

@@ -104,9 +104,9 @@ private slots:
             features.push_back(s.features);
             classes.push_back(s.model_class);
         }
-        const auto batch = predict_kernels(predictor, features, classes);
+        const auto batch = predict_features(predictor, features, classes);
         for (std::size_t i = 0; i < features.size(); ++i)
-            QCOMPARE(batch[i], predict_features(predictor, features[i], classes[i]).us);
+            QCOMPARE(batch[i].us, predict_features(predictor, features[i], classes[i]).us);
     }
 };
 
