@@ -72,9 +72,12 @@ private slots:
         QVERIFY(std::abs(slow[kDeviceSpeedColumn] / d[kDeviceSpeedColumn] - 0.5) < 1e-12);
         for (std::size_t j = kDeviceSpeedColumn + 1; j < d.size(); ++j)
             QVERIFY(std::abs(slow[j] - d[j]) < 1e-12);
-        // The Xeon at 1 thread runs dense convolutions faster than the nominal roofline, relative
-        // to its other kernels.
-        QVERIFY2(d[kDeviceSpeedColumn + 1] > 1, std::to_string(d[kDeviceSpeedColumn + 1]).c_str());
+        // The groups differ: the Xeon at 1 thread is not uniformly faster or slower than the
+        // nominal roofline across kinds of kernel.
+        double spread = 0;
+        for (std::size_t j = kDeviceSpeedColumn + 1; j < d.size(); ++j)
+            spread = std::max(spread, std::abs(std::log(d[j])));
+        QVERIFY2(spread > 0.1, std::to_string(spread).c_str());
     }
 
     void groupsNotMeasuredTakeTheOverallSpeed() {
