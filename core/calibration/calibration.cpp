@@ -258,10 +258,9 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
                     expected_us[n].push_back(k.us);
                 expected_ms[n] = predicted.total_ms;
             } else {
-                for (const auto& kernel : network.kernels.kernels)
-                    expected_us[n].push_back(
-                        roofline.us(predict::kernel_features(*network.model, kernel).data()) *
-                        kernel.launches);
+                for (std::size_t k = 0; k < network.features.size(); ++k)
+                    expected_us[n].push_back(roofline.us(network.features[k].data()) *
+                                             network.kernels.kernels[k].launches);
                 expected_ms[n] = network.nominal_ms;
             }
         }
@@ -349,10 +348,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         auto extra = more_simulation_models(pool_options, simulated, more);
         simulated += more;
         for (auto& network : extra) {
-            std::vector<std::vector<double>> features;
-            for (const auto& kernel : network.kernels.kernels)
-                features.push_back(predict::kernel_features(*network.model, kernel));
-            clusters.clusters.push_back(clusters.clusters_of(features));
+            clusters.clusters.push_back(clusters.clusters_of(network.features));
             pool.push_back(std::move(network));
             done.push_back(false);
         }

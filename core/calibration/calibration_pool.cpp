@@ -22,26 +22,14 @@ namespace {
 
 constexpr const char* kXzSuffix = ".onnx.xz";
 
-double nominal_ms(const graph::Model& model, const fusion::KernelGraph& kernels) {
+double nominal_ms(const PoolNetwork& network) {
     static const auto roofline = predict::NominalRoofline::of(predict::kernel_feature_names());
     double us = 0;
-    for (const auto& kernel : kernels.kernels)
-        us += roofline.us(predict::kernel_features(model, kernel).data()) * kernel.launches;
+    for (std::size_t k = 0; k < network.kernels.kernels.size(); ++k)
+        us += roofline.us(network.features[k].data()) * network.kernels.kernels[k].launches;
     return us / 1000.0;
 }
 
-PoolNetwork pooled(std::string name, std::string family, const fs::path& source, graph::Model model,
-                   const fusion::FusionMethod& method, bool example) {
-    PoolNetwork n;
-    n.name = std::move(name);
-    n.family = std::move(family);
-    n.example = example;
-    n.source = source;
-    n.model = std::make_shared<graph::Model>(std::move(model));
-    n.kernels = fusion::detect_kernels(*n.model, method);
-    n.nominal_ms = nominal_ms(*n.model, n.kernels);
-    return n;
-}
 
 std::string read_bytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -120,7 +108,7 @@ std::vector<PoolNetwork> generated(const PoolOptions& options,
         const auto written = modelgen::write_model(s, folder, options.seed);
         const fs::path file = folder / written.file;
         pool.push_back(
-            pooled(s.name, s.category, file, graph::load_model(file), *options.method, false));
+            pool_network(s.name, s.category, file, graph::load_model(file), *options.method, false));
         if (options.poll)
             options.poll();
     }
@@ -128,6 +116,21 @@ std::vector<PoolNetwork> generated(const PoolOptions& options,
 }
 
 } // namespace
+
+PoolNetwork pool_network(std::string name, std::string family, const fs::path& source,
+                         graph::Model model, const fusion::FusionMethod& method, bool example) {
+    PoolNetwork n;
+    n.name = std::move(name);
+    n.family = std::move(family);
+    n.example = example;
+    n.source = source;
+    n.model = std::make_shared<graph::Model>(std::move(model));
+    n.kernels = fusion::detect_kernels(*n.model, method);
+    for (const auto& kernel : n.kernels.kernels)
+        n.features.push_back(predict::kernel_features(*n.model, kernel));
+    n.nominal_ms = nominal_ms(n);
+    return n;
+}
 
 std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
     if (!options.method)
@@ -157,7 +160,7 @@ std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
                                                           path.string());
                   }()
                 : graph::load_model(path);
-        pool.push_back(pooled(name, profile::model_family(name), path, std::move(model),
+        pool.push_back(pool_network(name, profile::model_family(name), path, std::move(model),
                               *options.method, true));
         if (options.poll)
             options.poll();

@@ -24,6 +24,7 @@ struct PoolNetwork {
     std::filesystem::path source;        // .onnx, or .onnx.xz to unpack before it is measured
     std::shared_ptr<graph::Model> model; // loaded when the pool is built
     fusion::KernelGraph kernels;
+    std::vector<std::vector<double>> features; // per kernel: predict::kernel_features, once
     double nominal_ms = 0; // its kernels at the nominal roofline (predict/baseline.hpp)
 };
 
@@ -40,6 +41,10 @@ struct PoolOptions {
 // The benchmark suite, `simulation_models` networks of each simulation space and the example
 // models. Throws InputError for an example model that does not load.
 std::vector<PoolNetwork> build_pool(const PoolOptions& options);
+
+// One network of a pool: its kernels under `method`, their features and nominal time.
+PoolNetwork pool_network(std::string name, std::string family, const std::filesystem::path& source,
+                         graph::Model model, const fusion::FusionMethod& method, bool example);
 
 // `count` more networks of each simulation space, after the `first` the pool holds of each (the
 // same seed gives the same sequence, so names and networks never repeat).

@@ -1,6 +1,5 @@
 #include "network_choice.hpp"
 
-#include "core/predict/kernel_features.hpp"
 
 #include <algorithm>
 #include <map>
@@ -19,11 +18,10 @@ KernelClusters cluster_pool_kernels(const std::vector<PoolNetwork>& pool, int k,
     std::vector<double> weights;
     std::vector<std::vector<std::size_t>> of_kernel(pool.size());
     for (std::size_t n = 0; n < pool.size(); ++n)
-        for (const auto& kernel : pool[n].kernels.kernels) {
-            auto features = predict::kernel_features(*pool[n].model, kernel);
+        for (const auto& features : pool[n].features) {
             const auto [it, added] = index.emplace(features, distinct.size());
             if (added) {
-                distinct.push_back(std::move(features));
+                distinct.push_back(features);
                 weights.push_back(0);
             }
             weights[it->second] += 1;

@@ -41,12 +41,9 @@ std::vector<double> feature_row(const Predictor& predictor, const std::vector<do
 
 KernelLatency predict_features(const Predictor& predictor, const std::vector<double>& features,
                                const std::string& cls) {
-    for (const auto& key : {cls, cost_type(cls), std::string(kAllKernels)}) {
-        const auto it = predictor.classes.find(key);
-        if (it != predictor.classes.end())
-            return {it->second.model->predict(feature_row(predictor, features, cls).data()), key};
-    }
-    throw std::logic_error("predictor for " + predictor.device + " has no model for all kernels");
+    return predict_features(predictor, std::vector<std::vector<double>>{features},
+                            std::vector<std::string>{cls})
+        .front();
 }
 
 std::vector<KernelLatency> predict_features(const Predictor& predictor,

@@ -17,12 +17,10 @@ calibration::PoolNetwork network(const modelgen::ModelSpec& spec) {
     modelgen::NetBuilder b(spec.name, spec.input_shape, 1);
     spec.build(b);
     const std::string bytes = b.model().SerializeAsString();
-    calibration::PoolNetwork n;
-    n.name = spec.name;
-    n.model = std::make_shared<graph::Model>(
-        graph::load_model_from_bytes({bytes.begin(), bytes.end()}, spec.name + ".onnx"));
-    n.kernels = fusion::detect_kernels(*n.model, fusion::find_fusion_method("ort-cpu"));
-    return n;
+    return calibration::pool_network(
+        spec.name, spec.category, spec.name + ".onnx",
+        graph::load_model_from_bytes({bytes.begin(), bytes.end()}, spec.name + ".onnx"),
+        fusion::find_fusion_method("ort-cpu"), false);
 }
 
 // Three one-conv networks and a MobileNetV2 of many kernels.
