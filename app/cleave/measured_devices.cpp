@@ -14,9 +14,13 @@ namespace cleave::cli {
 namespace {
 
 // The runtime as a short phrase: "ONNX Runtime 1.30.0, CPU execution provider" -> its first part.
+// "ONNX Runtime 1.30.0 (CPUExecutionProvider), onnxruntime-node, ..." -> "ONNX Runtime 1.30.0".
 std::string runtime_name(const std::string& runtime) {
-    const auto comma = runtime.find(',');
-    return runtime.empty() ? "unnamed runtime" : runtime.substr(0, comma);
+    const auto end = runtime.find_first_of(",(");
+    auto name = runtime.substr(0, end);
+    while (!name.empty() && name.back() == ' ')
+        name.pop_back();
+    return name.empty() ? "unnamed runtime" : name;
 }
 
 } // namespace

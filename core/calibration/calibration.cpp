@@ -71,9 +71,11 @@ std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
     if (options.kinds.empty()) {
         // The tree ensemble first: it has scored best on measured CPU data (docs/predictors.md),
         // so a budget that runs out still scores it. Then the cheaper to score, so the time left
-        // scores as many as it can: launch-bound fits in a second, mlp in tens of seconds, lasso
-        // (a model per cost class) in longer still.
-        const std::vector<std::string> order{"gbdt", "launch-bound", "mlp", "lasso"};
+        // scores as many as it can: cross-device (the base's trees adapted by a few ridge fits,
+        // ahead of the samples alone when they are few) and launch-bound fit in seconds, mlp in
+        // tens of seconds, lasso (a model per cost class) in longer still.
+        const std::vector<std::string> order{"gbdt", predict::kCrossDeviceKind, "launch-bound",
+                                             "mlp", "lasso"};
         const auto rank = [&](const std::string& k) {
             return std::find(order.begin(), order.end(), k) - order.begin();
         };
