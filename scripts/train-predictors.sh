@@ -3,7 +3,13 @@
 # - from the shared ONNX Runtime Xeon data, one gbdt predictor per thread count (xeon-ort-1t ...
 #   xeon-ort-16t);
 # - from the shared H100 data (end-to-end times of PyTorch eager), one launch-bound predictor per
-#   precision (h100-cudnn-fp32, h100-cudnn-fp16) over the pytorch-eager kernels.
+#   precision (h100-cudnn-fp32, h100-cudnn-fp16) over the pytorch-eager kernels;
+# - from the Xeon data and this machine's OpenCV and ONNX Runtime runs (examples/data:
+#   opencv-xeon-2cpu, ort-xeon-2cpu-1t, ort-xeon-2cpu-2t), the base model of cross-device
+#   predictors (cross-device-cpu), which `cleave calibrate` and `cleave train --kind
+#   cross-device` adapt to a device from its own kernels. More measured CPU
+#   devices join it as DEVICE=DATA in CROSS_DEVICE_DATA (space-separated; a "models" folder
+#   beside each data file is searched first, as `cleave calibrate --keep` writes them).
 # Usage: scripts/train-predictors.sh XEON_DATA.json[.xz] H100_DATA.json[.xz] MODELS_DIR [CLEAVE]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,3 +39,12 @@ done
 for precision in fp32 fp16; do
     train "h100-cudnn-$precision" "$h100" --kind launch-bound --rules pytorch-eager
 done
+
+# The cross-device base: every CPU device measured with kernel times.
+tmp=$(mktemp "$out/.cross-device-cpu.XXXXXX.json.xz")
+# shellcheck disable=SC2086 # CROSS_DEVICE_DATA is a list of DEVICE=DATA words
+"$cleave" train-cross-device --data "$xeon" "this-machine=$root/examples/data/opencv-xeon-2cpu.json.xz" \
+    "this-machine=$root/examples/data/ort-xeon-2cpu-1t.json.xz" \
+    "this-machine=$root/examples/data/ort-xeon-2cpu-2t.json.xz" \
+    ${CROSS_DEVICE_DATA:-} --models "$models" --out "$tmp"
+mv "$tmp" "$out/cross-device-cpu.json.xz"

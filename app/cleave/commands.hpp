@@ -25,6 +25,8 @@ Action add_group_command(CLI::App& app);
 Action add_evaluate_mapping_command(CLI::App& app);
 Action add_sample_kernels_command(CLI::App& app);
 Action add_evaluate_sampling_command(CLI::App& app);
+Action add_train_cross_device_command(CLI::App& app);
+Action add_evaluate_cross_device_command(CLI::App& app);
 Action add_device_vector_command(CLI::App& app);
 Action add_benchmark_suite_command(CLI::App& app);
 Action add_generate_models_command(CLI::App& app);

@@ -4,15 +4,13 @@
 // time), scored on every other kernel of the runs and end to end on every run.
 #include "commands.hpp"
 #include "core/fusion/fusion_method.hpp"
-#include "core/predict/kernel_sampling.hpp"
-#include "core/profile/timing_statistics.hpp"
+#include "core/predict/profiled_kernels.hpp"
 #include "output.hpp"
 #include "predictor_runs.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <numeric>
 #include <random>
 
@@ -30,14 +28,6 @@ struct EvaluateSamplingOptions {
     int seeds = 5;
     bool json = false;
     std::string out;
-};
-
-// A kernel of the runs as a profiler sees it: every timed occurrence of one cost class and
-// feature vector.
-struct DistinctKernel {
-    std::string cost_class;
-    std::vector<double> features;
-    std::vector<double> us;
 };
 
 struct Score {
@@ -64,23 +54,9 @@ int run_evaluate_sampling(const EvaluateSamplingOptions& options) {
     const auto method = fusion::find_fusion_method(options.rules);
     const auto loaded =
         load_predictor_runs(options.data, options.models, run_selection(options.device));
-    std::vector<DistinctKernel> distinct;
-    std::vector<std::vector<int>> sample_ids; // per run, per sample: its distinct kernel
-    std::map<std::pair<std::string, std::vector<double>>, int> index;
-    std::vector<predict::KernelCandidate> candidates;
-    for (const auto& run : loaded.runs) {
-        auto& ids = sample_ids.emplace_back();
-        for (const auto& s : run.samples) {
-            const auto [it, added] = index.emplace(std::pair{s.model_class, s.features},
-                                                   static_cast<int>(distinct.size()));
-            if (added)
-                distinct.push_back({s.model_class, s.features, {}});
-            distinct[it->second].us.push_back(s.us);
-            ids.push_back(it->second);
-            // The kernel's name carries its index here, to find it again among the chosen.
-            candidates.push_back({run.name, std::to_string(it->second), s.model_class, s.features});
-        }
-    }
+    const auto profiled = predict::ProfiledKernels::of(loaded.runs);
+    const auto& distinct = profiled.kernels;
+    const auto& candidates = profiled.candidates;
     std::vector<fusion::KernelGraph> kernel_graphs;
     std::vector<const predict::RunData*> run_pointers;
     for (const auto& run : loaded.runs) {
@@ -89,32 +65,16 @@ int run_evaluate_sampling(const EvaluateSamplingOptions& options) {
     }
 
     auto score = [&](const std::vector<int>& chosen, unsigned seed) {
-        std::vector<predict::KernelSample> train;
-        std::vector<bool> profiled(distinct.size(), false);
-        for (const int id : chosen) {
-            profiled[id] = true;
-            train.push_back(
-                {distinct[id].cost_class, distinct[id].features, profile::median(distinct[id].us)});
-        }
         predict::PredictorTrainingOptions training;
         training.device = options.device;
         training.kind = options.kind;
         training.rules = options.rules;
         training.seed = seed;
-        const auto predictor = predict::train_predictor_on_samples(train, run_pointers, training);
-        std::vector<double> kernel_errors, e2e_errors;
-        for (std::size_t r = 0; r < loaded.runs.size(); ++r) {
-            const auto& run = loaded.runs[r];
-            const auto predicted = predict::predict_samples(predictor, run.samples);
-            for (std::size_t i = 0; i < run.samples.size(); ++i)
-                if (!profiled[sample_ids[r][i]])
-                    kernel_errors.push_back((predicted[i] - run.samples[i].us) / run.samples[i].us);
-            const double ms =
-                predict::predict_model(predictor, *run.model, kernel_graphs[r]).total_ms;
-            e2e_errors.push_back((ms - run.e2e_ms) / run.e2e_ms);
-        }
-        return Score{predict::summarise_errors(kernel_errors).mape,
-                     predict::summarise_errors(e2e_errors).mape};
+        const auto predictor = predict::train_predictor_on_samples(profiled.samples(chosen),
+                                                                   run_pointers, training);
+        const auto scored =
+            predict::score_on_runs(predictor, profiled, chosen, run_pointers, kernel_graphs);
+        return Score{scored.kernels.mape, scored.e2e.mape};
     };
 
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -128,9 +88,7 @@ int run_evaluate_sampling(const EvaluateSamplingOptions& options) {
         std::vector<Score> by_kmeans_scores, at_random_scores;
         for (int s = 1; s <= options.seeds; ++s) {
             const unsigned seed = static_cast<unsigned>(s);
-            std::vector<int> by_kmeans;
-            for (const auto& k : predict::sample_kernels(candidates, budget, seed))
-                by_kmeans.push_back(std::stoi(k.kernel.kernel));
+            const auto by_kmeans = profiled.choose_by_kmeans(budget, seed);
             std::vector<int> at_random(distinct.size());
             std::iota(at_random.begin(), at_random.end(), 0);
             std::mt19937_64 rng(seed);

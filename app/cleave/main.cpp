@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_evaluate_mapping_command(app));
     add(cleave::cli::add_sample_kernels_command(app));
     add(cleave::cli::add_evaluate_sampling_command(app));
+    add(cleave::cli::add_train_cross_device_command(app));
+    add(cleave::cli::add_evaluate_cross_device_command(app));
     add(cleave::cli::add_device_vector_command(app));
     add(cleave::cli::add_benchmark_suite_command(app));
     add(cleave::cli::add_generate_models_command(app));

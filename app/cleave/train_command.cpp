@@ -96,8 +96,14 @@ Action add_train_command(CLI::App& app) {
         ->add_option("--kind", options->training.kind,
                      "Regressor: lasso (one per cost class), gbdt (XGBoost plugin), mlp, "
                      "roofline (calibrated from the device spec), launch-bound (launch floor or "
-                     "work; also from end-to-end times alone)")
+                     "work; also from end-to-end times alone), cross-device (the cross-device "
+                     "base adapted to the device's kernels)")
         ->capture_default_str();
+    command
+        ->add_option("--cross-device-base", options->training.cross_device_base,
+                     "With --kind cross-device: the base model to adapt (cleave "
+                     "train-cross-device; default: the installed one)")
+        ->check(CLI::ExistingFile);
     command
         ->add_option("--rules", options->training.rules,
                      "Fusion method the predictor's kernels come from (recorded)")

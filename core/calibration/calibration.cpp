@@ -4,6 +4,7 @@
 #include "core/device/this_machine.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/baseline.hpp"
+#include "core/predict/cross_device.hpp"
 #include "core/predict/kernel_features.hpp"
 #include "core/predict/regressor.hpp"
 #include "core/profile/host_processor.hpp"
@@ -64,12 +65,17 @@ int simulation_models_per_space(double minutes) {
 std::vector<std::string> kinds_to_score(const CalibrationOptions& options) {
     std::vector<std::string> installed = predict::regressor_kinds();
     std::erase(installed, "roofline"); // a calibration is what replaces the roofline
+    // Cross-device: the installed base adapted to this machine's kernels (docs/predictors.md).
+    if (predict::installed_cross_device_base())
+        installed.emplace_back(predict::kCrossDeviceKind);
     if (options.kinds.empty()) {
         // The tree ensemble first: it has scored best on measured CPU data (docs/predictors.md),
         // so a budget that runs out still scores it. Then the cheaper to score, so the time left
-        // scores as many as it can: launch-bound fits in a second, mlp in tens of seconds, lasso
-        // (a model per cost class) in longer still.
-        const std::vector<std::string> order{"gbdt", "launch-bound", "mlp", "lasso"};
+        // scores as many as it can: cross-device (the base's trees adapted by a few ridge fits,
+        // ahead of the samples alone when they are few) and launch-bound fit in seconds, mlp in
+        // tens of seconds, lasso (a model per cost class) in longer still.
+        const std::vector<std::string> order{"gbdt", predict::kCrossDeviceKind, "launch-bound",
+                                             "mlp", "lasso"};
         const auto rank = [&](const std::string& k) {
             return std::find(order.begin(), order.end(), k) - order.begin();
         };
@@ -222,6 +228,9 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     training.kind = kinds.front();
     training.rules = options.rules;
     training.seed = options.seed;
+    // What a cross-device predictor knows of this machine besides its kernels.
+    training.device_spec = calibrated_device(options.device_id, profiler.runtime(),
+                                             options.threads, 0, options.minutes);
 
     std::vector<predict::RunData> runs;
     std::vector<bool> done(pool.size(), false);

@@ -131,6 +131,53 @@ void save_predictor(const Predictor& predictor, const std::filesystem::path& pat
     write_file_atomically(path, path.extension() == ".xz" ? xz_compress(text) : text);
 }
 
+std::vector<std::string> read_feature_columns(const nlohmann::json& doc, const std::string& path,
+                                              const std::string& prefix) {
+    const auto fail = [&](const std::string& pointer, const std::string& problem) {
+        throw InputError(path, prefix + pointer, problem);
+    };
+    const auto& names = kernel_feature_names();
+    const auto features = doc.find("features");
+    if (features == doc.end() || !features->is_array() || features->size() < names.size())
+        fail("/features", "expected the " + std::to_string(names.size()) +
+                              " kernel features this version computes, then indicator columns");
+    std::vector<std::string> out;
+    for (std::size_t j = 0; j < features->size(); ++j) {
+        const auto& f = (*features)[j];
+        const std::string pointer = "/features/" + std::to_string(j);
+        if (!f.is_string())
+            fail(pointer, "expected a feature name");
+        const std::string name = f;
+        if (j < names.size() ? name != names[j]
+                             : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
+            fail(pointer, j < names.size()
+                              ? "expected \"" + names[j] +
+                                    "\", the kernel feature this version "
+                                    "computes there"
+                              : std::string("expected an indicator column (\"") + kClassColumn +
+                                    "...\" or \"" + kTypeColumn + "...\")");
+        out.push_back(name);
+    }
+    return out;
+}
+
+void load_regressor(Regressor& regressor, const nlohmann::json& model, std::size_t feature_count,
+                    const std::string& file, const std::string& pointer) {
+    try {
+        regressor.load(model.dump(), feature_count);
+    } catch (const std::exception& e) {
+        // "at /weights/3: expected ..." from the regressor: the place inside its model.
+        std::string what = e.what();
+        std::string at = pointer;
+        if (what.rfind("at /", 0) == 0) {
+            const auto colon = what.find(": ");
+            at += what.substr(3, colon - 3);
+            what = colon == std::string::npos ? what : what.substr(colon + 2);
+        }
+        throw InputError(file, at, what);
+    }
+}
+
 Predictor load_predictor(const std::string& path) {
     return parse_predictor(read_json_file(path, kExpected), path);
 }
@@ -160,27 +207,7 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
         fail("/kind", e.problem());
     }
 
-    const auto& names = kernel_feature_names();
-    const auto features = doc.find("features");
-    if (features == doc.end() || !features->is_array() || features->size() < names.size())
-        fail("/features", "expected the " + std::to_string(names.size()) +
-                              " kernel features this version computes, then indicator columns");
-    for (std::size_t j = 0; j < features->size(); ++j) {
-        const auto& f = (*features)[j];
-        const std::string pointer = "/features/" + std::to_string(j);
-        if (!f.is_string())
-            fail(pointer, "expected a feature name");
-        const std::string name = f;
-        if (j < names.size() ? name != names[j]
-                             : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
-            fail(pointer, j < names.size()
-                              ? "expected \"" + names[j] +
-                                    "\", the kernel feature this version "
-                                    "computes there"
-                              : std::string("expected an indicator column (\"") + kClassColumn +
-                                    "...\" or \"" + kTypeColumn + "...\")");
-        p.features.push_back(name);
-    }
+    p.features = read_feature_columns(doc, path, prefix);
     for (const char* key : {"overhead_ms", "overhead_per_kernel_us", "overhead_per_io_mb_us"}) {
         const auto it = doc.find(key);
         const std::string name = key;
@@ -207,18 +234,8 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
         if (!c.contains("samples") || !c["samples"].is_number_integer())
             fail(pointer + "/samples", "expected a count");
         auto regressor = make_regressor(p.kind, "/kind");
-        try {
-            regressor->load(c["model"].dump(), p.features.size());
-        } catch (const std::exception& e) {
-            std::string what = e.what();
-            std::string at = pointer + "/model";
-            if (what.rfind("at /", 0) == 0) {
-                const auto colon = what.find(": ");
-                at += what.substr(3, colon - 3);
-                what = colon == std::string::npos ? what : what.substr(colon + 2);
-            }
-            fail(at, what);
-        }
+        load_regressor(*regressor, c["model"], p.features.size(), path,
+                       prefix + pointer + "/model");
         p.classes.emplace(name, ClassModel{std::move(regressor), c["samples"].get<int>()});
     }
     if (const auto it = doc.find("trained_on"); it != doc.end() && it->is_array())

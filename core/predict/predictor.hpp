@@ -83,4 +83,15 @@ Predictor load_predictor(const std::string& path);
 Predictor parse_predictor(const nlohmann::json& document, const std::string& file,
                           const std::string& at = "");
 
+// The "features" array of a document at `prefix` of `file`: the kernel features this version
+// computes, in order, then indicator columns; InputError (file, JSON pointer) otherwise.
+std::vector<std::string> read_feature_columns(const nlohmann::json& document,
+                                              const std::string& file,
+                                              const std::string& prefix = "");
+
+// regressor.load(model, feature_count), its errors as InputError at `pointer` of `file` plus the
+// place the regressor names ("at /weights/3: ...").
+void load_regressor(Regressor& regressor, const nlohmann::json& model, std::size_t feature_count,
+                    const std::string& file, const std::string& pointer);
+
 } // namespace cleave::predict

@@ -3,6 +3,7 @@
 #include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
 #include "core/profile/timing_statistics.hpp"
+#include "cross_device.hpp"
 #include "inference_overhead.hpp"
 #include "kernel_features.hpp"
 #include "lasso.hpp"
@@ -28,7 +29,8 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
     return out;
 }
 
-// Rows of `features` columns (kernel features, then indicator columns) for these samples.
+} // namespace
+
 RegressionSamples regression_samples(const Predictor& p,
                                      const std::vector<const KernelSample*>& samples) {
     RegressionSamples out;
@@ -44,7 +46,6 @@ RegressionSamples regression_samples(const Predictor& p,
     return out;
 }
 
-// The device's overhead over the runs' end-to-end times (inference_overhead.hpp).
 void fit_overhead(Predictor& p, const std::vector<const RunData*>& runs) {
     std::vector<OverheadSample> samples;
     for (const RunData* r : runs)
@@ -55,8 +56,6 @@ void fit_overhead(Predictor& p, const std::vector<const RunData*>& runs) {
     p.overhead_per_kernel_us = fit.per_kernel_us;
     p.overhead_per_io_mb_us = fit.per_io_mb_us;
 }
-
-} // namespace
 
 RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) {
     RunData d;
@@ -91,8 +90,27 @@ int device_threads(const std::string& device) {
     return 0;
 }
 
+std::vector<std::string> indicator_columns(const std::vector<const KernelSample*>& samples,
+                                           int min_class_samples) {
+    std::map<std::string, int> count;
+    for (const auto* s : samples) {
+        ++count[s->model_class];
+        const auto type = cost_type(s->model_class);
+        if (type != s->model_class)
+            ++count[type];
+    }
+    std::vector<std::string> columns;
+    for (const auto& [key, n] : count)
+        if (n >= min_class_samples)
+            columns.push_back((key.find('/') != std::string::npos ? kClassColumn : kTypeColumn) +
+                              key);
+    return columns;
+}
+
 Predictor train_predictor(const std::vector<const RunData*>& runs,
                           const PredictorTrainingOptions& options) {
+    if (options.kind == kCrossDeviceKind)
+        return train_cross_device(runs, options);
     Predictor p;
     p.device = options.device;
     p.kind = options.kind;
@@ -130,10 +148,8 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
     if (options.kind == "roofline")
         roofline = roofline_of(device::find_device(options.device, "--device"));
     if (!per_class) {
-        for (const auto& key : keys)
-            if (key != kAllKernels)
-                p.features.push_back(
-                    (key.find('/') != std::string::npos ? kClassColumn : kTypeColumn) + key);
+        const auto columns = indicator_columns(by_key[kAllKernels], options.min_class_samples);
+        p.features.insert(p.features.end(), columns.begin(), columns.end());
         keys = {kAllKernels};
     }
     for (const auto& key : keys) {

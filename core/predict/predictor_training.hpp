@@ -3,11 +3,13 @@
 // measured runs (overhead included), per model family and pooled.
 #pragma once
 
+#include "core/device/device_spec.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/profile/measured_dataset.hpp"
 #include "predictor.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,9 +49,27 @@ struct PredictorTrainingOptions {
     std::string rules = "ort-cpu"; // recorded: the fusion method the predictor is meant for
     int min_class_samples = 12;    // a cost class or type with fewer falls back to a wider one
     unsigned seed = 1;
+    // Kind "cross-device" (cross_device.hpp): the base model it adapts (empty: the installed
+    // one), and the device's figures where the library does not know `device` (yet).
+    std::string cross_device_base;
+    std::optional<device::DeviceSpec> device_spec;
     // Called before each class model is fitted; may throw (Cancelled) to stop the training.
     std::function<void()> poll;
 };
+
+// The rows a predictor's models read (its features: kernel features, then indicator columns) for
+// these samples, their times as targets.
+RegressionSamples regression_samples(const Predictor& predictor,
+                                     const std::vector<const KernelSample*>& samples);
+
+// The device's overhead over the runs' end-to-end times minus their timed kernels
+// (inference_overhead.hpp); zero without such runs.
+void fit_overhead(Predictor& predictor, const std::vector<const RunData*>& runs);
+
+// The indicator columns of a model over every kernel (kClassColumn, kTypeColumn): the cost
+// classes and types with at least `min_class_samples` samples, in name order.
+std::vector<std::string> indicator_columns(const std::vector<const KernelSample*>& samples,
+                                           int min_class_samples);
 
 // Lasso, roofline and launch-bound fit one model per cost class and type with enough samples
 // (Li et al.: one predictor per kernel type); other kinds fit one model over every kernel with

@@ -2,6 +2,7 @@
 
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
+#include "cross_device.hpp"
 #include "lasso.hpp"
 #include "launch_bound.hpp"
 #include "mlp.hpp"
@@ -27,6 +28,8 @@ std::unique_ptr<Regressor> make_regressor(const std::string& kind, const std::st
         return std::make_unique<RooflineRegressor>();
     if (kind == "launch-bound")
         return std::make_unique<LaunchBoundRegressor>();
+    if (kind == kCrossDeviceKind) // adapted by train_predictor, made here to be loaded
+        return std::make_unique<CrossDeviceRegressor>();
     return registry().create<Regressor>(kind, option);
 }
 

@@ -1,8 +1,9 @@
 // A regression model from kernel features to a kernel's time: what a predictor fits per cost
 // class. Kinds: "lasso" (lasso.hpp, Li et al. Eq. 1), "mlp" (mlp.hpp), "roofline"
 // (roofline.hpp) and "launch-bound" (launch_bound.hpp) in core, "gbdt" (XGBoost) as a plugin of
-// kind "regressor" (plugins/xgboost_regressor). The interface crosses the plugin boundary, so it
-// holds only standard types.
+// kind "regressor" (plugins/xgboost_regressor); "cross-device" (cross_device.hpp) is adapted from
+// a base model rather than fitted, and made here only to be loaded. The interface crosses the
+// plugin boundary, so it holds only standard types.
 #pragma once
 
 #include <cstddef>
