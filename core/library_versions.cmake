@@ -65,7 +65,7 @@ endif()
 
 set(CLEAVE_LIBRARY_VERSION_ROWS "")
 foreach(row
-        "Qt|${CLEAVE_QT_VERSION}|the studio and cleave render"
+        "Qt|${CLEAVE_QT_VERSION}|the studio and cleave-render"
         "libonnx|${ONNX_VERSION}|ONNX import and shape inference"
         "protobuf|${Protobuf_VERSION}|ONNX files"
         "Eigen|${CLEAVE_EIGEN_VERSION}|predictors"

@@ -35,7 +35,7 @@ Action add_export_autodice_command(CLI::App& app);
 Action add_split_command(CLI::App& app);
 Action add_dse_command(CLI::App& app);
 Action add_version_command(CLI::App& app);
-// Only in builds with the studio (CLEAVE_STUDIO): it draws with cleave_ui.
+// Runs cleave-render (built with the studio) with the same arguments.
 Action add_render_command(CLI::App& app);
 
 } // namespace cleave::cli

@@ -49,9 +49,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_split_command(app));
     add(cleave::cli::add_dse_command(app));
     add(cleave::cli::add_version_command(app));
-#ifdef CLEAVE_HAVE_RENDER
     add(cleave::cli::add_render_command(app));
-#endif
 
     try {
         app.parse(argc, argv);

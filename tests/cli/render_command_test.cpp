@@ -4,7 +4,9 @@
 // Also `cleave version --json`.
 #include "cli_run.hpp"
 
+#include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -212,6 +214,27 @@ private slots:
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains("resnet18.onnx"), run.err.constData());
         QVERIFY(!QFile::exists(png));
+    }
+
+    // cleave links no Qt: render runs cleave-render from cleave's own folder, and says so where
+    // it is missing (a build without the studio).
+    void renderWithoutCleaveRenderSaysWhatIsMissing() {
+        const QString alone = dir_.filePath("alone");
+        QVERIFY(QDir().mkpath(alone));
+        const QString copy = alone + "/cleave";
+        QVERIFY(QFile::copy(CLEAVE_CLI_PATH, copy));
+        QProcess process;
+        process.start(copy, {"render", "graph", kResnet18, "--out", dir_.filePath("alone.png")});
+        QVERIFY(process.waitForFinished(60000));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY2(err.contains("cleave-render: not installed"), err.constData());
+        QVERIFY(!QFile::exists(dir_.filePath("alone.png")));
+
+        // Beside it, cleave render is cleave-render, --help included.
+        const Run help = run_cleave({"render", "--help"});
+        QCOMPARE(help.exit_code, 0);
+        QVERIFY2(help.out.contains("--theme"), help.out.constData());
     }
 
     void versionJsonListsTheLibraries() {

@@ -16,7 +16,7 @@ echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes"
 
 dpkg-deb -f "$deb" Package Version Section Depends Maintainer
 dpkg-deb -c "$deb" | awk '{print $6}' > "$work/files"
-for f in ./usr/bin/cleave ./usr/bin/cleave-studio \
+for f in ./usr/bin/cleave ./usr/bin/cleave-studio ./usr/bin/cleave-render \
          ./usr/lib/cleave/plugins/libcleave_plugin_opencv_profiler.so \
          ./usr/lib/cleave/plugins/libcleave_plugin_mpi_runner.so \
          ./usr/share/applications/cleave-studio.desktop \
@@ -24,6 +24,7 @@ for f in ./usr/bin/cleave ./usr/bin/cleave-studio \
          ./usr/share/icons/hicolor/scalable/apps/cleave.svg \
          ./usr/share/doc/cleave/copyright ./usr/share/doc/cleave/changelog.gz \
          ./usr/share/man/man1/cleave.1.gz ./usr/share/man/man1/cleave-studio.1.gz \
+         ./usr/share/man/man1/cleave-render.1.gz \
          ./usr/share/cleave/examples/clusters/nx8.cluster.json \
          ./usr/share/cleave/examples/example.cleave \
          ./usr/share/cleave/examples/models/resnet101.onnx \
@@ -57,6 +58,10 @@ case "$predicted" in
     *"\"predictor\": \"gbdt $work/root/usr/share/cleave/predictors/xeon-ort-1t.json.xz\""*) ;;
     *) echo "the installed cleave did not use its installed predictor: $predicted" | head -c 600; exit 1 ;;
 esac
+# cleave render runs the installed cleave-render beside it.
+rendered=$("$work/root/usr/bin/cleave" render graph "$examples/models/resnet101.onnx" --out "$work/graph.svg" --json 2>&1) ||
+    { echo "cleave render failed: $rendered"; exit 1; }
+[ -s "$work/graph.svg" ] || { echo "cleave render wrote no graph.svg: $rendered"; exit 1; }
 version=$("$work/root/usr/bin/cleave" --version)
 echo "installed: $version"
 case "$version" in "cleave "*) ;; *) echo "unexpected version line"; exit 1 ;; esac
