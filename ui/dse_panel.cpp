@@ -7,6 +7,7 @@
 #include "core/atomic_file.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/front_output.hpp"
+#include "core/dse/pareto_front.hpp"
 #include "core/input_error.hpp"
 #include "dse_front_model.hpp"
 #include "partition_document.hpp"
@@ -42,6 +43,14 @@ namespace cleave::ui {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
+
+// A core note as a sentence of the status line.
+QString capitalised(const std::string& note) {
+    QString text = QString::fromStdString(note);
+    if (!text.isEmpty())
+        text[0] = text[0].toUpper();
+    return text;
+}
 
 // The UI's name for a check_settings flag.
 QString settingName(const std::string& place) {
@@ -533,9 +542,8 @@ void DsePanel::showResult() {
                          .arg(frontModel_->front().size())
                          .arg(hv, 0, 'f', 4) +
                      (frontModel_->front().empty()
-                          ? tr(" No mapping the search met can run: each overflowed a device's "
-                               "memory or had PEs waiting on each other (Infeasible: shown "
-                               "draws them).")
+                          ? " " + capitalised(dse::empty_front_explanation(settings().encoding)) +
+                                tr(" (Infeasible: shown draws them).")
                           : tr(" Click a point or a row to show it in the Partition tab.")));
     drawHypervolume();
     emit finished();
@@ -569,17 +577,11 @@ void DsePanel::classify() {
             kinds_[i] = PointKind::front;
             continue;
         }
-        for (const auto& f : front) {
-            bool noWorse = f.objectives.size() == p.objectives.size(), better = false;
-            for (std::size_t j = 0; noWorse && j < p.objectives.size(); ++j) {
-                noWorse = f.objectives[j] <= p.objectives[j];
-                better = better || f.objectives[j] < p.objectives[j];
-            }
-            if (noWorse && better) {
+        for (const auto& f : front)
+            if (dse::dominates(f.objectives, p.objectives)) {
                 kinds_[i] = PointKind::dominated;
                 break;
             }
-        }
     }
 }
 

@@ -13,42 +13,22 @@
 
 namespace cleave::ui {
 
-DseSpaceInputs dse_space_inputs(const PartitionInputs& inputs, bool latency_objective) {
-    DseSpaceInputs space;
+dse::SearchSpaceChoice dse_space_inputs(const PartitionInputs& inputs, bool latency_objective) {
     const auto& cluster = *inputs.request.cluster;
+    std::vector<int> pes;
+    std::vector<std::string> notes;
     for (int pe = 0; pe < inputs.peCount(); ++pe) {
         if (inputs.hasLatencies(pe))
-            space.pes.push_back(pe);
+            pes.push_back(pe);
         else
-            space.notes.push_back(
-                cluster.pes[static_cast<std::size_t>(pe)].key +
-                " has no latencies: " + inputs.pe_errors[static_cast<std::size_t>(pe)]);
+            notes.push_back(cluster.pes[static_cast<std::size_t>(pe)].key +
+                            " has no latencies: " + inputs.pe_errors[static_cast<std::size_t>(pe)]);
     }
-    const auto total_ms = [&](int pe) {
-        const auto& row = inputs.kernel_ms[static_cast<std::size_t>(pe)];
-        return std::accumulate(row.begin(), row.end(), 0.0);
-    };
-    std::stable_sort(space.pes.begin(), space.pes.end(),
-                     [&](int a, int b) { return total_ms(a) < total_ms(b); });
-    space.objectives.latency = latency_objective;
-    if (inputs.costs)
-        for (const int pe : space.pes) {
-            const auto& power = inputs.costs->power(pe);
-            if (std::isnan(power.busy_w) || std::isnan(power.communication_w)) {
-                space.objectives.energy = false;
-                space.notes.push_back(
-                    "energy is no objective: " + cluster.pes[static_cast<std::size_t>(pe)].key +
-                    " has no power figure");
-                break;
-            }
-        }
-    for (const auto& host : cluster.hosts) {
-        space.capacities.push_back(dse::capacity_bytes(host.device));
-        if (!space.capacities.back())
-            space.notes.push_back("host " + host.host + " (" + host.device.id +
-                                  ") gives no memory capacity: its memory is not constrained");
-    }
-    return space;
+    auto choice = dse::choose_search_space(cluster, std::move(pes), inputs.kernel_ms,
+                                           inputs.costs.get(), latency_objective);
+    notes.insert(notes.end(), choice.notes.begin(), choice.notes.end());
+    choice.notes = std::move(notes);
+    return choice;
 }
 
 DseRunner::DseRunner(QObject* parent) : QObject(parent) {}

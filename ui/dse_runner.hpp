@@ -6,6 +6,7 @@
 // reports the front it had.
 #pragma once
 
+#include "core/dse/exploration_inputs.hpp"
 #include "core/dse/nsga2_search.hpp"
 #include "partition_inputs.hpp"
 
@@ -20,16 +21,9 @@
 
 namespace cleave::ui {
 
-// What a search over PartitionInputs maps onto and minimises.
-struct DseSpaceInputs {
-    std::vector<int> pes; // cluster PEs with latencies, fastest (least summed latency) first
-    dse::ObjectiveSet objectives;
-    std::vector<std::optional<std::int64_t>> capacities; // per cluster host
-    std::vector<std::string> notes; // PEs without latencies, energy or memory left out
-};
-
-// As dse::prepare_exploration chooses them, from what the partition view already predicted.
-DseSpaceInputs dse_space_inputs(const PartitionInputs& inputs, bool latency_objective);
+// What a search over PartitionInputs maps onto and minimises: dse::choose_search_space over the
+// PEs the partition view predicted, with a note for each PE it could not.
+dse::SearchSpaceChoice dse_space_inputs(const PartitionInputs& inputs, bool latency_objective);
 
 struct DseStep {
     int stage = 0;  // 1-based

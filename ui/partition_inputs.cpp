@@ -27,9 +27,7 @@ PartitionInputs prepare_partition(const PartitionRequest& request) {
     for (std::size_t pe = 0; pe < pe_count; ++pe) {
         const auto& device = cluster.hosts[cluster.pes[pe].host_index].device;
         groups[{device.id, cluster.pes[pe].spec.name}].push_back(static_cast<int>(pe));
-        if (device.memory && device.memory->capacity_gib)
-            inputs.capacity_bytes[pe] =
-                static_cast<std::int64_t>(*device.memory->capacity_gib * 1024.0 * 1024.0 * 1024.0);
+        inputs.capacity_bytes[pe] = device::capacity_bytes(device);
     }
     bool any = false;
     for (const auto& [name, pes] : groups) {

@@ -357,38 +357,20 @@ QString PartitionPage::openMapping(const QString& path) {
         return tr("Open a model and a cluster before a mapping.");
     const auto& inputs = *document_->inputs();
     const std::string file = path.toStdString();
-    partition::KernelAssignment assignment;
+    autodice::MappingSegments segments;
     try {
         const auto pe_of_node =
             autodice::read_mapping_file(file, *inputs.request.model, *inputs.request.cluster);
-        assignment =
-            autodice::kernel_assignment(pe_of_node, *inputs.request.model, *inputs.request.kernels,
-                                        *inputs.request.cluster, file);
+        segments = autodice::mapping_segments(pe_of_node, *inputs.request.model,
+                                              *inputs.request.kernels, *inputs.request.cluster,
+                                              inputs.pe_errors, file);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
-    // Runs of kernels on one PE become segments.
-    const auto mapping = partition::runs_of(assignment);
-    const auto key = [&](int pe) {
-        return QString::fromStdString(
-            inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key);
-    };
-    for (const int pe : mapping.pes)
-        if (!inputs.hasLatencies(pe))
-            return tr("%1: %2 runs kernels, but it has no predicted latencies, so the mapping "
-                      "cannot "
-                      "be evaluated: %3")
-                .arg(path, key(pe),
-                     QString::fromStdString(inputs.pe_errors[static_cast<std::size_t>(pe)]));
+    const auto& mapping = segments.mapping;
     QStringList scattered;
-    for (std::size_t s = 0; s < mapping.pes.size(); ++s) {
-        const auto runs = std::count(mapping.pes.begin(), mapping.pes.end(), mapping.pes[s]);
-        if (runs > 1 && std::find(mapping.pes.begin(), mapping.pes.end(), mapping.pes[s]) ==
-                            mapping.pes.begin() + static_cast<std::ptrdiff_t>(s))
-            scattered << tr("%1 runs %2 separate stretches of kernels")
-                             .arg(key(mapping.pes[s]))
-                             .arg(runs);
-    }
+    for (const auto& note : segments.scattered)
+        scattered << QString::fromStdString(note);
     document_->replaceMapping(mapping, tr("Open %1").arg(QFileInfo(path).fileName()));
     mappingNotice_ =
         scattered.isEmpty()

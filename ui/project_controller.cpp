@@ -435,18 +435,10 @@ void ProjectController::applyMapping() {
             const std::string file = r.file.toStdString();
             const auto pe_of_node = project::mapping_pe_of_node(
                 r.project, fsPath(r.file), *inputs.request.model, *inputs.request.cluster);
-            const auto assignment =
-                autodice::kernel_assignment(pe_of_node, *inputs.request.model,
-                                            *inputs.request.kernels, *inputs.request.cluster, file);
-            // Each run of consecutive kernels on one PE is a segment.
-            const auto mapping = partition::runs_of(assignment);
-            for (const int pe : mapping.pes)
-                if (!inputs.hasLatencies(pe))
-                    throw InputError(file, "/mapping",
-                                     inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key +
-                                         " runs kernels but has no predicted latencies: " +
-                                         inputs.pe_errors[static_cast<std::size_t>(pe)]);
-            document->replaceMapping(mapping, tr("Open project"));
+            const auto segments = autodice::mapping_segments(
+                pe_of_node, *inputs.request.model, *inputs.request.kernels,
+                *inputs.request.cluster, inputs.pe_errors, file, "/mapping");
+            document->replaceMapping(segments.mapping, tr("Open project"));
         } catch (const std::exception& e) {
             r.problems << QString::fromStdString(e.what());
         }

@@ -154,13 +154,7 @@ int run_dse(const DseOptions& options) {
 
     auto notes = inputs->notes;
     if (result.front.empty() && !result.cancelled) {
-        notes.push_back(
-            "the search met no mapping that can run: each overflowed a device's memory or had PEs "
-            "waiting on each other (a PE running kernels before and after another PE's)" +
-            std::string(settings.encoding == dse::Encoding::naive
-                            ? "; with --encoding naive that is the rule on models of many "
-                              "kernels (docs/dse.md), --encoding spe searches whole segments"
-                            : ""));
+        notes.push_back(dse::empty_front_explanation(settings.encoding));
         std::fprintf(stderr, "cleave: note: %s\n", notes.back().c_str());
     }
     const auto names = dse::objective_names(space.objectives());

@@ -39,12 +39,6 @@ nlohmann::ordered_json number_or_null(double value) {
     return std::isnan(value) ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
 }
 
-std::optional<std::int64_t> capacity_bytes(const device::DeviceSpec& device) {
-    if (!device.memory || !device.memory->capacity_gib)
-        return std::nullopt;
-    return static_cast<std::int64_t>(*device.memory->capacity_gib * 1024.0 * 1024.0 * 1024.0);
-}
-
 int run_evaluate_mapping(const EvaluateMappingOptions& options) {
     options.mapping.check();
     if (options.inputs < 1)
@@ -107,7 +101,7 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
         for (const int pe : used) {
             const auto& c = evaluation.pes[static_cast<std::size_t>(pe)];
             const auto& power = costs.power(pe);
-            const auto capacity = capacity_bytes(device_of(pe));
+            const auto capacity = device::capacity_bytes(device_of(pe));
             pe_list.push_back(
                 {{"pe", key(pe)},
                  {"device", device_of(pe).id},
@@ -207,7 +201,7 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
                 "comm ms", "time ms", "memory bytes", "of cap", "energy mJ");
     for (const int pe : used) {
         const auto& c = evaluation.pes[static_cast<std::size_t>(pe)];
-        const auto capacity = capacity_bytes(device_of(pe));
+        const auto capacity = device::capacity_bytes(device_of(pe));
         char share[32] = "?";
         if (capacity)
             std::snprintf(share, sizeof share, "%.1f%%",

@@ -5,6 +5,7 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
@@ -182,6 +183,34 @@ void save_mapping_file(const graph::Model& model, const fusion::KernelGraph& ker
                        const partition::KernelAssignment& assignment,
                        const device::Cluster& cluster, const std::filesystem::path& path) {
     write_file_atomically(path, mapping_file_json(model, kernels, assignment, cluster));
+}
+
+MappingSegments mapping_segments(const std::vector<int>& pe_of_node, const graph::Model& model,
+                                 const fusion::KernelGraph& kernels,
+                                 const device::Cluster& cluster,
+                                 const std::vector<std::string>& pe_errors,
+                                 const std::string& file, const std::string& place) {
+    MappingSegments segments;
+    segments.mapping =
+        partition::runs_of(kernel_assignment(pe_of_node, model, kernels, cluster, file));
+    const auto& pes = segments.mapping.pes;
+    const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
+    for (const int pe : pes) {
+        const auto& error = pe_errors[static_cast<std::size_t>(pe)];
+        if (!error.empty())
+            throw InputError(file, place,
+                             key(pe) + " runs kernels, but it has no predicted latencies, so the "
+                                       "mapping cannot be evaluated: " +
+                                 error);
+    }
+    for (std::size_t s = 0; s < pes.size(); ++s) {
+        const auto first = std::find(pes.begin(), pes.end(), pes[s]);
+        const auto runs = std::count(pes.begin(), pes.end(), pes[s]);
+        if (runs > 1 && first == pes.begin() + static_cast<std::ptrdiff_t>(s))
+            segments.scattered.push_back(key(pes[s]) + " runs " + std::to_string(runs) +
+                                         " separate stretches of kernels");
+    }
+    return segments;
 }
 
 } // namespace cleave::autodice

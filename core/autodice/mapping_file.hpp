@@ -30,6 +30,21 @@ partition::KernelAssignment kernel_assignment(const std::vector<int>& pe_of_node
                                               const device::Cluster& cluster,
                                               const std::string& file);
 
+// A node-level mapping as the studio shows it: kernel_assignment, then each run of consecutive
+// kernels on one PE a segment (partition::runs_of). `pe_errors` holds, per cluster PE, why it has
+// no kernel latencies (empty where it has them); a PE without them that runs kernels is refused
+// (InputError at `place` in `file`, naming the PE and why). `scattered` names each PE that runs
+// more than one stretch of kernels ("nx01_gpu runs 2 separate stretches of kernels").
+struct MappingSegments {
+    partition::Mapping mapping;
+    std::vector<std::string> scattered;
+};
+MappingSegments mapping_segments(const std::vector<int>& pe_of_node, const graph::Model& model,
+                                 const fusion::KernelGraph& kernels,
+                                 const device::Cluster& cluster,
+                                 const std::vector<std::string>& pe_errors,
+                                 const std::string& file, const std::string& place = "");
+
 // Keys in cluster PE order (PEs without kernels left out), nodes in topological order, named
 // as AutoDiCE names them.
 std::string mapping_file_json(const graph::Model& model, const fusion::KernelGraph& kernels,

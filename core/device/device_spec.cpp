@@ -521,6 +521,12 @@ std::optional<double> memory_bandwidth_gbs(const DeviceSpec& device, const Proce
     return std::nullopt;
 }
 
+std::optional<std::int64_t> capacity_bytes(const DeviceSpec& device) {
+    if (!device.memory || !device.memory->capacity_gib)
+        return std::nullopt;
+    return static_cast<std::int64_t>(*device.memory->capacity_gib * 1024.0 * 1024.0 * 1024.0);
+}
+
 int cpu_cores(const DeviceSpec& device) {
     int cores = 0;
     for (const auto& pe : device.processing_elements)

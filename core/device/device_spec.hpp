@@ -4,6 +4,7 @@
 // JSON (`"format": "cleave-device"`, docs/devices.md).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -123,6 +124,8 @@ std::string device_spec_json(const DeviceSpec& device);
 // The memory bandwidth a PE sees: its own figure, else the device memory's.
 std::optional<double> memory_bandwidth_gbs(const DeviceSpec& device, const ProcessingElement& pe);
 int cpu_cores(const DeviceSpec& device);                   // over every CPU PE
+// The device's memory capacity in bytes (memory.capacity_gib), if its spec gives one.
+std::optional<std::int64_t> capacity_bytes(const DeviceSpec& device);
 const ProcessingElement* gpu_of(const DeviceSpec& device); // nullptr without one
 
 } // namespace cleave::device

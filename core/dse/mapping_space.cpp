@@ -71,12 +71,6 @@ SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::Ke
     return result;
 }
 
-std::optional<std::int64_t> capacity_bytes(const device::DeviceSpec& device) {
-    if (!device.memory || !device.memory->capacity_gib)
-        return std::nullopt;
-    return static_cast<std::int64_t>(*device.memory->capacity_gib * 1024.0 * 1024.0 * 1024.0);
-}
-
 MappingSpace::MappingSpace(const partition::MappingCosts& costs, std::vector<int> pes,
                            std::vector<std::optional<std::int64_t>> capacity_bytes,
                            ObjectiveSet objectives, int replay_inputs)

@@ -39,9 +39,6 @@ SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::Ke
                                      const device::Cluster& cluster, const std::string& rules,
                                      const std::string& predictor_file);
 
-// A device's memory capacity in bytes (memory.capacity_gib), if its spec gives one.
-std::optional<std::int64_t> capacity_bytes(const device::DeviceSpec& device);
-
 // The raw figures of one mapping.
 struct MappingFigures {
     double throughput_per_s = 0;

@@ -335,4 +335,13 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
     return result;
 }
 
+std::string empty_front_explanation(Encoding encoding) {
+    return "the search met no mapping that can run: each overflowed a device's memory or had PEs "
+           "waiting on each other (a PE running kernels before and after another PE's)" +
+           std::string(encoding == Encoding::naive
+                           ? "; with --encoding naive that is the rule on models of many kernels "
+                             "(docs/dse.md), --encoding spe searches whole segments"
+                           : "");
+}
+
 } // namespace cleave::dse

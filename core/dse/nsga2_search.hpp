@@ -139,4 +139,8 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
                         const GenerationCallback& on_generation = {},
                         const SearchControl* control = nullptr);
 
+// Why a search that ran to its end found no front: every mapping it met overflowed a device's
+// memory or had PEs waiting on each other; with the naive encoding, why that is the rule.
+std::string empty_front_explanation(Encoding encoding);
+
 } // namespace cleave::dse

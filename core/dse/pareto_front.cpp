@@ -6,9 +6,9 @@
 
 namespace cleave::dse {
 
-namespace {
-
 bool dominates(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size())
+        return false;
     bool better = false;
     for (std::size_t j = 0; j < a.size(); ++j) {
         if (a[j] > b[j])
@@ -17,8 +17,6 @@ bool dominates(const std::vector<double>& a, const std::vector<double>& b) {
     }
     return better;
 }
-
-} // namespace
 
 std::vector<std::size_t> non_dominated(const std::vector<std::vector<double>>& points) {
     std::vector<std::size_t> front;

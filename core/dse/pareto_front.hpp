@@ -7,6 +7,9 @@
 
 namespace cleave::dse {
 
+// Whether `a` dominates `b`: the same objectives, `a` no worse in any and better in one.
+bool dominates(const std::vector<double>& a, const std::vector<double>& b);
+
 // Indices of the points no other point dominates (<= in every objective, < in one); of equal
 // points only the first is kept.
 std::vector<std::size_t> non_dominated(const std::vector<std::vector<double>>& points);

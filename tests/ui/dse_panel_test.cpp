@@ -485,7 +485,7 @@ private slots:
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
         QVERIFY(panel.front().empty());
-        QVERIFY2(panel.statusText().contains("No mapping the search met can run"),
+        QVERIFY2(panel.statusText().contains("The search met no mapping that can run"),
                  qPrintable(panel.statusText()));
     }
 

@@ -107,6 +107,31 @@ private slots:
         QCOMPARE(whole.pe_of_kernel, (std::vector<int>{1, 1, 1, 3}));
     }
 
+    // What the studio shows of a mapping.json or a project's mapping: segments of consecutive
+    // kernels, a PE that comes back named, and a PE without latencies refused.
+    void segmentsOfANodeMapping() {
+        const auto kernels = test::tiny_kernels(model_);
+        const auto pe_of_node = parse_mapping_file(
+            R"({"h1_gpu": ["relu0", "add3"], "h2_gpu": ["matmul1", "relu2"]})", "m.json", model_,
+            cluster_);
+        std::vector<std::string> errors(cluster_.pes.size());
+        auto segments =
+            autodice::mapping_segments(pe_of_node, model_, kernels, cluster_, errors, "m.json");
+        QCOMPARE(segments.mapping.points, (std::vector<int>{1, 3}));
+        QCOMPARE(segments.mapping.pes, (std::vector<int>{1, 3, 1}));
+        QCOMPARE(segments.scattered,
+                 (std::vector<std::string>{"h1_gpu runs 2 separate stretches of kernels"}));
+
+        errors[3] = "no predictor and no fp32 peak";
+        const auto message = error_of([&] {
+            autodice::mapping_segments(pe_of_node, model_, kernels, cluster_, errors, "p.cleave",
+                                       "/mapping");
+        });
+        QCOMPARE(message, std::string("p.cleave: /mapping: h2_gpu runs kernels, but it has no "
+                                      "predicted latencies, so the mapping cannot be evaluated: "
+                                      "no predictor and no fp32 peak"));
+    }
+
     void writtenMappingReadsBackWithAutodiceNames() {
         QTemporaryDir dir;
         const auto kernels = test::tiny_kernels(model_);

@@ -15,6 +15,14 @@ private slots:
         QCOMPARE(dse::non_dominated(points), (std::vector<std::size_t>{0, 1, 3}));
     }
 
+    void dominanceNeedsOneStrictlyBetterObjective() {
+        QVERIFY(dse::dominates({1, 2}, {1, 3}));
+        QVERIFY(!dse::dominates({1, 3}, {1, 2}));
+        QVERIFY(!dse::dominates({1, 2}, {1, 2}));   // equal
+        QVERIFY(!dse::dominates({1, 3}, {2, 2}));   // each better in one
+        QVERIFY(!dse::dominates({1, 2}, {1, 2, 3})); // other objectives
+    }
+
     void hypervolumeOfAStaircase() {
         // Against (4, 4): the union of [1,4]x[3,4], [2,4]x[2,4], [3,4]x[1,4].
         const std::vector<std::vector<double>> front{{1, 3}, {2, 2}, {3, 1}};
