@@ -1,6 +1,7 @@
 #include "partition_document.hpp"
 
 #include "partition_commands.hpp"
+#include "core/partition/balanced_mapping.hpp"
 
 #include <QUndoStack>
 #include <algorithm>
@@ -14,7 +15,10 @@ PartitionDocument::PartitionDocument(QObject* parent)
 void PartitionDocument::setInputs(PartitionInputsPtr inputs) {
     undo_->clear();
     inputs_ = std::move(inputs);
-    mapping_ = inputs_ ? default_mapping(*inputs_) : partition::Mapping{};
+    mapping_ = inputs_ && inputs_->costs ? partition::default_mapping(*inputs_->costs,
+                                                             *inputs_->request.cluster,
+                                                             inputs_->kernel_ms)
+                                    : partition::Mapping{};
     emit inputsChanged();
     applyMapping(mapping_);
 }

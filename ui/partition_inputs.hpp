@@ -46,14 +46,6 @@ using PartitionInputsPtr = std::shared_ptr<const PartitionInputs>;
 // the others usable.
 PartitionInputs prepare_partition(const PartitionRequest& request);
 
-// Split points over `pes` (in this order, each with latencies) that make the slowest segment's
-// compute time least: a binary search over that time with a greedy fill. A PE that would get no
-// kernel is left out.
-partition::Mapping balanced_mapping(const PartitionInputs& inputs, const std::vector<int>& pes);
-// The mapping a cluster opens with: take the fastest PE (least total latency) of each host, the
-// fastest host first; of the balanced mappings over the first n of them (n = 1 .. hosts), the one
-// with the highest throughput, communication included (ties: fewer PEs). Empty without latencies.
-partition::Mapping default_mapping(const PartitionInputs& inputs);
 
 class PartitionRunner : public QObject {
     Q_OBJECT

@@ -2,6 +2,7 @@
 
 #include "core/autodice/export.hpp"
 #include "core/autodice/mapping_file.hpp"
+#include "core/partition/balanced_mapping.hpp"
 #include "latency_format.hpp"
 #include "link_traffic_model.hpp"
 #include "measured_runs_panel.hpp"
@@ -390,7 +391,8 @@ void PartitionPage::balance() {
     for (const int pe : document_->mapping().pes)
         if (std::find(pes.begin(), pes.end(), pe) == pes.end())
             pes.push_back(pe);
-    document_->replaceMapping(balanced_mapping(*document_->inputs(), pes), tr("Balance"));
+    document_->replaceMapping(partition::balanced_mapping(document_->inputs()->kernel_ms, pes),
+                              tr("Balance"));
 }
 
 } // namespace cleave::ui

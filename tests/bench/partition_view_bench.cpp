@@ -7,6 +7,7 @@
 #include "core/device/cluster.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "core/partition/balanced_mapping.hpp"
 #include "ui/partition_document.hpp"
 #include "ui/partition_page.hpp"
 #include "ui/partition_view.hpp"
@@ -83,7 +84,7 @@ int main(int argc, char** argv) try {
                 pes.push_back(pe);
                 break;
             }
-    page.document()->replaceMapping(ui::balanced_mapping(*inputs, pes), "split over every host");
+    page.document()->replaceMapping(partition::balanced_mapping(inputs->kernel_ms, pes), "split over every host");
     page.resize(1366, 768);
     page.show();
     QApplication::processEvents();

@@ -7,6 +7,7 @@
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "core/partition/balanced_mapping.hpp"
 #include "studio_waits.hpp"
 #include "ui/link_traffic_model.hpp"
 #include "ui/main_window.hpp"
@@ -86,7 +87,7 @@ std::vector<int> gpus(const cleave::device::Cluster& cluster) {
 void splitOverAllGpus(PartitionPage& page) {
     auto* document = page.document();
     const auto& inputs = *document->inputs();
-    document->replaceMapping(cleave::ui::balanced_mapping(inputs, gpus(*inputs.request.cluster)),
+    document->replaceMapping(cleave::partition::balanced_mapping(inputs.kernel_ms, gpus(*inputs.request.cluster)),
                              "test");
     document->undoStack()->clear();
 }
@@ -124,7 +125,7 @@ private slots:
         // At least as fast as the whole model on one board, or split over all eight.
         const double throughput = document->evaluation().throughput_per_s;
         QVERIFY(throughput >= throughputOf(inputs, {{}, {all.front()}}));
-        QVERIFY(throughput >= throughputOf(inputs, cleave::ui::balanced_mapping(inputs, all)));
+        QVERIFY(throughput >= throughputOf(inputs, cleave::partition::balanced_mapping(inputs.kernel_ms, all)));
         // Every PE can take kernels: nothing to warn of.
         QVERIFY2(window.partitionPage()->noticeText().isEmpty(),
                  qPrintable(window.partitionPage()->noticeText()));
@@ -328,7 +329,7 @@ private slots:
         PartitionPage page;
         showOn(page, cluster);
         auto* document = page.document();
-        document->replaceMapping(cleave::ui::balanced_mapping(*document->inputs(), gpus(*cluster)),
+        document->replaceMapping(cleave::partition::balanced_mapping(document->inputs()->kernel_ms, gpus(*cluster)),
                                  "test");
         document->undoStack()->clear();
         auto* figures = page.figures();
