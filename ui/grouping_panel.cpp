@@ -386,7 +386,7 @@ bool GroupingPanel::run() {
         QElapsedTimer clock;
         clock.start();
         try {
-            auto outcome = std::make_shared<const GroupingOutcome>(run_grouping(job));
+            auto outcome = std::make_shared<const GroupingOutcome>(grouping::run_grouping(job));
             return {outcome, {}, clock.elapsed() / 1000.0};
         } catch (const std::exception& e) {
             return {nullptr, messageOf(e), 0};
@@ -772,7 +772,7 @@ QString GroupingPanel::restoreState(const nlohmann::json& state) {
         for (const auto& s : result.at("sets"))
             sets.emplace_back(s.at("features").get<std::string>(),
                               s.at("group_of").get<std::vector<int>>());
-        showOutcome(std::make_shared<const GroupingOutcome>(regroup(found, sets)), 0);
+        showOutcome(std::make_shared<const GroupingOutcome>(grouping::regroup(found, sets)), 0);
     } catch (const std::exception& e) {
         const QString message = tr("grouping state: %1").arg(messageOf(e));
         showError(message);

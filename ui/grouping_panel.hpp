@@ -7,7 +7,7 @@
 // The grouping runs off the UI thread. saveState()/restoreState() keep settings and result.
 #pragma once
 
-#include "grouping_job.hpp"
+#include "core/grouping/grouping_run.hpp"
 
 #include <QColor>
 #include <QHash>
@@ -29,6 +29,8 @@ namespace cleave::ui {
 class ClusterDocument;
 class GroupBarsChart;
 
+using grouping::GroupingOutcome;
+using grouping::GroupingRequest;
 using GroupingOutcomePtr = std::shared_ptr<const GroupingOutcome>;
 
 class GroupingPanel : public QWidget {

@@ -6,12 +6,14 @@
 #include "core/grouping/balanced_grouping.hpp"
 #include "core/grouping/device_features.hpp"
 #include "core/grouping/device_vectors.hpp"
+#include "core/grouping/grouping_run.hpp"
 #include "core/grouping/serving_simulation.hpp"
 #include "core/input_error.hpp"
 #include "output.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace cleave::cli {
@@ -98,13 +100,6 @@ int run_group(const GroupOptions& options) {
         throw InputError("", "--features",
                          "expected exactly one of --features (flops, config, hp, he, ha) and "
                          "--features-file");
-    const bool vector_set =
-        std::find(grouping::kVectorFeatureSets.begin(), grouping::kVectorFeatureSets.end(),
-                  options.features) != grouping::kVectorFeatureSets.end();
-    if (vector_set && options.vectors.empty())
-        throw InputError("", "--features",
-                         options.features + " comes from device vectors: give --vectors FILE "
-                                            "(written by cleave device-vector --out)");
     if (!options.serve_rates.empty() && (options.workload.empty() || options.vectors.empty()))
         throw InputError("", "--serve-rates",
                          "the serving simulation needs --workload BENCHMARK and --vectors FILE "
@@ -116,13 +111,16 @@ int run_group(const GroupOptions& options) {
         throw InputError("", "--duration-s", "expected a duration above 0 s");
     if (options.batch < 1)
         throw InputError("", "--batch", "expected at least 1 image per task");
-    const auto cluster = device::load_cluster(options.cluster);
+    grouping::GroupingRequest request;
+    request.cluster = std::make_shared<const device::Cluster>(device::load_cluster(options.cluster));
+    const auto& cluster = *request.cluster;
     const int devices = static_cast<int>(cluster.hosts.size());
-    if (options.groups < 1 || options.groups > devices)
-        throw InputError("", "--groups",
-                         std::to_string(options.groups) + " groups for the " +
-                             std::to_string(devices) + " hosts of " + options.cluster +
-                             "; expected a whole number from 1 to " + std::to_string(devices));
+    request.groups = options.groups;
+    request.vectors = options.vectors;
+    request.workload = options.workload;
+    request.seed = options.seed;
+    request.restarts = options.restarts;
+    grouping::check_group_count(cluster, options.groups);
     if (options.restarts < 0)
         throw InputError("", "--restarts", "expected a whole number >= 0");
     if (options.exact && cluster.hosts.size() > grouping::kExactMaxDevices)
@@ -130,24 +128,25 @@ int run_group(const GroupOptions& options) {
                          "the exact solver takes at most " +
                              std::to_string(grouping::kExactMaxDevices) + " hosts; " +
                              options.cluster + " has " + std::to_string(devices));
-    std::optional<grouping::DeviceVectors> vectors;
-    if (!options.vectors.empty())
-        vectors = grouping::load_device_vectors(options.vectors);
-    const auto table = !options.features_file.empty()
-                           ? grouping::features_from_file(options.features_file, cluster)
-                       : vector_set ? grouping::vector_features(cluster, *vectors, options.features,
-                                                                options.vectors)
-                                    : grouping::cluster_features(cluster, options.features);
+    // One grouping by the chosen features (from a file, or a set as the studio groups by).
+    grouping::FeatureSetGrouping found;
+    if (!options.features_file.empty()) {
+        found.table = grouping::features_from_file(options.features_file, cluster);
+        found.search = grouping::balance_local_search(
+            grouping::normalised(found.table.values), options.groups,
+            {.restarts = options.restarts, .seed = options.seed});
+    } else {
+        found = grouping::group_by(request, options.features, {});
+    }
+    const auto& table = found.table;
+    const auto& search = found.search;
     const auto normalised = grouping::normalised(table.values);
-    const auto search = grouping::balance_local_search(
-        normalised, options.groups, {.restarts = options.restarts, .seed = options.seed});
     std::optional<grouping::Grouping> exact;
     if (options.exact)
         exact = grouping::balance_exact(normalised, options.groups);
     std::vector<std::pair<double, grouping::ServingResult>> serving;
     if (!options.serve_rates.empty()) {
-        const auto image_ms = grouping::host_benchmark_ms(cluster, *vectors, options.workload,
-                                                          options.vectors, "--workload");
+        const auto image_ms = grouping::workload_ms(request);
         for (const double rate : options.serve_rates)
             serving.emplace_back(rate, grouping::simulate_serving(search.best.group_of,
                                                                   options.groups, image_ms,

@@ -1,40 +1,53 @@
-// The Grouping tab's work, as `cleave group` does it with the same core/grouping functions: the
-// cluster's feature vectors (flops, config, or hp / he / ha from a device vectors file), each
-// feature divided by its largest value, the balanced local search, the group sums and, when a
-// workload is chosen, Arch2End's Case 2 serving simulation. Every feature set available is
-// grouped too, for the table comparing their spread across groups. Runs off the UI thread.
+// A grouping run, as `cleave group` and the studio's Grouping tab do it: the cluster's feature
+// vectors (flops, config, or hp / he / ha from a device vectors file), each feature divided by its
+// largest value, the balanced local search, the group sums and, when a workload is chosen,
+// Arch2End's Case 2 serving simulation; for the Grouping tab's table comparing their spread
+// across groups, every feature set available grouped too.
 #pragma once
 
-#include "core/grouping/balanced_grouping.hpp"
-#include "core/grouping/device_features.hpp"
-#include "core/grouping/serving_simulation.hpp"
-#include "partition_inputs.hpp"
+#include "balanced_grouping.hpp"
+#include "core/device/cluster.hpp"
+#include "device_features.hpp"
+#include "serving_simulation.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace cleave::ui {
+namespace cleave::grouping {
 
+// The places named in messages are the CLI's flags (--groups, --vectors, --workload); the studio
+// shows them beside its own fields.
 struct GroupingRequest {
-    ClusterPtr cluster;
+    std::shared_ptr<const device::Cluster> cluster;
     int groups = 2;
     std::string features = "flops"; // flops, config, hp, he, ha
     std::string vectors;            // a device vectors file (cleave device-vector); may be empty
     std::string workload;           // a benchmark of the vectors file; empty: no serving
-    grouping::ServingOptions serving;
-    std::uint64_t seed = grouping::SearchOptions{}.seed;
+    ServingOptions serving;
+    std::uint64_t seed = SearchOptions{}.seed;
+    int restarts = SearchOptions{}.restarts;
 };
+
+// Throws InputError (--groups) unless 1 <= groups <= the cluster's hosts.
+void check_group_count(const device::Cluster& cluster, int groups);
+// A feature set's table: flops and config from the cluster's specs, hp / he / ha from the
+// request's vectors file (InputError --features without one).
+FeatureTable feature_table(const GroupingRequest& request, const std::string& set);
+// Per host, the request's workload's measured ms (empty without a workload; InputError
+// --workload without a vectors file).
+std::vector<double> workload_ms(const GroupingRequest& request);
 
 // One feature set grouped.
 struct FeatureSetGrouping {
-    grouping::FeatureTable table;
-    grouping::SearchResult search;
+    FeatureTable table;
+    SearchResult search;
     std::vector<std::vector<double>> sums;            // [group][feature], the features' units
     std::vector<std::vector<double>> normalised_sums; // [group][feature], each feature / its max
-    std::optional<grouping::ServingResult> serving;
+    std::optional<ServingResult> serving;
 };
 
 struct GroupingOutcome {
@@ -47,7 +60,7 @@ struct GroupingOutcome {
 
 // The feature sets a request can group by: flops and config, with a vectors file hp, he, ha.
 std::vector<std::string> available_feature_sets(bool vectors);
-// Throws InputError naming the flag-like place ("vectors", "workload", "groups") and the file.
+// Throws InputError as the functions above.
 FeatureSetGrouping group_by(const GroupingRequest& request, const std::string& set,
                             const std::vector<double>& image_ms);
 GroupingOutcome run_grouping(const GroupingRequest& request);
@@ -56,4 +69,4 @@ GroupingOutcome run_grouping(const GroupingRequest& request);
 GroupingOutcome regroup(const GroupingRequest& request,
                         const std::vector<std::pair<std::string, std::vector<int>>>& group_of);
 
-} // namespace cleave::ui
+} // namespace cleave::grouping

@@ -1,0 +1,134 @@
+#include "grouping_run.hpp"
+
+#include "device_vectors.hpp"
+#include "core/input_error.hpp"
+
+#include <algorithm>
+
+namespace cleave::grouping {
+
+namespace {
+
+bool is_vector_set(const std::string& set) {
+    return std::find(kVectorFeatureSets.begin(), kVectorFeatureSets.end(), set) !=
+           kVectorFeatureSets.end();
+}
+
+// The group sums and the serving simulation of `out.search.best`.
+void measure(FeatureSetGrouping& out, const GroupingRequest& request,
+             const std::vector<double>& image_ms) {
+    const auto scaled = normalised(out.table.values);
+    const auto& group_of = out.search.best.group_of;
+    out.sums = group_sums(out.table.values, group_of, request.groups);
+    out.normalised_sums = group_sums(scaled, group_of, request.groups);
+    if (!image_ms.empty()) {
+        auto options = request.serving;
+        options.seed = request.seed;
+        out.serving = simulate_serving(group_of, request.groups, image_ms, options);
+    }
+}
+
+} // namespace
+
+void check_group_count(const device::Cluster& cluster, int groups) {
+    const int hosts = static_cast<int>(cluster.hosts.size());
+    if (groups < 1 || groups > hosts)
+        throw InputError("", "--groups",
+                         std::to_string(groups) + " groups for the " + std::to_string(hosts) +
+                             " hosts of " + cluster.file + "; expected a whole number from 1 to " +
+                             std::to_string(hosts));
+}
+
+FeatureTable feature_table(const GroupingRequest& request, const std::string& set) {
+    if (!is_vector_set(set))
+        return cluster_features(*request.cluster, set);
+    if (request.vectors.empty())
+        throw InputError("", "--features",
+                         set + " comes from device vectors: it needs a vectors file (--vectors, "
+                               "written by cleave device-vector --out)");
+    return vector_features(*request.cluster, load_device_vectors(request.vectors), set,
+                           request.vectors);
+}
+
+std::vector<double> workload_ms(const GroupingRequest& request) {
+    if (request.workload.empty())
+        return {};
+    if (request.vectors.empty())
+        throw InputError("", "--workload",
+                         "the serving simulation needs a vectors file (--vectors): the "
+                         "workload's measured time on every host's device");
+    return host_benchmark_ms(*request.cluster, load_device_vectors(request.vectors),
+                             request.workload, request.vectors, "--workload");
+}
+
+std::vector<std::string> available_feature_sets(bool vectors) {
+    std::vector<std::string> sets = kFeatureSets;
+    if (vectors)
+        sets.insert(sets.end(), kVectorFeatureSets.begin(), kVectorFeatureSets.end());
+    return sets;
+}
+
+FeatureSetGrouping group_by(const GroupingRequest& request, const std::string& set,
+                            const std::vector<double>& image_ms) {
+    FeatureSetGrouping out;
+    out.table = feature_table(request, set);
+    out.search = balance_local_search(normalised(out.table.values), request.groups,
+                                      {.restarts = request.restarts, .seed = request.seed});
+    measure(out, request, image_ms);
+    return out;
+}
+
+namespace {
+
+// The request checked, with each host's time per image and what the cluster can serve.
+GroupingOutcome start_outcome(const GroupingRequest& request) {
+    check_group_count(*request.cluster, request.groups);
+    GroupingOutcome outcome;
+    outcome.request = request;
+    outcome.image_ms = workload_ms(request);
+    for (const double ms : outcome.image_ms)
+        outcome.capacity_images_per_s += 1000.0 / ms;
+    return outcome;
+}
+
+} // namespace
+
+GroupingOutcome run_grouping(const GroupingRequest& request) {
+    GroupingOutcome outcome = start_outcome(request);
+    outcome.chosen = group_by(request, request.features, outcome.image_ms);
+    for (const auto& set : available_feature_sets(!request.vectors.empty()))
+        outcome.comparison.push_back(
+            set == request.features ? outcome.chosen : group_by(request, set, outcome.image_ms));
+    return outcome;
+}
+
+GroupingOutcome regroup(const GroupingRequest& request,
+                        const std::vector<std::pair<std::string, std::vector<int>>>& group_of) {
+    GroupingOutcome outcome = start_outcome(request);
+    bool chosen = false;
+    for (const auto& [set, groups] : group_of) {
+        FeatureSetGrouping out;
+        out.table = feature_table(request, set);
+        if (groups.size() != request.cluster->hosts.size() ||
+            std::any_of(groups.begin(), groups.end(),
+                        [&](int g) { return g < 0 || g >= request.groups; }))
+            throw InputError("", "result/" + set,
+                             "expected a group from 0 to " + std::to_string(request.groups - 1) +
+                                 " for each of the " +
+                                 std::to_string(request.cluster->hosts.size()) + " hosts");
+        out.search.best.group_of = groups;
+        out.search.best.objective =
+            balance_objective(normalised(out.table.values), groups, request.groups);
+        measure(out, request, outcome.image_ms);
+        if (set == request.features) {
+            outcome.chosen = out;
+            chosen = true;
+        }
+        outcome.comparison.push_back(std::move(out));
+    }
+    if (!chosen)
+        throw InputError("", "result", "no grouping by " + request.features + " in the result");
+    return outcome;
+}
+
+} // namespace cleave::grouping
