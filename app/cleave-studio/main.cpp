@@ -1,11 +1,11 @@
 // cleave-studio: the desktop application. Everything but start-up lives in ui/.
-#include "ui/dse_panel.hpp"
-#include "ui/grouping_panel.hpp"
-#include "ui/kernel_dock.hpp"
-#include "ui/main_window.hpp"
-#include "ui/partition_page.hpp"
-#include "ui/theme.hpp"
-#include "ui/project_controller.hpp"
+#include "ui/dse/dse_page.hpp"
+#include "ui/cluster/grouping_page.hpp"
+#include "ui/latency/kernel_dock.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/partition/partition_page.hpp"
+#include "ui/shell/theme.hpp"
+#include "ui/document/project_controller.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -89,13 +89,13 @@ int main(int argc, char** argv) {
             QObject::connect(
                 window->partitionPage(), &cleave::ui::PartitionPage::prepared, window,
                 [window] {
-                    window->centralTabs()->setCurrentWidget(window->dsePanel());
-                    window->dsePanel()->run();
+                    window->centralTabs()->setCurrentWidget(window->dsePage());
+                    window->dsePage()->run();
                 },
                 Qt::SingleShotConnection);
         if (parser.isSet(cluster) && parser.isSet(grouping))
             if (const QString error =
-                    window->groupingPanel()->runSettingsFile(parser.value(grouping));
+                    window->groupingPage()->runSettingsFile(parser.value(grouping));
                 !error.isEmpty())
                 qWarning("%s", qPrintable(error));
         if (parser.isSet(tab))

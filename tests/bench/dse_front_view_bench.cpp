@@ -12,9 +12,9 @@
 #include "core/graph/onnx_import.hpp"
 #include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
-#include "ui/dse_panel.hpp"
-#include "ui/partition_document.hpp"
-#include "ui/partition_page.hpp"
+#include "ui/dse/dse_page.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/partition/partition_page.hpp"
 
 #include <QApplication>
 #include <QChart>
@@ -85,7 +85,7 @@ int main(int argc, char** argv) try {
 
     ui::PartitionPage page;
     page.document()->setInputs(inputs);
-    ui::DsePanel panel(page.document());
+    ui::DsePage panel(page.document());
     panel.resize(1366, 768);
     panel.show();
     QApplication::processEvents();
@@ -94,7 +94,7 @@ int main(int argc, char** argv) try {
     panel.populationBox()->setValue(800);
     panel.generationsBox()->setValue(300);
     auto start = std::chrono::steady_clock::now();
-    QSignalSpy finished(&panel, &ui::DsePanel::finished);
+    QSignalSpy finished(&panel, &ui::DsePage::finished);
     if (!panel.run())
         throw std::runtime_error("the search did not start: " + panel.errorText().toStdString());
     if (!finished.wait(600000))

@@ -1,8 +1,8 @@
 // What the studio's GUI tests wait for: a model shown, and the kernel dock's prediction.
 #pragma once
 
-#include "ui/kernel_dock.hpp"
-#include "ui/main_window.hpp"
+#include "ui/latency/kernel_dock.hpp"
+#include "ui/shell/main_window.hpp"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -4,11 +4,11 @@
 
 #include "core/project/project.hpp"
 #include "studio_waits.hpp"
-#include "ui/dse_panel.hpp"
-#include "ui/main_window.hpp"
-#include "ui/partition_document.hpp"
-#include "ui/partition_page.hpp"
-#include "ui/project_controller.hpp"
+#include "ui/dse/dse_page.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/partition/partition_page.hpp"
+#include "ui/document/project_controller.hpp"
 
 #include <QComboBox>
 #include <QFile>
@@ -73,11 +73,11 @@ inline bool moveASplit(ui::PartitionDocument& document) {
 // Population 8, `generations` generations (30, shared by the four stages over 2, 4, 8 and 16
 // PEs), one analytical level: a fraction of a second. Empty when the
 // search ran and found a front, else why not.
-inline QString runShortDse(ui::DsePanel& panel, int generations = 30) {
+inline QString runShortDse(ui::DsePage& panel, int generations = 30) {
     panel.populationBox()->setValue(8);
     panel.generationsBox()->setValue(generations);
     panel.levelsBox()->setCurrentIndex(panel.levelsBox()->findData(1));
-    QSignalSpy finished(&panel, &ui::DsePanel::finished);
+    QSignalSpy finished(&panel, &ui::DsePage::finished);
     if (!panel.run())
         return "not run: " + panel.errorText() + " " + panel.statusText();
     if (finished.count() == 0 && !finished.wait(60000))
@@ -87,7 +87,7 @@ inline QString runShortDse(ui::DsePanel& panel, int generations = 30) {
 
 // Applies the fastest solution of the front whose mapping differs from the one on show; its row,
 // or -1 when every solution is the mapping on show.
-inline int applyAnotherSolution(ui::DsePanel& panel, const ui::PartitionDocument& document) {
+inline int applyAnotherSolution(ui::DsePage& panel, const ui::PartitionDocument& document) {
     for (int i = 0; i < static_cast<int>(panel.front().size()); ++i)
         if (!sameMapping(panel.front()[static_cast<std::size_t>(i)].mapping, document.mapping()))
             return panel.applySolution(i) ? i : -1;

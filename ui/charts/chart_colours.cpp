@@ -1,4 +1,4 @@
-#include "chart_colours.hpp"
+#include "ui/charts/chart_colours.hpp"
 
 #include <QAbstractAxis>
 #include <QAbstractBarSeries>

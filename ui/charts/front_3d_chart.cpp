@@ -1,4 +1,4 @@
-#include "front_3d_chart.hpp"
+#include "ui/charts/front_3d_chart.hpp"
 
 #include <Q3DCamera>
 #include <Q3DScatter>

@@ -1,4 +1,4 @@
-#include "group_bars_chart.hpp"
+#include "ui/charts/group_bars_chart.hpp"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>

@@ -1,6 +1,6 @@
-#include "hypervolume_chart.hpp"
+#include "ui/charts/hypervolume_chart.hpp"
 
-#include "chart_colours.hpp"
+#include "ui/charts/chart_colours.hpp"
 
 #include <QChart>
 #include <QLineSeries>

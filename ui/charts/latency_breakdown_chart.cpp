@@ -1,6 +1,6 @@
-#include "latency_breakdown_chart.hpp"
+#include "ui/charts/latency_breakdown_chart.hpp"
 
-#include "ui/latency_by_type_model.hpp"
+#include "ui/latency/latency_by_type_model.hpp"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -1,6 +1,6 @@
-#include "measured_scatter_chart.hpp"
+#include "ui/charts/measured_scatter_chart.hpp"
 
-#include "ui/measured_comparison_model.hpp"
+#include "ui/latency/measured_comparison_model.hpp"
 
 #include <QCursor>
 #include <QLineSeries>

@@ -1,4 +1,4 @@
-#include "parallel_coordinates_chart.hpp"
+#include "ui/charts/parallel_coordinates_chart.hpp"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,6 +1,6 @@
-#include "pareto_front_chart.hpp"
+#include "ui/charts/pareto_front_chart.hpp"
 
-#include "chart_colours.hpp"
+#include "ui/charts/chart_colours.hpp"
 
 #include <QChart>
 #include <QScatterSeries>

@@ -5,7 +5,7 @@
 // of them, drawn by one ScatterCloudItem in the same colours, small, or marked by symbol.
 #pragma once
 
-#include "scatter_cloud_item.hpp"
+#include "ui/charts/scatter_cloud_item.hpp"
 
 #include <QChartView>
 #include <QPointF>

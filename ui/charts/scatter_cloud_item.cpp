@@ -1,4 +1,4 @@
-#include "scatter_cloud_item.hpp"
+#include "ui/charts/scatter_cloud_item.hpp"
 
 #include <QChart>
 #include <QGraphicsScene>

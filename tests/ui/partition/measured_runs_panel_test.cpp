@@ -1,0 +1,120 @@
+// The Partition tab's Measured panel: ResNet-18 split over two hosts running xeon-ort-1t, run
+// for real with Open MPI on this machine; the measured row beside the prediction, a measurement
+// cancelled mid-run, and a missing mpirun refused with a reason.
+#include "core/device/cluster.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/graph/onnx_import.hpp"
+#include "ui/partition/measured_runs_panel.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/partition/partition_page.hpp"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using cleave::ui::MeasuredRunsPanel;
+using cleave::ui::PartitionPage;
+
+class MeasuredRunsPanelTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    void showResnet18(PartitionPage& page) {
+        const QString file = dir_.filePath("x2.cluster.json");
+        QFile cluster(file);
+        QVERIFY(cluster.open(QIODevice::WriteOnly));
+        cluster.write(R"({"version": 1, "hosts": [{"host": "h1", "device": "xeon-ort-1t"},
+                                                 {"host": "h2", "device": "xeon-ort-1t"}]})");
+        cluster.close();
+        const auto model = std::make_shared<const cleave::graph::Model>(cleave::graph::load_model(
+            std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx"));
+        const auto kernels = std::make_shared<const cleave::fusion::KernelGraph>(
+            cleave::fusion::detect_kernels(*model, cleave::fusion::find_fusion_method("ort-cpu")));
+        const auto x2 = std::make_shared<const cleave::device::Cluster>(
+            cleave::device::load_cluster(file.toStdString()));
+        page.document()->setInputs(std::make_shared<const cleave::ui::PartitionInputs>(
+            cleave::ui::prepare_partition({model, kernels, x2, "ort-cpu"})));
+        page.document()->replaceMapping({{20}, {0, 1}}, "two ranks");
+        auto& launch = page.measuredRuns()->launch();
+        launch.mpirun = CLEAVE_MPIEXEC;
+        launch.cleave = CLEAVE_CLI_PATH;
+        launch.inputs = 2;
+    }
+
+private slots:
+    void initTestCase() {
+        // Containers and CI run as root, which Open MPI refuses unless told.
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT", "1");
+        qputenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        qputenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none");
+    }
+
+    void measuresTheMappingOnShow() {
+        PartitionPage page;
+        showResnet18(page);
+        auto* panel = page.measuredRuns();
+        QSignalSpy finished(panel, &MeasuredRunsPanel::finished);
+        QVERIFY(panel->measure());
+        QVERIFY(panel->isRunning());
+        QCOMPARE(panel->measureButton()->text(), QString("Cancel Measuring"));
+        QVERIFY(finished.wait(120000));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(panel->statusText()));
+        QCOMPARE(panel->runs()->rowCount(), 1);
+        const auto value = [panel](int column) {
+            return panel->runs()->item(0, column)->data(Qt::UserRole);
+        };
+        QCOMPARE(value(MeasuredRunsPanel::Mapping).toString(), QString("20|h1_cpu0,h2_cpu0"));
+        QCOMPARE(value(MeasuredRunsPanel::Ranks).toInt(), 2);
+        QCOMPARE(value(MeasuredRunsPanel::Predicted).toDouble(),
+                 page.document()->evaluation().throughput_per_s);
+        const double measured = value(MeasuredRunsPanel::Measured).toDouble();
+        QVERIFY(measured > 0);
+        QCOMPARE(value(MeasuredRunsPanel::Ratio).toDouble(),
+                 measured / page.document()->evaluation().throughput_per_s);
+        QVERIFY(value(MeasuredRunsPanel::MaxAbsDiff).toDouble() <= 1e-4);
+        QVERIFY(!panel->isRunning());
+        QCOMPARE(panel->measureButton()->text(), QString("Measure on This Machine"));
+    }
+
+    void cancelStopsTheJob() {
+        PartitionPage page;
+        showResnet18(page);
+        auto* panel = page.measuredRuns();
+        panel->launch().inputs = 100000; // far longer than the test
+        QSignalSpy finished(panel, &MeasuredRunsPanel::finished);
+        QVERIFY(panel->measure());
+        QTest::qWait(2000);
+        QVERIFY(panel->isRunning());
+        QElapsedTimer clock;
+        clock.start();
+        panel->measureButton()->click(); // "Cancel Measuring"
+        QVERIFY(finished.wait(15000));
+        QVERIFY(clock.elapsed() < 15000);
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QVERIFY2(panel->statusText().contains("cancelled"), qPrintable(panel->statusText()));
+        QCOMPARE(panel->runs()->rowCount(), 0);
+        // The cancelled run's package is gone with its folder; nothing is left running.
+        const QString work = QDir::temp().filePath(
+            QString("cleave-studio-measure-%1").arg(QCoreApplication::applicationPid()));
+        QTRY_VERIFY(!QDir(work).exists());
+    }
+
+    void missingMpirunIsRefused() {
+        PartitionPage page;
+        showResnet18(page);
+        auto* panel = page.measuredRuns();
+        panel->launch().mpirun = dir_.filePath("no-mpirun").toStdString();
+        QVERIFY(!panel->measure());
+        QVERIFY(!panel->isRunning());
+        QVERIFY2(panel->statusText().contains("mpirun"), qPrintable(panel->statusText()));
+    }
+};
+
+QTEST_MAIN(MeasuredRunsPanelTest)
+#include "measured_runs_panel_test.moc"

@@ -1,0 +1,88 @@
+#include "ui/document/model_load_runner.hpp"
+
+#include "core/graph/onnx_import.hpp"
+#include "core/input_error.hpp"
+
+#include <QFile>
+#include <QFutureWatcher>
+#include <QMetaObject>
+#include <QtConcurrent>
+
+namespace cleave::ui {
+
+ModelLoadRunner::ModelLoadRunner(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<ModelPtr>();
+}
+
+ModelLoadRunner::~ModelLoadRunner() {
+    cancel();
+    // Superseded jobs were cancelled when they were replaced; all stop at their next stage.
+    pool_.waitForDone();
+}
+
+void ModelLoadRunner::load(const QString& path, std::map<std::string, graph::Shape> inputShapes) {
+    cancel();
+    auto job = std::make_shared<Job>();
+    job->path = path;
+    job->inputShapes = std::move(inputShapes);
+    current_ = job;
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        finish(job, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run(&pool_, &ModelLoadRunner::run, job, this));
+}
+
+void ModelLoadRunner::cancel() {
+    if (current_)
+        current_->cancelled = true;
+}
+
+ModelLoadRunner::Outcome ModelLoadRunner::run(const std::shared_ptr<Job>& job, ModelLoadRunner* loader) {
+    graph::LoadOptions options;
+    options.input_shapes = job->inputShapes;
+    options.progress = [job, loader](double fraction, std::string_view stage) {
+        const auto percent = static_cast<int>(fraction * 100.0);
+        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        // The destructor waits for this worker, so loader outlives the queued call's posting;
+        // Qt drops the call if loader is gone by the time it would run.
+        QMetaObject::invokeMethod(
+            loader,
+            [job, loader, percent, text] {
+                if (job == loader->current_ && !job->cancelled)
+                    emit loader->progress(percent, text);
+            },
+            Qt::QueuedConnection);
+        return !job->cancelled;
+    };
+    try {
+        return {std::make_shared<const graph::Model>(
+                    graph::load_model(QFile::encodeName(job->path).toStdString(), options)),
+                {},
+                false};
+    } catch (const Cancelled&) {
+        return {nullptr, {}, true};
+    } catch (const InputError& e) {
+        return {nullptr, QString::fromStdString(e.what()), false};
+    } catch (const std::exception& e) {
+        return {nullptr, tr("%1: internal error: %2").arg(job->path, e.what()), false};
+    }
+}
+
+void ModelLoadRunner::finish(const std::shared_ptr<Job>& job, const Outcome& outcome) {
+    if (job != current_)
+        return; // superseded by a newer load
+    current_.reset();
+    // A Cancel that came after the last stage still wins: the user asked not to see it.
+    if (outcome.cancelled || job->cancelled)
+        emit cancelled(job->path);
+    else if (outcome.model) {
+        loadedShapes_ = job->inputShapes;
+        emit loaded(job->path, outcome.model);
+    }
+    else
+        emit failed(job->path, outcome.error);
+}
+
+} // namespace cleave::ui

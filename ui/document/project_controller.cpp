@@ -1,0 +1,785 @@
+#include "ui/document/project_controller.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/autodice/mapping_file.hpp"
+#include "ui/cluster/cluster_page.hpp"
+#include "core/input_error.hpp"
+#include "ui/dse/dse_page.hpp"
+#include "ui/cluster/grouping_page.hpp"
+#include "ui/latency/kernel_dock.hpp"
+#include "ui/shell/main_window.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/partition/partition_page.hpp"
+#include "ui/shell/start_page.hpp"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QLockFile>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTimer>
+#include <QUndoStack>
+#include <QUuid>
+#include <algorithm>
+
+namespace cleave::ui {
+
+namespace {
+
+constexpr int kAutosaveMs = 2 * 60 * 1000;
+constexpr auto kAutosaveSuffix = ".autosave";
+constexpr auto kRegistryKey = "autosave/files"; // side files written and not yet removed
+
+std::filesystem::path fsPath(const QString& path) {
+    return std::filesystem::path(QFile::encodeName(path).toStdString());
+}
+
+QString qPath(const std::filesystem::path& path) {
+    return QFile::decodeName(QByteArray::fromStdString(path.string()));
+}
+
+QStringList registry() {
+    return QSettings().value(kRegistryKey).toStringList();
+}
+
+void setRegistered(const QString& file, bool registered) {
+    QStringList files = registry();
+    files.removeAll(file);
+    if (registered)
+        files.prepend(file);
+    QSettings().setValue(kRegistryKey, files);
+}
+
+std::unique_ptr<QLockFile> lockFor(const QString& autosave) {
+    auto lock = std::make_unique<QLockFile>(autosave + ".lock");
+    lock->setStaleLockTime(0); // stale only when the process holding it is gone
+    return lock;
+}
+
+// Whether a running studio (this one included) holds the side file.
+bool isHeld(const QString& autosave) {
+    auto lock = lockFor(autosave);
+    if (!lock->tryLock(0))
+        return true;
+    lock->unlock();
+    return false;
+}
+
+// A side file worth offering: there, readable, held by no one, and newer than its project.
+std::optional<ProjectController::Recoverable> recoverable(const QString& autosave) {
+    const QFileInfo info(autosave);
+    if (!info.exists() || isHeld(autosave))
+        return std::nullopt;
+    project::Project copy;
+    try {
+        copy = project::load_project(fsPath(autosave));
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    const QString project = copy.autosave ? qPath(copy.autosave->project) : QString();
+    if (!project.isEmpty() && QFileInfo::exists(project) &&
+        QFileInfo(project).lastModified() > info.lastModified())
+        return std::nullopt; // saved since
+    return ProjectController::Recoverable{autosave, project, info.lastModified()};
+}
+
+QString shapeText(const std::string& name, const graph::Shape& dims) {
+    QString text = QString::fromStdString(name) + "=";
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        text += (i ? "x" : "") + QString::number(dims[i]);
+    return text;
+}
+
+bool isEmptyWindow(const MainWindow* window) {
+    return !window->model() && !window->loader()->isLoading() &&
+           !window->project()->isRestoring() && window->project()->projectPath().isEmpty();
+}
+
+} // namespace
+
+// What a restore waits for: the model on show, then the Partition tab's latencies for it.
+struct ProjectController::Restore {
+    project::Project project;
+    QString file; // the file read (the project, or its autosave), for messages
+    bool recovered = false;
+    device::Cluster cluster;
+    const device::Cluster* shown = nullptr; // the ClusterPtr handed to the Partition tab
+    bool hasCluster = false;
+    bool modelShown = false;
+    QStringList problems;
+};
+
+ProjectController::ProjectController(MainWindow* window)
+    : QObject(window), window_(window), autosaveTimer_(new QTimer(this)),
+      updateTimer_(new QTimer(this)) {
+    updateTimer_->setSingleShot(true);
+    updateTimer_->setInterval(0); // the changes of one event-loop turn, checked once
+    connect(updateTimer_, &QTimer::timeout, this, &ProjectController::updateModified);
+    autosaveTimer_->setInterval(autosaveIntervalMs());
+    connect(autosaveTimer_, &QTimer::timeout, this, &ProjectController::autosaveNow);
+    autosaveTimer_->start();
+
+    auto* document = window_->partitionPage()->document();
+    connect(document->undoStack(), &QUndoStack::cleanChanged, this,
+            &ProjectController::scheduleUpdate);
+    connect(document->undoStack(), &QUndoStack::indexChanged, this,
+            &ProjectController::scheduleUpdate);
+    connect(document, &PartitionDocument::inputsChanged, this, &ProjectController::scheduleUpdate);
+    connect(window_->kernelDock(), &KernelDock::kernelsChanged, this,
+            &ProjectController::scheduleUpdate);
+    connect(window_->kernelDock(), &KernelDock::latencyChanged, this, [this] {
+        // The default device becomes known with the first prediction: that is no edit.
+        if (!userDevice_ && baseline_.device.isEmpty())
+            baseline_.device = window_->kernelDock()->device();
+        scheduleUpdate();
+    });
+    connect(window_->kernelDock()->deviceBox(), &QComboBox::activated, this, [this] {
+        userDevice_ = true;
+        scheduleUpdate();
+    });
+    // Opening files in an untitled window starts its work; only what is done after is an edit.
+    connect(window_, &MainWindow::modelShown, this, [this] {
+        if (!restoring_)
+            resetBaselineIfUntitled();
+        updateTitle();
+    });
+    connect(window_, &MainWindow::clusterOpened, this, [this] {
+        if (!restoring_)
+            resetBaselineIfUntitled();
+        scheduleUpdate();
+    });
+    connect(window_->partitionPage(), &PartitionPage::prepared, this, [this] {
+        if (restoring_)
+            continueRestore();
+    });
+    connect(window_, &MainWindow::modelShown, this, [this](const QString& path) {
+        if (!restoring_ || QFileInfo(path) != QFileInfo(qPath(restoring_->project.model)))
+            return;
+        restoring_->modelShown = true;
+        if (!restoring_->hasCluster)
+            finishRestore({});
+    });
+    connect(window_, &MainWindow::loadFailed, this, [this](const QString&, const QString& error) {
+        if (restoring_)
+            finishRestore(tr("the model could not be opened: %1").arg(error));
+    });
+    // The DSE tab's search and front, the Grouping tab's settings and groups.
+    addSection(
+        "dse", [this] { return window_->dsePage()->saveState(); },
+        [this](const nlohmann::json& state) {
+            if (!window_->dsePage()->restoreState(state) && restoring_)
+                restoring_->problems << tr("DSE: %1").arg(window_->dsePage()->statusText());
+        });
+    addSection(
+        "grouping", [this] { return window_->groupingPage()->saveState(); },
+        [this](const nlohmann::json& state) {
+            if (const QString error = window_->groupingPage()->restoreState(state);
+                !error.isEmpty() && restoring_)
+                restoring_->problems << tr("Grouping: %1").arg(error);
+        });
+    // A search or a grouping that ended changed what the project would save.
+    connect(window_->dsePage(), &DsePage::finished, this, &ProjectController::scheduleUpdate);
+    connect(window_->groupingPage(), &GroupingPage::finished, this,
+            &ProjectController::scheduleUpdate);
+    window_->startPage()->setExampleProject(exampleProjectPath());
+    markClean();
+}
+
+ProjectController::~ProjectController() {
+    // A window closed without closeEvent (deleted) leaves its side file for recovery; only the
+    // lock goes.
+    if (lock_)
+        lock_->unlock();
+}
+
+void ProjectController::addActions(QMenu* file, QAction* open, QAction* before) {
+    auto* newAction = new QAction(tr("&New Project"), this);
+    newAction->setShortcut(QKeySequence::New);
+    newAction->setStatusTip(tr("Open a new, empty window"));
+    connect(newAction, &QAction::triggered, this, &ProjectController::newProject);
+    file->insertAction(open, newAction);
+    saveAction_ = new QAction(tr("&Save Project"), this);
+    saveAction_->setShortcut(QKeySequence::Save);
+    connect(saveAction_, &QAction::triggered, this, &ProjectController::save);
+    saveAsAction_ = new QAction(tr("Save Project &As…"), this);
+    saveAsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    connect(saveAsAction_, &QAction::triggered, this, &ProjectController::saveAsDialog);
+    file->insertAction(before, saveAction_);
+    file->insertAction(before, saveAsAction_);
+    file->insertSeparator(before);
+}
+
+// ---- the state -------------------------------------------------------------------------------
+
+project::Project ProjectController::snapshot() const {
+    project::Project p;
+    if (window_->model()) {
+        p.model = fsPath(QFileInfo(window_->modelPath()).absoluteFilePath());
+        for (const auto& [name, dims] : window_->loader()->loadedInputShapes())
+            p.input_shapes.push_back(shapeText(name, dims).toStdString());
+    }
+    if (const auto& cluster = window_->partitionPage()->cluster()) {
+        project::ClusterRef ref;
+        if (!cluster->file.empty() && QFileInfo::exists(QString::fromStdString(cluster->file)))
+            ref.path = std::filesystem::absolute(cluster->file).lexically_normal();
+        ref.inline_ = device::cluster_to_json(*cluster);
+        p.cluster = std::move(ref);
+    }
+    p.rules = window_->kernelDock()->ruleSet().toStdString();
+    p.device = window_->kernelDock()->device().toStdString();
+    const auto* document = window_->partitionPage()->document();
+    if (document->hasMapping()) {
+        const auto& inputs = *document->inputs();
+        p.mapping = nlohmann::json::parse(autodice::mapping_file_json(
+            *inputs.request.model, *inputs.request.kernels,
+            partition::assignment_of(document->mapping(), inputs.kernelCount()),
+            *inputs.request.cluster));
+    }
+    const nlohmann::json parts = sections();
+    p.dse = parts.value("dse", nlohmann::json::object());
+    p.grouping = parts.value("grouping", nlohmann::json::object());
+    return p;
+}
+
+nlohmann::json ProjectController::sections() const {
+    nlohmann::json parts = nlohmann::json::object();
+    for (const auto& [name, kept] : keptSections_)
+        parts[name] = kept;
+    for (const auto& [name, hooks] : sectionHooks_)
+        parts[name] = hooks.first();
+    return parts;
+}
+
+void ProjectController::addSection(const std::string& name, SaveSection save,
+                                   RestoreSection restore) {
+    sectionHooks_[name] = {std::move(save), std::move(restore)};
+    keptSections_.erase(name);
+    baseline_.sections = sections();
+}
+
+// ---- modified --------------------------------------------------------------------------------
+
+bool ProjectController::isModified() const {
+    if (restoring_)
+        return false;
+    const auto* dock = window_->kernelDock();
+    const auto& cluster = window_->partitionPage()->cluster();
+    return recovered_ || !window_->partitionPage()->document()->undoStack()->isClean() ||
+           QFileInfo(window_->modelPath()).absoluteFilePath() != baseline_.model ||
+           static_cast<const void*>(cluster.get()) != baseline_.cluster ||
+           dock->ruleSet() != baseline_.rules ||
+           (dock->device() != baseline_.device && (userDevice_ || !baseline_.device.isEmpty())) ||
+           sections() != baseline_.sections;
+}
+
+void ProjectController::markClean() {
+    const auto* dock = window_->kernelDock();
+    baseline_.model = QFileInfo(window_->modelPath()).absoluteFilePath();
+    baseline_.cluster = window_->partitionPage()->cluster().get();
+    baseline_.rules = dock->ruleSet();
+    baseline_.device = dock->device();
+    baseline_.sections = sections();
+    userDevice_ = false;
+    recovered_ = false;
+    window_->partitionPage()->document()->undoStack()->setClean();
+    updateModified();
+}
+
+void ProjectController::resetBaselineIfUntitled() {
+    if (path_.isEmpty() && !recovered_ && !isModified())
+        markClean();
+    else if (path_.isEmpty() && !recovered_) {
+        // Files opened are no edit, but edits made before them still count.
+        baseline_.model = QFileInfo(window_->modelPath()).absoluteFilePath();
+        baseline_.cluster = window_->partitionPage()->cluster().get();
+    }
+    scheduleUpdate();
+}
+
+void ProjectController::scheduleUpdate() {
+    updateTimer_->start();
+}
+
+void ProjectController::updateModified() {
+    const bool modified = isModified();
+    if (modified != modified_) {
+        modified_ = modified;
+        emit modifiedChanged(modified);
+    }
+    updateTitle();
+}
+
+void ProjectController::updateTitle() {
+    const QString model = window_->model() ? QFileInfo(window_->modelPath()).fileName() : QString();
+    QString title = tr("Cleave");
+    if (!path_.isEmpty())
+        title += " — " + QFileInfo(path_).fileName() + (model.isEmpty() ? "" : " (" + model + ")");
+    else if (!model.isEmpty())
+        title += " — " + model;
+    if (modified_)
+        title += " *";
+    window_->setWindowTitle(title);
+}
+
+// ---- open and restore ------------------------------------------------------------------------
+
+bool ProjectController::openProject(const QString& path) {
+    project::Project p;
+    try {
+        p = project::load_project(fsPath(path));
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        warn(tr("Could not open project"),
+             tr("Could not open %1.").arg(QFileInfo(path).fileName()) + "\n\n" + message);
+        emit restoreFailed(path, message);
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    sessionAutosave_ = false;
+    const QString side = absolute + kAutosaveSuffix;
+    if (side != ownAutosave_ && QFileInfo::exists(side)) {
+        if (isHeld(side)) {
+            sessionAutosave_ = true; // open in another window: this one autosaves elsewhere
+        } else if (const auto r = recoverable(side)) {
+            // Newer than the project: the work after its last save may be there.
+            restore(std::move(p), absolute, absolute, false);
+            showRecoveryBox(*r);
+            return true;
+        }
+    }
+    restore(std::move(p), absolute, absolute, false);
+    return true;
+}
+
+void ProjectController::restore(project::Project p, const QString& file, const QString& path,
+                                bool recovered) {
+    if (path_ != path)
+        releaseAutosave(false);
+    path_ = path;
+    restoring_ = std::make_unique<Restore>();
+    auto& r = *restoring_;
+    r.file = file;
+    r.recovered = recovered;
+    keptSections_.clear();
+    if (!p.dse.empty())
+        keptSections_["dse"] = p.dse;
+    if (!p.grouping.empty())
+        keptSections_["grouping"] = p.grouping;
+    for (const auto& [name, hooks] : sectionHooks_)
+        keptSections_.erase(name);
+
+    auto* dock = window_->kernelDock();
+    if (!dock->setRuleSet(QString::fromStdString(p.rules.empty() ? "ort-cpu" : p.rules)))
+        r.problems << tr("the fusion rules %1 could not be used").arg(QString::fromStdString(p.rules));
+    if (!p.device.empty())
+        dock->setDevice(QString::fromStdString(p.device));
+
+    if (p.cluster) {
+        try {
+            r.cluster = project::load_cluster(p, fsPath(file));
+            r.hasCluster = true;
+        } catch (const std::exception& e) {
+            r.problems << QString::fromStdString(e.what());
+        }
+    }
+    std::map<std::string, graph::Shape> shapes;
+    try {
+        shapes = project::input_shape_map(p, fsPath(file));
+    } catch (const std::exception& e) {
+        r.problems << QString::fromStdString(e.what());
+    }
+    r.project = std::move(p);
+    if (r.hasCluster) {
+        auto cluster = std::make_shared<const device::Cluster>(r.cluster);
+        r.shown = cluster.get();
+        window_->clusterPage()->setCluster(cluster);
+        window_->partitionPage()->setCluster(std::move(cluster));
+    }
+    updateTitle();
+    if (r.project.model.empty())
+        return finishRestore({});
+    // The model arrives in modelShown (or loadFailed); its kernels then its latencies follow.
+    window_->openModel(qPath(r.project.model), std::move(shapes));
+}
+
+void ProjectController::continueRestore() {
+    if (!restoring_ || !restoring_->modelShown)
+        return;
+    auto* page = window_->partitionPage();
+    const auto& inputs = page->document()->inputs();
+    const bool current = inputs && inputs->request.model == window_->model() &&
+                         inputs->request.kernels == window_->kernelDock()->kernelGraph() &&
+                         inputs->request.cluster.get() == restoring_->shown;
+    if (current)
+        return applyMapping();
+    if (!page->isPreparing() && !inputs)
+        finishRestore(page->noticeText());
+}
+
+void ProjectController::applyMapping() {
+    auto& r = *restoring_;
+    auto* document = window_->partitionPage()->document();
+    const auto& inputs = *document->inputs();
+    if (!r.project.mapping.empty()) {
+        try {
+            const std::string file = r.file.toStdString();
+            const auto pe_of_node = project::mapping_pe_of_node(
+                r.project, fsPath(r.file), *inputs.request.model, *inputs.request.cluster);
+            const auto segments = autodice::mapping_segments(
+                pe_of_node, *inputs.request.model, *inputs.request.kernels,
+                *inputs.request.cluster, inputs.pe_errors, file, "/mapping");
+            document->replaceMapping(segments.mapping, tr("Open project"));
+        } catch (const std::exception& e) {
+            r.problems << QString::fromStdString(e.what());
+        }
+    }
+    finishRestore({});
+}
+
+void ProjectController::finishRestore(const QString& problem) {
+    if (!problem.isEmpty())
+        restoring_->problems << problem;
+    // What the window has parts for comes back now that the mapping is on show.
+    for (const auto& [name, hooks] : sectionHooks_) {
+        const nlohmann::json& stored =
+            name == "dse" ? restoring_->project.dse : restoring_->project.grouping;
+        if (!stored.empty())
+            hooks.second(stored);
+    }
+    auto r = std::move(restoring_);
+    window_->partitionPage()->document()->undoStack()->clear();
+    markClean();
+    recovered_ = r->recovered;
+    if (r->recovered)
+        lastAutosaveText_.clear();
+    updateModified();
+    const QString name = QFileInfo(path_.isEmpty() ? r->file : path_).fileName();
+    if (!r->problems.isEmpty()) {
+        warn(tr("Project opened with problems"),
+             tr("%1 was opened, but not all of it could be restored:").arg(name) + "\n\n" +
+                 r->problems.join("\n\n"));
+        emit restoreFailed(r->file, r->problems.join("\n"));
+    }
+    window_->statusBar()->showMessage(
+        r->recovered ? tr("Recovered %1 from its autosave").arg(name) : tr("Opened %1").arg(name),
+        8000);
+    if (!path_.isEmpty())
+        emit projectFileUsed(path_);
+    emit projectOpened(path_);
+}
+
+// ---- save ------------------------------------------------------------------------------------
+
+bool ProjectController::save() {
+    if (path_.isEmpty()) {
+        saveAsDialog();
+        return !path_.isEmpty() && !isModified();
+    }
+    return saveAs(path_);
+}
+
+void ProjectController::saveAsDialog() {
+    QSettings settings;
+    const QString suggested =
+        path_.isEmpty() ? settings.value("lastProjectFolder").toString() + "/" +
+                              (window_->model() ? QFileInfo(window_->modelPath()).completeBaseName()
+                                                : tr("untitled")) +
+                              ".cleave"
+                        : path_;
+    QString path = QFileDialog::getSaveFileName(window_, tr("Save Project"), suggested,
+                                                tr("Cleave projects (*.cleave)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(".cleave", Qt::CaseInsensitive))
+        path += ".cleave";
+    settings.setValue("lastProjectFolder", QFileInfo(path).absolutePath());
+    saveAs(path);
+}
+
+bool ProjectController::saveAs(const QString& path) {
+    if (restoring_) {
+        warn(tr("Could not save project"), tr("The project is still being opened."));
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    try {
+        project::save_project(fsPath(absolute), snapshot());
+    } catch (const std::exception& e) {
+        warn(tr("Could not save project"), QString::fromStdString(e.what()));
+        return false;
+    }
+    // The work is in the project now: its autosave has nothing more to offer.
+    releaseAutosave(true);
+    if (absolute != path_)
+        sessionAutosave_ = false;
+    path_ = absolute;
+    markClean();
+    window_->statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path_).fileName()), 8000);
+    emit saved(path_);
+    emit projectFileUsed(path_);
+    return true;
+}
+
+void ProjectController::newProject() {
+    auto* window = new MainWindow;
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->show();
+}
+
+bool ProjectController::maybeClose() {
+    if (isModified()) {
+        CloseDecision decision = CloseDecision::cancel;
+        if (decider_) {
+            decision = decider_();
+        } else {
+            QMessageBox box(QMessageBox::Question, tr("Save changes?"),
+                            path_.isEmpty()
+                                ? tr("This window's work was never saved as a project.")
+                                : tr("%1 has unsaved changes.").arg(QFileInfo(path_).fileName()),
+                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                            window_);
+            box.setObjectName("unsavedChangesBox");
+            box.setInformativeText(tr("Save them in the project before closing?"));
+            box.setDefaultButton(QMessageBox::Save);
+            const int answer = box.exec();
+            decision = answer == QMessageBox::Save      ? CloseDecision::save
+                       : answer == QMessageBox::Discard ? CloseDecision::discard
+                                                        : CloseDecision::cancel;
+        }
+        if (decision == CloseDecision::cancel)
+            return false;
+        if (decision == CloseDecision::save && !save())
+            return false;
+    }
+    releaseAutosave(true);
+    return true;
+}
+
+// ---- autosave --------------------------------------------------------------------------------
+
+int ProjectController::autosaveIntervalMs() const {
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue("CLEAVE_AUTOSAVE_MS", &ok);
+    return ok && ms > 0 ? ms : kAutosaveMs;
+}
+
+QString ProjectController::autosavePath() const {
+    if (!ownAutosave_.isEmpty())
+        return ownAutosave_;
+    if (!path_.isEmpty() && !sessionAutosave_)
+        return path_ + kAutosaveSuffix;
+    if (untitledAutosave_.isEmpty()) {
+        const QString folder =
+            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/autosave";
+        untitledAutosave_ =
+            folder + "/" + QUuid::createUuid().toString(QUuid::WithoutBraces) + ".cleave" +
+            kAutosaveSuffix;
+    }
+    return untitledAutosave_;
+}
+
+bool ProjectController::autosaveNow() {
+    if (restoring_ || !isModified())
+        return false;
+    project::Project p = snapshot();
+    const QString path = autosavePath();
+    p.autosave = project::AutosaveInfo{path_.isEmpty() ? std::filesystem::path() : fsPath(path_), {}};
+    const QString text = QString::fromStdString(project::project_json(p, fsPath(path)));
+    if (text == lastAutosaveText_)
+        return false;
+    p.autosave->written =
+        QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    if (!writeAutosave(path, p))
+        return false;
+    lastAutosaveText_ = text;
+    emit autosaved(path);
+    return true;
+}
+
+bool ProjectController::writeAutosave(const QString& path, const project::Project& p) {
+    if (ownAutosave_ != path) {
+        releaseAutosave(false);
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        lock_ = lockFor(path);
+        if (!lock_->tryLock(0)) {
+            lock_.reset();
+            return false; // another window writes this side file
+        }
+        ownAutosave_ = path;
+    }
+    try {
+        write_file_atomically(fsPath(path),
+                              project::project_json(p, fsPath(path)));
+    } catch (const std::exception& e) {
+        // Autosave must never interrupt work: say so in the status bar and try again later.
+        window_->statusBar()->showMessage(
+            tr("Autosave failed: %1").arg(QString::fromStdString(e.what())), 8000);
+        return false;
+    }
+    setRegistered(path, true);
+    return true;
+}
+
+void ProjectController::releaseAutosave(bool remove) {
+    if (ownAutosave_.isEmpty())
+        return;
+    if (remove) {
+        QFile::remove(ownAutosave_);
+        setRegistered(ownAutosave_, false);
+    }
+    if (lock_)
+        lock_->unlock();
+    lock_.reset();
+    ownAutosave_.clear();
+    lastAutosaveText_.clear();
+}
+
+// ---- recovery --------------------------------------------------------------------------------
+
+QList<ProjectController::Recoverable> ProjectController::recoverableAutosaves() {
+    QList<Recoverable> found;
+    QStringList files = registry();
+    // Untitled side files are found in their folder too, should the settings have been lost.
+    const QDir folder(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                      "/autosave");
+    for (const QString& name :
+         folder.entryList({QString("*.cleave") + kAutosaveSuffix}, QDir::Files, QDir::Time))
+        if (!files.contains(folder.filePath(name)))
+            files << folder.filePath(name);
+    for (const QString& file : files)
+        if (auto r = recoverable(file))
+            found << *r;
+    std::sort(found.begin(), found.end(),
+              [](const Recoverable& a, const Recoverable& b) { return a.written > b.written; });
+    return found;
+}
+
+bool ProjectController::offerRecovery() {
+    if (recoveryBox_)
+        return true;
+    const auto all = recoverableAutosaves();
+    const auto next = std::find_if(all.begin(), all.end(), [this](const Recoverable& r) {
+        return !postponed_.count(r.autosave) && r.autosave != ownAutosave_;
+    });
+    if (next == all.end())
+        return false;
+    showRecoveryBox(*next);
+    return true;
+}
+
+void ProjectController::showRecoveryBox(const Recoverable& r) {
+    if (recoveryBox_)
+        return;
+    const QString what = r.project.isEmpty()
+                             ? tr("Work that was never saved as a project")
+                             : tr("Changes to %1").arg(QDir::toNativeSeparators(r.project));
+    auto* box = new QMessageBox(
+        QMessageBox::Question, tr("Recover unsaved work?"),
+        tr("%1 were autosaved at %2, but Cleave ended before they were saved.")
+            .arg(what, QLocale().toString(r.written, QLocale::ShortFormat)),
+        QMessageBox::NoButton, window_);
+    box->setObjectName("recoveryBox");
+    box->setTextFormat(Qt::PlainText);
+    box->setInformativeText(tr("Recover opens them; Discard deletes the autosave; Later asks "
+                               "again at the next start."));
+    auto* recover = box->addButton(tr("&Recover"), QMessageBox::AcceptRole);
+    recover->setObjectName("recoverButton");
+    box->addButton(tr("&Discard"), QMessageBox::DestructiveRole)->setObjectName("discardButton");
+    box->addButton(tr("&Later"), QMessageBox::RejectRole)->setObjectName("laterButton");
+    box->setDefaultButton(recover);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this,
+            [this, box, file = r.autosave](QAbstractButton* button) {
+        const QString name = button->objectName();
+        resolveRecovery(file, name == "recoverButton"   ? RecoveryDecision::recover
+                              : name == "discardButton" ? RecoveryDecision::discard
+                                                        : RecoveryDecision::later);
+        box->close();
+    });
+    recoveryBox_ = box;
+    box->open(); // window-modal, not blocking: the studio goes on loading behind it
+}
+
+void ProjectController::resolveRecovery(const QString& autosave, RecoveryDecision decision) {
+    if (recoveryBox_)
+        recoveryBox_->close(); // deletes it
+    recoveryBox_.clear();
+    if (decision == RecoveryDecision::later) {
+        postponed_.insert(autosave);
+        // Left for the next start: this window must not write over it meanwhile.
+        if (QFileInfo(autosave) == QFileInfo(path_ + kAutosaveSuffix))
+            sessionAutosave_ = true;
+        return;
+    }
+    if (decision == RecoveryDecision::discard) {
+        QFile::remove(autosave);
+        QFile::remove(autosave + ".lock");
+        setRegistered(autosave, false);
+        QTimer::singleShot(0, this, [this] { offerRecovery(); });
+        return;
+    }
+    project::Project copy;
+    try {
+        copy = project::load_project(fsPath(autosave));
+    } catch (const std::exception& e) {
+        warn(tr("Could not recover"), QString::fromStdString(e.what()));
+        return;
+    }
+    const QString project = copy.autosave ? qPath(copy.autosave->project) : QString();
+    // A window that shows another project or model keeps it; the recovery gets a new one.
+    ProjectController* target = this;
+    if (!isEmptyWindow(window_) && project != path_) {
+        auto* window = new MainWindow;
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->show();
+        target = window->project();
+    }
+    auto lock = lockFor(autosave);
+    if (!lock->tryLock(0)) {
+        warn(tr("Could not recover"), tr("%1 is in use by another Cleave window.").arg(autosave));
+        return;
+    }
+    target->restore(std::move(copy), autosave, project, true);
+    // The recovering window takes the side file over: it holds the work until it is saved.
+    target->releaseAutosave(false);
+    target->lock_ = std::move(lock);
+    target->ownAutosave_ = autosave;
+    target->sessionAutosave_ = false;
+}
+
+QString ProjectController::exampleProjectPath() {
+    const QDir program(QCoreApplication::applicationDirPath());
+    for (const QString& candidate :
+         {program.filePath("../examples/example.cleave"),
+          program.filePath("../share/cleave/examples/example.cleave")}) {
+        if (!QFileInfo::exists(candidate))
+            continue;
+        try {
+            const auto p = project::load_project(fsPath(candidate));
+            if (std::filesystem::exists(p.model))
+                return QFileInfo(candidate).absoluteFilePath();
+        } catch (const std::exception&) {
+        }
+    }
+    return {};
+}
+
+void ProjectController::warn(const QString& title, const QString& text) {
+    // Window-modal, so loads and predictions go on behind it.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, window_);
+    box->setTextFormat(Qt::PlainText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+} // namespace cleave::ui

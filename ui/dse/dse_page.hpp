@@ -1,0 +1,185 @@
+// The studio's DSE tab: the multi-stage NSGA-II search of core/dse over the Partition tab's
+// kernels and cluster. Settings (checked with dse::check_settings before a run), Run, Pause and
+// Cancel, a progress bar over the evaluation budget; the live Pareto front as a scatter with a
+// choice of axes and the third objective as colour, the hypervolume over evaluations, and a table
+// of the front. Hovering a point shows its mapping; clicking a point or a row applies its mapping
+// to the Partition tab as one undo step. The search runs on a worker thread (DseRunner).
+// Exploring the front: the points the search evaluated besides the front (dominated, infeasible)
+// hidden, shown or marked; colour by generation; parallel coordinates and a 3-D scatter; the
+// front exported as CSV or JSON, a solution as an AutoDiCE package; the whole state saved and
+// restored (project files).
+#pragma once
+
+#include "ui/dse/dse_evaluated_points.hpp"
+#include "ui/dse/dse_runner.hpp"
+
+#include <QWidget>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QTabWidget;
+
+namespace cleave::ui {
+
+class DseFrontModel;
+class Front3dChart;
+class HypervolumeChart;
+class ParallelCoordinatesChart;
+class ParetoFrontChart;
+class PartitionDocument;
+
+class DsePage : public QWidget {
+    Q_OBJECT
+
+public:
+    // Searches over `document`'s inputs and applies solutions to it.
+    explicit DsePage(PartitionDocument* document, QWidget* parent = nullptr);
+
+    // The quantities the front's axes and colour may show (generation: colour only).
+    enum class Quantity { none, throughput, memory, energy, latency, generation };
+    // How the evaluated points off the front are drawn, per kind (dominated, infeasible).
+    enum class Display { hidden, shown, marked };
+    // An evaluated point against the front on show.
+    enum class PointKind { front, dominated, undominated, infeasible };
+
+    // The settings on show; why they cannot run (the check's message), or empty.
+    dse::SearchSettings settings() const;
+    QString settingsError() const;
+    // Starts a search with the settings on show; false (and the reason on show) when the
+    // settings are refused, there are no inputs or a search runs.
+    bool run();
+    void pause();
+    void resume();
+    void cancel();
+    bool isRunning() const { return runner_->isRunning(); }
+    // Applies the front's solution `index` (table order: fastest first) to the Partition tab.
+    bool applySolution(int index);
+
+    const std::vector<dse::Solution>& front() const;
+    // The evaluated mappings kept (at most DseEvaluatedPoints::kDefaultCapacity) and their kinds.
+    const std::vector<dse::Solution>& evaluated() const { return evaluated_.points(); }
+    PointKind kindOf(int evaluatedIndex) const;
+    // The evaluated points drawn under the front: indices into evaluated(), in drawing order.
+    const std::vector<int>& cloud() const { return cloud_; }
+    // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
+    bool applyEvaluated(int index);
+    QString evaluatedSummary(int index) const;
+
+    // Writes the front: CSV for a path ending in .csv, else JSON (cleave dse --json's keys).
+    // False with the reason in errorText() when it cannot.
+    bool exportFront(const QString& path);
+    void exportFrontDialog();
+
+    // Settings, chart choices, the front, the evaluated points and the hypervolume history as
+    // JSON (docs/studio.md); restoreState shows a saved front without a search, once the
+    // Partition tab has the kernels and cluster it was searched over. False (reason in
+    // statusText()) for a state it cannot read or that belongs to other kernels or cluster.
+    nlohmann::json saveState() const;
+    bool restoreState(const nlohmann::json& state);
+    const std::vector<dse::HypervolumeStep>& history() const { return history_; }
+    DseRunner* runner() const { return runner_; }
+    QSpinBox* populationBox() const { return population_; }
+    QSpinBox* generationsBox() const { return generations_; }
+    QComboBox* encodingBox() const { return encoding_; }
+    QComboBox* stagesBox() const { return stages_; }
+    QComboBox* levelsBox() const { return levels_; }
+    QSpinBox* seedBox() const { return seed_; }
+    QComboBox* xAxisBox() const { return xAxis_; }
+    QComboBox* yAxisBox() const { return yAxis_; }
+    QComboBox* colourBox() const { return colour_; }
+    QComboBox* zAxisBox() const { return zAxis_; }
+    QComboBox* dominatedBox() const { return dominated_; }
+    QComboBox* infeasibleBox() const { return infeasible_; }
+    QTabWidget* views() const { return views_; }
+    ParallelCoordinatesChart* parallelChart() const { return parallelView_; }
+    Front3dChart* front3dChart() const { return front3dView_; }
+    QPushButton* exportFrontButton() const { return exportFrontButton_; }
+    QPushButton* exportPackageButton() const { return exportPackageButton_; }
+    QPushButton* runButton() const { return runButton_; }
+    QPushButton* pauseButton() const { return pauseButton_; }
+    QPushButton* cancelButton() const { return cancelButton_; }
+    QProgressBar* progressBar() const { return progress_; }
+    QTableView* table() const { return table_; }
+    DseFrontModel* frontModel() const { return frontModel_; }
+    ParetoFrontChart* frontChart() const { return frontView_; }
+    HypervolumeChart* hypervolumeChart() const { return hypervolumeView_; }
+    QString statusText() const;
+    QString errorText() const;
+    // The tooltip of the front's solution `index`: its mapping and objectives.
+    QString solutionSummary(int index) const;
+
+signals:
+    void finished(); // a search ended: done, cancelled or failed
+    void solutionApplied(int index);
+    // The solution selected was applied; MainWindow asks where to export it.
+    void exportPackageRequested();
+
+private:
+    void inputsChanged();
+    void checkSettings();
+    void updateButtons();
+    void showStep(const DseStep& step);
+    void showResult();
+    void setFront(std::vector<dse::Solution> front);
+    void updateAxisChoices();
+    void drawFront();
+    void drawHypervolume();
+    double valueOf(const dse::Solution& solution, Quantity quantity) const;
+    QString nameOf(Quantity quantity) const;
+    void classify();
+    bool applyMapping(const dse::Solution& solution);
+    bool applyState(const nlohmann::json& state);
+
+    PartitionDocument* document_;
+    DseRunner* runner_;
+    QComboBox* encoding_;
+    QSpinBox* population_;
+    QSpinBox* generations_;
+    QComboBox* stages_;
+    QComboBox* levels_;
+    QSpinBox* seed_;
+    QCheckBox* latency_;
+    QPushButton* runButton_;
+    QPushButton* pauseButton_;
+    QPushButton* cancelButton_;
+    QProgressBar* progress_;
+    QLabel* status_;
+    QLabel* error_;
+    QLabel* notes_;
+    QComboBox* xAxis_;
+    QComboBox* yAxis_;
+    QComboBox* colour_;
+    QComboBox* zAxis_;
+    QComboBox* dominated_;
+    QComboBox* infeasible_;
+    QPushButton* exportFrontButton_;
+    QPushButton* exportPackageButton_;
+    QTabWidget* views_;
+    ParetoFrontChart* frontView_;
+    ParallelCoordinatesChart* parallelView_;
+    Front3dChart* front3dView_;
+    HypervolumeChart* hypervolumeView_;
+    DseFrontModel* frontModel_;
+    QTableView* table_;
+
+    dse::ObjectiveSet objectives_; // of the front on show
+    std::vector<dse::HypervolumeStep> history_;
+    PartitionInputsPtr frontInputs_; // what the front on show was searched over
+    QString settingsError_;
+    DseEvaluatedPoints evaluated_;
+    std::vector<PointKind> kinds_; // per evaluated point
+    std::vector<int> cloud_;
+    std::int64_t evaluations_ = 0; // of the front on show
+    bool cancelled_ = false;
+    nlohmann::json pendingState_; // a restored state waiting for its kernels and cluster
+    bool discardRun_ = false;     // a state was restored while a search ran: drop what it reports
+};
+
+} // namespace cleave::ui

@@ -1,0 +1,201 @@
+#include "ui/graph/graph_scene.hpp"
+
+#include "ui/graph/graph_items.hpp"
+#include "ui/latency/latency_format.hpp"
+
+#include <QFontMetricsF>
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+
+namespace cleave::ui {
+
+namespace {
+
+constexpr qreal kFontPixels = 11;
+constexpr qreal kPaddingX = 10;
+constexpr qreal kPaddingY = 6;
+constexpr qreal kMinimumWidth = 48;
+// Room around the drawing, so that its edge nodes can be panned away from the window's border.
+constexpr qreal kMargin = 60;
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+QString opName(const graph::Node& node) {
+    return qs(node.domain.empty() ? node.op : node.domain + "." + node.op);
+}
+
+QRectF rect(const layout::Rect& r) {
+    return {r.x, r.y, r.width, r.height};
+}
+
+QPointF point(const layout::Point& p) {
+    return {p.x, p.y};
+}
+
+QString shapes(const graph::Model& model, const std::vector<int>& tensors) {
+    QStringList list;
+    for (const int t : tensors)
+        if (t >= 0)
+            list << qs(graph::shape_to_string(model.tensors[static_cast<std::size_t>(t)].shape));
+    return list.join(", ");
+}
+
+QString nodeToolTip(const graph::Model& model, const graph::Node& node) {
+    QString tip = QString("<b>%1</b><br>%2").arg(qs(node.name).toHtmlEscaped(), opName(node));
+    const QString out = shapes(model, node.outputs);
+    if (!out.isEmpty())
+        tip += QString(" → %1").arg(out);
+    if (node.cost.macs > 0)
+        tip += QObject::tr("<br>%1 MACs").arg(QLocale().toString(qlonglong(node.cost.macs)));
+    return tip;
+}
+
+QString kernelToolTip(const fusion::Kernel& kernel, int index) {
+    return QObject::tr("Kernel %1: <b>%2</b>%3<br>%4, %5 nodes")
+        .arg(index)
+        .arg(qs(kernel.type).toHtmlEscaped())
+        .arg(kernel.launches > 1 ? QString(" ×%1").arg(kernel.launches) : QString())
+        .arg(qs(kernel.name).toHtmlEscaped())
+        .arg(kernel.nodes.size());
+}
+
+// The shape of the tensor `from` passes to `to` ("1x64x56x56"), or empty.
+QString edgeShape(const graph::Model& model, int from, int to) {
+    const auto& inputs = model.nodes[static_cast<std::size_t>(to)].inputs;
+    for (const int tensor : model.nodes[static_cast<std::size_t>(from)].outputs)
+        if (tensor >= 0 && std::find(inputs.begin(), inputs.end(), tensor) != inputs.end())
+            return qs(graph::shape_to_string(model.tensors[static_cast<std::size_t>(tensor)].shape));
+    return {};
+}
+
+QPainterPath spline(const layout::EdgePath& edge) {
+    QPainterPath path(point(edge.points.front()));
+    std::size_t i = 1;
+    for (; i + 2 < edge.points.size(); i += 3)
+        path.cubicTo(point(edge.points[i]), point(edge.points[i + 1]), point(edge.points[i + 2]));
+    for (; i < edge.points.size(); ++i) // a polyline tail, should a route not be a whole spline
+        path.lineTo(point(edge.points[i]));
+    return path;
+}
+
+} // namespace
+
+GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+    font_.setPixelSize(static_cast<int>(kFontPixels));
+}
+
+std::vector<layout::Size> GraphScene::nodeSizes(const graph::Model& model) const {
+    const QFontMetricsF metrics(font_);
+    const qreal height = std::ceil(metrics.height() + 2 * kPaddingY);
+    std::vector<layout::Size> sizes;
+    sizes.reserve(model.nodes.size());
+    for (const auto& node : model.nodes) {
+        const qreal width = metrics.horizontalAdvance(opName(node)) + 2 * kPaddingX;
+        sizes.push_back({std::ceil(std::max(kMinimumWidth, width)), height});
+    }
+    return sizes;
+}
+
+void GraphScene::setGraph(LaidOutGraphPtr graph) {
+    clear();
+    nodes_.clear();
+    edges_.clear();
+    kernels_.clear();
+    graph_ = std::move(graph);
+    bounds_ = {};
+    if (!graph_) {
+        setSceneRect({});
+        return;
+    }
+    const auto& model = *graph_->model;
+    const auto& layout = graph_->layout;
+    bounds_ = rect(layout.bounds);
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const auto& node = model.nodes[n];
+        auto* item = new NodeItem(static_cast<int>(n), rect(layout.nodes[n]), opName(node), font_);
+        item->setToolTip(nodeToolTip(model, node));
+        addItem(item);
+        nodes_ << item;
+    }
+    QFont small = font_;
+    small.setPixelSize(static_cast<int>(kFontPixels) - 2);
+    for (const auto& edge : layout.edges) {
+        auto* item = new EdgeItem(edge.from, edge.to, spline(edge), point(edge.arrow_tip));
+        item->setLabel(edgeShape(model, edge.from, edge.to), small);
+        addItem(item);
+        edges_ << item;
+    }
+    if (graph_->kernels) {
+        const auto& kernels = graph_->kernels->kernels;
+        for (std::size_t k = 0; k < kernels.size(); ++k) {
+            auto* item = new KernelItem(static_cast<int>(k), rect(layout.kernels[k]),
+                                        kernels[k].nodes.size() > 1);
+            if (item->isFused()) { // a lone node's group is drawn only when selected
+                item->setToolTip(kernelToolTip(kernels[k], static_cast<int>(k)));
+                item->setLabel(QObject::tr("%1\n%2 nodes")
+                                   .arg(qs(kernels[k].type))
+                                   .arg(kernels[k].nodes.size()),
+                               font_);
+            }
+            addItem(item);
+            kernels_ << item;
+        }
+    }
+    setSceneRect(bounds_.adjusted(-kMargin, -kMargin, kMargin, kMargin));
+}
+
+void GraphScene::setKernelLatency(const std::vector<double>& ms, const LatencyRamp& ramp,
+                                  const QString& device) {
+    if (!graph_)
+        return;
+    const auto& model = *graph_->model;
+    const fusion::KernelGraph* kernels = graph_->kernels.get();
+    const bool show = kernels && ms.size() == kernels->kernels.size() && !ramp.isEmpty();
+    const auto latency = [&](int kernel) {
+        return QObject::tr("%1 ms on %2")
+            .arg(qs(format_ms(ms[static_cast<std::size_t>(kernel)])), device.toHtmlEscaped());
+    };
+    for (auto* item : std::as_const(nodes_)) {
+        const auto& node = model.nodes[static_cast<std::size_t>(item->node())];
+        QString tip = nodeToolTip(model, node);
+        if (show) {
+            const int kernel = kernels->kernel_of_node[static_cast<std::size_t>(item->node())];
+            item->setFill(ramp.colour(ms[static_cast<std::size_t>(kernel)]));
+            tip += QObject::tr("<br>kernel %1: %2").arg(kernel).arg(latency(kernel));
+        } else {
+            item->setFill({});
+        }
+        item->setToolTip(tip);
+    }
+    for (auto* item : std::as_const(kernels_)) {
+        const int k = item->kernel();
+        item->setTint(show ? ramp.colour(ms[static_cast<std::size_t>(k)]) : QColor());
+        if (item->isFused())
+            item->setToolTip(
+                kernelToolTip(graph_->kernels->kernels[static_cast<std::size_t>(k)], k) +
+                (show ? "<br>" + latency(k) : QString()));
+    }
+}
+
+void GraphScene::setKernelsCollapsed(bool collapsed) {
+    for (auto* item : std::as_const(kernels_))
+        item->setCollapsed(collapsed);
+}
+
+int GraphScene::collapsedCount() const {
+    return static_cast<int>(std::count_if(kernels_.begin(), kernels_.end(),
+                                          [](const KernelItem* k) { return k->isCollapsed(); }));
+}
+
+NodeItem* GraphScene::nodeItem(int node) const {
+    return node >= 0 && node < nodes_.size() ? nodes_[node] : nullptr;
+}
+
+KernelItem* GraphScene::kernelItem(int kernel) const {
+    return kernel >= 0 && kernel < kernels_.size() ? kernels_[kernel] : nullptr;
+}
+
+} // namespace cleave::ui

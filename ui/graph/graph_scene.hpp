@@ -1,0 +1,55 @@
+// The drawing of one laid-out graph: a NodeItem per node, an EdgeItem per edge and a KernelItem
+// per kernel, with look-ups from model indices to items. Built on the UI thread from plain layout
+// data; node sizes for the layout come from here too, so text and boxes agree.
+#pragma once
+
+#include "ui/graph/graph_layout_runner.hpp"
+#include "ui/latency/latency_ramp.hpp"
+
+#include <QFont>
+#include <QGraphicsScene>
+#include <QList>
+#include <vector>
+
+namespace cleave::ui {
+
+class EdgeItem;
+class KernelItem;
+class NodeItem;
+
+class GraphScene : public QGraphicsScene {
+    Q_OBJECT
+
+public:
+    explicit GraphScene(QObject* parent = nullptr);
+
+    // The box each node needs for its op type in the scene's font, in scene units (points).
+    std::vector<layout::Size> nodeSizes(const graph::Model& model) const;
+
+    void setGraph(LaidOutGraphPtr graph); // null: empty
+    // Colours every kernel's nodes and group by its latency (ms, one per kernel of the graph) on
+    // the ramp, and adds it to their tooltips; empty: the op colours again.
+    void setKernelLatency(const std::vector<double>& ms, const LatencyRamp& ramp,
+                          const QString& device);
+    const LaidOutGraphPtr& graph() const { return graph_; }
+    // Every fused group as one box over its nodes, or all open again (double-click toggles one).
+    void setKernelsCollapsed(bool collapsed);
+    int collapsedCount() const;
+    QRectF graphBounds() const { return bounds_; }
+
+    NodeItem* nodeItem(int node) const;
+    KernelItem* kernelItem(int kernel) const;
+    const QList<NodeItem*>& nodeItems() const { return nodes_; }
+    const QList<KernelItem*>& kernelItems() const { return kernels_; }
+    const QList<EdgeItem*>& edgeItems() const { return edges_; }
+
+private:
+    QFont font_;
+    LaidOutGraphPtr graph_;
+    QRectF bounds_;
+    QList<NodeItem*> nodes_;
+    QList<EdgeItem*> edges_;
+    QList<KernelItem*> kernels_;
+};
+
+} // namespace cleave::ui

@@ -1,0 +1,26 @@
+// The loaded model at a glance: file, producer, opsets, inputs and outputs, node and parameter
+// counts, GMACs and GFLOPs, nodes per op type and the importer's warnings.
+#pragma once
+
+#include "ui/document/model_load_runner.hpp"
+
+#include <QDockWidget>
+
+class QTextBrowser;
+
+namespace cleave::ui {
+
+class ModelSummaryDock : public QDockWidget {
+    Q_OBJECT
+
+public:
+    explicit ModelSummaryDock(QWidget* parent = nullptr);
+
+    void setModel(const ModelPtr& model);
+    QString text() const; // the summary as plain text
+
+private:
+    QTextBrowser* browser_;
+};
+
+} // namespace cleave::ui

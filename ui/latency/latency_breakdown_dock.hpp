@@ -1,0 +1,34 @@
+// Where the predicted time goes: the device's total, and latency by kernel type as a bar chart
+// (or, when the device has no figures, why not).
+#pragma once
+
+#include "ui/latency/latency_report.hpp"
+
+#include <QDockWidget>
+
+class QLabel;
+
+namespace cleave::ui {
+
+class LatencyBreakdownChart;
+class LatencyByTypeModel;
+
+class LatencyBreakdownDock : public QDockWidget {
+    Q_OBJECT
+
+public:
+    explicit LatencyBreakdownDock(QWidget* parent = nullptr);
+
+    void setReport(LatencyReportPtr report);
+
+    const LatencyByTypeModel* byType() const { return byType_; }
+    LatencyBreakdownChart* chart() const { return chart_; }
+    QString headline() const;
+
+private:
+    LatencyByTypeModel* byType_;
+    QLabel* headline_;
+    LatencyBreakdownChart* chart_;
+};
+
+} // namespace cleave::ui

@@ -1,0 +1,125 @@
+#include "ui/partition/partition_document.hpp"
+
+#include "ui/partition/partition_commands.hpp"
+#include "core/partition/balanced_mapping.hpp"
+
+#include <QUndoStack>
+#include <algorithm>
+#include <utility>
+
+namespace cleave::ui {
+
+PartitionDocument::PartitionDocument(QObject* parent)
+    : QObject(parent), undo_(new QUndoStack(this)) {}
+
+void PartitionDocument::setInputs(PartitionInputsPtr inputs) {
+    undo_->clear();
+    inputs_ = std::move(inputs);
+    mapping_ = inputs_ && inputs_->costs ? partition::default_mapping(*inputs_->costs,
+                                                             *inputs_->request.cluster,
+                                                             inputs_->kernel_ms)
+                                    : partition::Mapping{};
+    emit inputsChanged();
+    applyMapping(mapping_);
+}
+
+void PartitionDocument::clear() {
+    setInputs(nullptr);
+}
+
+int PartitionDocument::segmentOf(int kernel) const {
+    return static_cast<int>(
+        std::upper_bound(mapping_.points.begin(), mapping_.points.end(), kernel) -
+        mapping_.points.begin());
+}
+
+int PartitionDocument::segmentBegin(int segment) const {
+    return segment == 0 ? 0 : mapping_.points[static_cast<std::size_t>(segment) - 1];
+}
+
+int PartitionDocument::segmentEnd(int segment) const {
+    return segment == segmentCount() - 1 ? kernelCount()
+                                         : mapping_.points[static_cast<std::size_t>(segment)];
+}
+
+int PartitionDocument::lowestPoint(int split) const {
+    return split == 0 ? 1 : mapping_.points[static_cast<std::size_t>(split) - 1] + 1;
+}
+
+int PartitionDocument::highestPoint(int split) const {
+    return split + 1 == static_cast<int>(mapping_.points.size())
+               ? kernelCount() - 1
+               : mapping_.points[static_cast<std::size_t>(split) + 1] - 1;
+}
+
+bool PartitionDocument::isUsable(int pe) const {
+    return inputs_ && pe >= 0 && pe < inputs_->peCount() && inputs_->hasLatencies(pe);
+}
+
+bool PartitionDocument::moveSplit(int split, int point, int drag) {
+    if (!hasMapping() || split < 0 || split >= static_cast<int>(mapping_.points.size()))
+        return false;
+    point = std::clamp(point, lowestPoint(split), highestPoint(split));
+    if (point == mapping_.points[static_cast<std::size_t>(split)])
+        return false;
+    undo_->push(new MoveSplitCommand(this, split, point, drag));
+    return true;
+}
+
+bool PartitionDocument::addSplit(int point) {
+    if (!hasMapping() || point <= 0 || point >= kernelCount() ||
+        std::binary_search(mapping_.points.begin(), mapping_.points.end(), point))
+        return false;
+    // An idle PE, on an idle host if there is one, so that the split does something at once.
+    const auto& cluster = *inputs_->request.cluster;
+    const auto used = [&](int pe) {
+        return std::find(mapping_.pes.begin(), mapping_.pes.end(), pe) != mapping_.pes.end();
+    };
+    const auto hostUsed = [&](int pe) {
+        return std::any_of(mapping_.pes.begin(), mapping_.pes.end(), [&](int other) {
+            return cluster.pes[static_cast<std::size_t>(other)].host_index ==
+                   cluster.pes[static_cast<std::size_t>(pe)].host_index;
+        });
+    };
+    int pe = -1;
+    for (int candidate = 0; candidate < inputs_->peCount() && pe < 0; ++candidate)
+        if (isUsable(candidate) && !hostUsed(candidate))
+            pe = candidate;
+    for (int candidate = 0; candidate < inputs_->peCount() && pe < 0; ++candidate)
+        if (isUsable(candidate) && !used(candidate))
+            pe = candidate;
+    if (pe < 0)
+        pe = mapping_.pes[static_cast<std::size_t>(segmentOf(point))];
+    undo_->push(new AddSplitCommand(this, point, pe));
+    return true;
+}
+
+bool PartitionDocument::removeSplit(int split) {
+    if (!hasMapping() || split < 0 || split >= static_cast<int>(mapping_.points.size()))
+        return false;
+    undo_->push(new RemoveSplitCommand(this, split));
+    return true;
+}
+
+bool PartitionDocument::assignSegment(int segment, int pe) {
+    if (!hasMapping() || segment < 0 || segment >= segmentCount() || !isUsable(pe) ||
+        mapping_.pes[static_cast<std::size_t>(segment)] == pe)
+        return false;
+    undo_->push(new AssignSegmentCommand(this, segment, pe));
+    return true;
+}
+
+void PartitionDocument::replaceMapping(const partition::Mapping& mapping, const QString& what) {
+    undo_->push(new ReplaceMappingCommand(this, mapping, what));
+}
+
+void PartitionDocument::applyMapping(const partition::Mapping& mapping) {
+    mapping_ = mapping;
+    if (hasMapping())
+        inputs_->costs->evaluate(mapping_, evaluation_);
+    else
+        evaluation_ = {};
+    emit mappingChanged();
+}
+
+} // namespace cleave::ui

@@ -1,0 +1,67 @@
+// The mapping the partition view edits: split points with a PE per segment over the kernels of
+// the model on show, its evaluation (partition::MappingCosts, microseconds, so every edit is
+// evaluated at once) and the undo history of its edits. Views observe mappingChanged().
+#pragma once
+
+#include "ui/partition/partition_inputs.hpp"
+
+#include <QObject>
+#include <QString>
+
+class QUndoStack;
+
+namespace cleave::ui {
+
+class PartitionDocument : public QObject {
+    Q_OBJECT
+
+public:
+    explicit PartitionDocument(QObject* parent = nullptr);
+
+    // New kernels, cluster or latencies: the default mapping (default_mapping), no history.
+    void setInputs(PartitionInputsPtr inputs);
+    void clear();
+    const PartitionInputsPtr& inputs() const { return inputs_; }
+    bool hasMapping() const { return inputs_ && !mapping_.pes.empty(); }
+    const partition::Mapping& mapping() const { return mapping_; }
+    const partition::Evaluation& evaluation() const { return evaluation_; }
+    QUndoStack* undoStack() const { return undo_; }
+
+    int kernelCount() const { return inputs_ ? inputs_->kernelCount() : 0; }
+    int segmentCount() const { return static_cast<int>(mapping_.pes.size()); }
+    int segmentOf(int kernel) const;
+    int segmentBegin(int segment) const; // its first kernel
+    int segmentEnd(int segment) const;   // one past its last kernel
+    int peOfKernel(int kernel) const {
+        return mapping_.pes[static_cast<std::size_t>(segmentOf(kernel))];
+    }
+    // Where split `split` may go: strictly between its neighbours.
+    int lowestPoint(int split) const;
+    int highestPoint(int split) const;
+    // A PE the user may give a segment: one of the cluster's with predicted latencies.
+    bool isUsable(int pe) const;
+
+    // Edits, each one undo step; false, and nothing recorded, when an edit would change nothing
+    // or is not possible. Moves of one drag (the same `drag` id, >= 0) merge into one step.
+    bool moveSplit(int split, int point, int drag = -1);
+    bool addSplit(int point);    // the new segment on the right takes an idle PE, if any
+    bool removeSplit(int split); // the segment on the right joins the one on the left
+    bool assignSegment(int segment, int pe);
+    // A whole mapping (from a mapping.json); it must pass check_mapping with usable PEs.
+    void replaceMapping(const partition::Mapping& mapping, const QString& what);
+
+    // For the undo commands: shows `mapping` and evaluates it.
+    void applyMapping(const partition::Mapping& mapping);
+
+signals:
+    void inputsChanged();
+    void mappingChanged();
+
+private:
+    PartitionInputsPtr inputs_;
+    partition::Mapping mapping_;
+    partition::Evaluation evaluation_;
+    QUndoStack* undo_;
+};
+
+} // namespace cleave::ui

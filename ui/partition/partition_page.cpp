@@ -1,0 +1,398 @@
+#include "ui/partition/partition_page.hpp"
+
+#include "core/autodice/export.hpp"
+#include "core/autodice/mapping_file.hpp"
+#include "core/partition/balanced_mapping.hpp"
+#include "ui/latency/latency_format.hpp"
+#include "ui/partition/link_traffic_model.hpp"
+#include "ui/partition/measured_runs_panel.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/partition/partition_view.hpp"
+#include "ui/partition/pe_figures_view.hpp"
+
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QUndoStack>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <exception>
+#include <map>
+
+namespace cleave::ui {
+
+PartitionPage::PartitionPage(QWidget* parent)
+    : QWidget(parent), runner_(new PartitionRunner(this)), document_(new PartitionDocument(this)),
+      stack_(new QStackedWidget(this)), emptyLabel_(new QLabel(this)),
+      reopenButton_(new QPushButton(this)), clusterLabel_(new QLabel(this)),
+      summaryLabel_(new QLabel(this)), noticeLabel_(new QLabel(this)),
+      progress_(new QProgressBar(this)), balanceButton_(new QPushButton(tr("Balance"), this)),
+      exportButton_(new QPushButton(tr("Export…"), this)),
+      allLanes_(new QCheckBox(tr("All PEs"), this)), view_(new PartitionView(document_, this)),
+      figures_(new PeFiguresView(
+          document_, [this](int pe) { return view_->peColor(pe); }, this)),
+      links_(new LinkTrafficModel(document_, this)), linkView_(new QTableView(this)) {
+    setObjectName("partitionPage");
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(stack_);
+
+    // Without a cluster (or a model): what to do.
+    auto* empty = new QWidget(stack_);
+    auto* emptyLayout = new QVBoxLayout(empty);
+    emptyLayout->addStretch(1);
+    emptyLabel_->setAlignment(Qt::AlignCenter);
+    emptyLabel_->setWordWrap(true);
+    emptyLabel_->setObjectName("partitionEmpty");
+    emptyLayout->addWidget(emptyLabel_);
+    auto* buttons = new QHBoxLayout;
+    buttons->addStretch(1);
+    auto* open = new QPushButton(tr("Open Cluster…"), empty);
+    connect(open, &QPushButton::clicked, this, &PartitionPage::openClusterRequested);
+    buttons->addWidget(open);
+    buttons->addWidget(reopenButton_);
+    connect(reopenButton_, &QPushButton::clicked, this,
+            [this] { emit reopenClusterRequested(reopenButton_->property("path").toString()); });
+    buttons->addStretch(1);
+    emptyLayout->addLayout(buttons);
+    emptyLayout->addStretch(2);
+    stack_->addWidget(empty);
+
+    auto* content = new QWidget(stack_);
+    auto* contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(6, 6, 6, 0);
+    auto* header = new QHBoxLayout;
+    clusterLabel_->setObjectName("partitionCluster");
+    summaryLabel_->setObjectName("partitionSummary");
+    summaryLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = summaryLabel_->font();
+    bold.setBold(true);
+    summaryLabel_->setFont(bold);
+    header->addWidget(clusterLabel_);
+    header->addSpacing(16);
+    header->addWidget(summaryLabel_, 1);
+    progress_->setRange(0, 0); // prediction gives no progress: busy until done
+    progress_->setMaximumWidth(160);
+    progress_->setTextVisible(false);
+    progress_->hide();
+    header->addWidget(progress_);
+    balanceButton_->setToolTip(tr("Move the splits so that the PEs of the mapping, in its order, "
+                                  "get equal compute time (undoable)"));
+    connect(balanceButton_, &QPushButton::clicked, this, &PartitionPage::balance);
+    header->addWidget(balanceButton_);
+    exportButton_->setToolTip(tr("Write this mapping as an AutoDiCE package: mapping.json, "
+                                 "platform.txt, rankfile, hostfile, sender/receiver tables and "
+                                 "one sub-model per PE"));
+    connect(exportButton_, &QPushButton::clicked, this, &PartitionPage::exportRequested);
+    header->addWidget(exportButton_);
+    allLanes_->setToolTip(tr("Also show the lanes of PEs without predicted latencies, which "
+                             "cannot take kernels"));
+    connect(allLanes_, &QCheckBox::toggled, view_, &PartitionView::setShowAllLanes);
+    header->addWidget(allLanes_);
+    contentLayout->addLayout(header);
+    noticeLabel_->setObjectName("partitionNotice");
+    noticeLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    contentLayout->addWidget(noticeLabel_);
+
+    split_ = new QSplitter(Qt::Vertical, content);
+    auto* split = split_;
+    auto* scroll = new QScrollArea(split);
+    scroll->setWidget(view_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    split->addWidget(scroll);
+    auto* bottom = new QWidget(split);
+    auto* bottomLayout = new QHBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    auto* figuresScroll = new QScrollArea(bottom);
+    figuresScroll->setWidget(figures_);
+    figuresScroll->setWidgetResizable(true);
+    figuresScroll->setFrameShape(QFrame::NoFrame);
+    bottomLayout->addWidget(figuresScroll, 3);
+    linkView_->setModel(links_);
+    linkView_->setObjectName("linkTraffic");
+    linkView_->verticalHeader()->hide();
+    linkView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    linkView_->setAlternatingRowColors(true);
+    linkView_->setSelectionMode(QAbstractItemView::NoSelection);
+    linkView_->horizontalHeader()->setSectionResizeMode(LinkTrafficModel::Link,
+                                                        QHeaderView::Stretch);
+    for (const int column :
+         {LinkTrafficModel::Tensors, LinkTrafficModel::Bytes, LinkTrafficModel::Milliseconds})
+        linkView_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
+    // Link traffic and the measured runs share the space beside the per-PE figures.
+    auto* sideTabs = new QTabWidget(bottom);
+    sideTabs->setDocumentMode(true);
+    sideTabs->addTab(linkView_, tr("Links"));
+    measured_ = new MeasuredRunsPanel(document_, sideTabs);
+    sideTabs->addTab(measured_, tr("Measured"));
+    connect(measured_, &MeasuredRunsPanel::finished, sideTabs,
+            [sideTabs, this] { sideTabs->setCurrentWidget(measured_); });
+    bottomLayout->addWidget(sideTabs, 2);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    contentLayout->addWidget(split, 1);
+    connect(split_, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
+    stack_->addWidget(content);
+
+    connect(runner_, &PartitionRunner::prepared, this, &PartitionPage::showInputs);
+    connect(runner_, &PartitionRunner::failed, this, &PartitionPage::showFailure);
+    connect(document_, &PartitionDocument::mappingChanged, this, &PartitionPage::updateSummary);
+    connect(document_, &PartitionDocument::inputsChanged, this, [this] {
+        updateEmptyState();
+        updateNotice();
+        if (const auto& inputs = document_->inputs()) {
+            const auto& file = inputs->request.cluster->file;
+            clusterLabel_->setText(QFileInfo(QString::fromStdString(file)).fileName());
+            clusterLabel_->setToolTip(
+                QString::fromStdString(file + "\n" + inputs->request.cluster->note));
+            fitSplit();
+        }
+    });
+    connect(view_, &PartitionView::kernelActivated, this, &PartitionPage::kernelActivated);
+    updateEmptyState();
+    updateSummary();
+    updateNotice();
+}
+
+void PartitionPage::setKernels(ModelPtr model, KernelGraphPtr kernels, const QString& rules) {
+    model_ = std::move(model);
+    kernels_ = std::move(kernels);
+    rules_ = rules.toStdString();
+    prepare();
+}
+
+void PartitionPage::setCluster(ClusterPtr cluster) {
+    cluster_ = std::move(cluster);
+    prepare();
+}
+
+bool PartitionPage::isPreparing() const {
+    return runner_->isRunning();
+}
+
+void PartitionPage::prepare() {
+    updateEmptyState();
+    if (!model_ || !kernels_ || !cluster_) {
+        runner_->cancel();
+        progress_->hide();
+        document_->clear();
+        return;
+    }
+    // The mapping on show stays until the new latencies arrive.
+    progress_->show();
+    summaryLabel_->setText(tr("Predicting every kernel on the %1 PEs of %2…")
+                               .arg(cluster_->pes.size())
+                               .arg(QFileInfo(QString::fromStdString(cluster_->file)).fileName()));
+    runner_->start({model_, kernels_, cluster_, rules_});
+}
+
+void PartitionPage::showInputs(const PartitionInputsPtr& inputs) {
+    progress_->hide();
+    mappingNotice_.clear();
+    document_->setInputs(inputs);
+    updateSummary();
+    emit prepared();
+}
+
+void PartitionPage::showFailure(const QString& message) {
+    progress_->hide();
+    document_->clear();
+    mappingNotice_ = message;
+    updateNotice();
+    updateSummary();
+    emit prepared();
+}
+
+void PartitionPage::updateEmptyState() {
+    const bool ready = (model_ && kernels_ && cluster_) || document_->inputs();
+    stack_->setCurrentIndex(ready ? 1 : 0);
+    if (ready)
+        return;
+    emptyLabel_->setText(
+        !cluster_ ? tr("Open a cluster (File > Open Cluster…: a .cluster.json or an AutoDiCE "
+                       "platform.txt) to split the model across its devices.")
+                  : tr("Open a model to split it across %1.")
+                        .arg(QFileInfo(QString::fromStdString(cluster_->file)).fileName()));
+    const QString last = QSettings().value("partition/lastCluster").toString();
+    reopenButton_->setVisible(!cluster_ && !last.isEmpty() && QFileInfo::exists(last));
+    reopenButton_->setText(tr("Open %1").arg(QFileInfo(last).fileName()));
+    reopenButton_->setProperty("path", last);
+}
+
+void PartitionPage::updateSummary() {
+    const bool has = document_->hasMapping();
+    balanceButton_->setEnabled(has);
+    exportButton_->setEnabled(has);
+    if (isPreparing())
+        return;
+    summaryLabel_->setText(summaryText());
+}
+
+QString PartitionPage::summaryText() const {
+    if (!document_->hasMapping())
+        return document_->inputs() ? tr("No PE of this cluster has predicted latencies")
+                                   : QString();
+    const auto& evaluation = document_->evaluation();
+    const auto& cluster = *document_->inputs()->request.cluster;
+    int bottleneck = document_->mapping().pes.front();
+    for (const int pe : document_->mapping().pes)
+        if (evaluation.pes[static_cast<std::size_t>(pe)].time_ms() >
+            evaluation.pes[static_cast<std::size_t>(bottleneck)].time_ms())
+            bottleneck = pe;
+    std::int64_t bytes = 0;
+    for (const auto& transfer : evaluation.transfers)
+        bytes += transfer.bytes;
+    const int segments = document_->segmentCount();
+    const auto transfers = evaluation.transfers.size();
+    return tr("%1 inferences/s · pipeline latency %2 ms · bottleneck %3 · %4 · %5")
+        .arg(QLocale().toString(evaluation.throughput_per_s, 'f', 1),
+             QString::fromStdString(format_ms(evaluation.latency_ms)),
+             QString::fromStdString(cluster.pes[static_cast<std::size_t>(bottleneck)].key),
+             segments == 1 ? tr("1 segment") : tr("%1 segments").arg(segments),
+             transfers == 0 ? tr("no transfers")
+                            : tr("%1 %2, %3 per input")
+                                  .arg(transfers)
+                                  .arg(transfers == 1 ? tr("transfer") : tr("transfers"),
+                                       QLocale().formattedDataSize(bytes, 1)));
+}
+
+QString PartitionPage::noticeText() const {
+    return notice_;
+}
+
+void PartitionPage::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    updateNotice();
+    fitSplit();
+}
+
+// The strip and its lanes whole if they fit in half the page, the figures below them; once the
+// user has moved the splitter, it stays where they put it.
+void PartitionPage::fitSplit() {
+    if (splitMoved_)
+        return;
+    const int total = split_->height();
+    const int top = std::min(view_->sizeHint().height() + 2, std::max(total / 2, total - 120));
+    split_->setSizes({top, total - top});
+}
+
+void PartitionPage::updateNotice() {
+    QStringList lines;
+    if (const auto& inputs = document_->inputs()) {
+        // One line per distinct reason, naming its PEs.
+        std::map<std::string, QStringList> reasons;
+        for (int pe = 0; pe < inputs->peCount(); ++pe)
+            if (!inputs->hasLatencies(pe))
+                reasons[inputs->pe_errors[static_cast<std::size_t>(pe)]] << QString::fromStdString(
+                    inputs->request.cluster->pes[static_cast<std::size_t>(pe)].key);
+        for (const auto& [reason, pes] : reasons)
+            lines << (pes.size() == 1 ? tr("%1 cannot take kernels: %2").arg(pes.front())
+                                      : tr("%1 PEs cannot take kernels (%2 … %3): %4")
+                                            .arg(pes.size())
+                                            .arg(pes.front(), pes.back()))
+                         .arg(QString::fromStdString(reason));
+    }
+    if (!mappingNotice_.isEmpty())
+        lines << mappingNotice_;
+    // One line per notice, cut to the page's width; the whole text in the tooltip.
+    notice_ = lines.join("\n");
+    QStringList shown;
+    const int width = std::max(200, this->width() - 16);
+    for (const QString& line : lines)
+        shown << noticeLabel_->fontMetrics().elidedText(line, Qt::ElideRight, width);
+    noticeLabel_->setText(shown.join("\n"));
+    noticeLabel_->setToolTip(notice_);
+    noticeLabel_->setVisible(!lines.isEmpty());
+}
+
+QString PartitionPage::saveMapping(const QString& path) const {
+    if (!document_->hasMapping())
+        return tr("There is no mapping to save: open a model and a cluster first.");
+    const auto& inputs = *document_->inputs();
+    try {
+        autodice::save_mapping_file(
+            *inputs.request.model, *inputs.request.kernels,
+            partition::assignment_of(document_->mapping(), inputs.kernelCount()),
+            *inputs.request.cluster, path.toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+std::function<QString()> PartitionPage::exportTask(const QString& folder, bool subModels) const {
+    if (!document_->hasMapping())
+        return {};
+    const auto& inputs = *document_->inputs();
+    const auto assignment = partition::assignment_of(document_->mapping(), inputs.kernelCount());
+    return [request = inputs.request, assignment, folder = folder.toStdString(), subModels] {
+        try {
+            const auto& model = *request.model;
+            auto parts =
+                autodice::package_parts(model, *request.kernels, assignment, *request.cluster);
+            const auto package =
+                autodice::make_package(model, std::move(parts), request.cluster.get(), "mapping");
+            autodice::write_package(model, package, folder, {.sub_models = subModels});
+        } catch (const std::exception& e) {
+            return QString::fromStdString(e.what());
+        }
+        return QString();
+    };
+}
+
+QString PartitionPage::openMapping(const QString& path) {
+    if (!document_->hasMapping())
+        return tr("Open a model and a cluster before a mapping.");
+    const auto& inputs = *document_->inputs();
+    const std::string file = path.toStdString();
+    autodice::MappingSegments segments;
+    try {
+        const auto pe_of_node =
+            autodice::read_mapping_file(file, *inputs.request.model, *inputs.request.cluster);
+        segments = autodice::mapping_segments(pe_of_node, *inputs.request.model,
+                                              *inputs.request.kernels, *inputs.request.cluster,
+                                              inputs.pe_errors, file);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    const auto& mapping = segments.mapping;
+    QStringList scattered;
+    for (const auto& note : segments.scattered)
+        scattered << QString::fromStdString(note);
+    document_->replaceMapping(mapping, tr("Open %1").arg(QFileInfo(path).fileName()));
+    mappingNotice_ =
+        scattered.isEmpty()
+            ? QString()
+            : tr("%1 is not split-point shaped: %2. It is shown as %3 segments, one per "
+                 "stretch; each PE's figures sum its segments.")
+                  .arg(QFileInfo(path).fileName(), scattered.join("; "))
+                  .arg(mapping.pes.size());
+    updateNotice();
+    return {};
+}
+
+void PartitionPage::balance() {
+    if (!document_->hasMapping())
+        return;
+    std::vector<int> pes; // the mapping's PEs, in pipeline order
+    for (const int pe : document_->mapping().pes)
+        if (std::find(pes.begin(), pes.end(), pe) == pes.end())
+            pes.push_back(pe);
+    document_->replaceMapping(partition::balanced_mapping(document_->inputs()->kernel_ms, pes),
+                              tr("Balance"));
+}
+
+} // namespace cleave::ui

@@ -1,0 +1,568 @@
+#include "ui/partition/partition_view.hpp"
+
+#include "ui/latency/latency_format.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/shell/view_export.hpp"
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+namespace cleave::ui {
+
+namespace {
+
+// Tableau 10: distinct hues that stay apart for the usual 2-8 PEs of a mapping.
+constexpr QRgb kPalette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
+                             0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+constexpr int kMargin = 8;
+constexpr int kKnobHeight = 10;
+constexpr int kHandleReach = 4; // pixels either side of a handle that grab it
+
+QString keyOf(const PartitionDocument* document, int pe) {
+    return QString::fromStdString(
+        document->inputs()->request.cluster->pes[static_cast<std::size_t>(pe)].key);
+}
+
+double segmentComputeMs(const PartitionDocument* document, int segment) {
+    const int pe = document->mapping().pes[static_cast<std::size_t>(segment)];
+    const auto& row = document->inputs()->kernel_ms[static_cast<std::size_t>(pe)];
+    double sum = 0;
+    for (int k = document->segmentBegin(segment); k < document->segmentEnd(segment); ++k)
+        sum += row[static_cast<std::size_t>(k)];
+    return sum;
+}
+
+// 1, 2 or 5 times a power of ten: about `count` ticks over `range`.
+int tickStep(int range, int count) {
+    const double raw = std::max(1.0, static_cast<double>(range) / count);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (const double factor : {1.0, 2.0, 5.0, 10.0})
+        if (factor * power >= raw)
+            return static_cast<int>(factor * power);
+    return static_cast<int>(10 * power);
+}
+
+QColor textOn(const QColor& fill) {
+    return fill.lightnessF() > 0.6 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+} // namespace
+
+PartitionView::PartitionView(PartitionDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document) {
+    setObjectName("partitionView");
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setBackgroundRole(QPalette::Base);
+    setAutoFillBackground(true);
+    connect(document_, &PartitionDocument::inputsChanged, this, &PartitionView::updateInputs);
+    connect(document_, &PartitionDocument::mappingChanged, this, [this] {
+        if (selected_ >= static_cast<int>(document_->mapping().points.size()))
+            selected_ = -1;
+        update();
+    });
+    updateInputs();
+}
+
+void PartitionView::updateInputs() {
+    selected_ = -1;
+    draggedSplit_ = -1;
+    pressedSegment_ = -1;
+    draggingSegment_ = false;
+    colorIndex_.clear();
+    lanes_.clear();
+    laneOf_.clear();
+    labelWidth_ = fontMetrics().horizontalAdvance("nx01_arm012345");
+    if (const auto& inputs = document_->inputs()) {
+        int next = 0;
+        for (int pe = 0; pe < inputs->peCount(); ++pe) {
+            colorIndex_.push_back(inputs->hasLatencies(pe) ? next++ : -1);
+            labelWidth_ =
+                std::max(labelWidth_, fontMetrics().horizontalAdvance(keyOf(document_, pe)));
+            const bool shown = showAllLanes_ || inputs->hasLatencies(pe);
+            laneOf_.push_back(shown ? static_cast<int>(lanes_.size()) : -1);
+            if (shown)
+                lanes_.push_back(pe);
+        }
+    }
+    labelWidth_ += 12;
+    updateGeometry();
+    update();
+}
+
+void PartitionView::setShowAllLanes(bool all) {
+    showAllLanes_ = all;
+    const int selected = selected_;
+    updateInputs();
+    selectSplit(selected);
+}
+
+void PartitionView::selectSplit(int split) {
+    selected_ =
+        split >= 0 && split < static_cast<int>(document_->mapping().points.size()) ? split : -1;
+    update();
+}
+
+QColor PartitionView::peColor(int pe) const {
+    if (pe < 0 || pe >= static_cast<int>(colorIndex_.size()) ||
+        colorIndex_[static_cast<std::size_t>(pe)] < 0)
+        return palette().color(QPalette::Disabled, QPalette::WindowText);
+    return QColor(kPalette[colorIndex_[static_cast<std::size_t>(pe)] % std::size(kPalette)]);
+}
+
+// Geometry, top to bottom: handle knobs, the strip, the kernel axis, one lane per PE.
+double PartitionView::plotLeft() const {
+    return kMargin + labelWidth_;
+}
+
+double PartitionView::plotWidth() const {
+    return std::max(1.0, width() - plotLeft() - kMargin - 4);
+}
+
+double PartitionView::kernelX(int boundary) const {
+    const int count = std::max(1, document_->kernelCount());
+    return plotLeft() + plotWidth() * boundary / count;
+}
+
+int PartitionView::boundaryAt(double x) const {
+    const int count = document_->kernelCount();
+    return std::clamp(static_cast<int>(std::lround((x - plotLeft()) / plotWidth() * count)), 0,
+                      count);
+}
+
+int PartitionView::kernelAt(double x) const {
+    const int count = document_->kernelCount();
+    const double at = (x - plotLeft()) / plotWidth() * count;
+    return at < 0 || at >= count ? -1 : static_cast<int>(at);
+}
+
+int PartitionView::stripTop() const {
+    return kMargin + kKnobHeight + 2;
+}
+
+int PartitionView::stripHeight() const {
+    return fontMetrics().height() * 4;
+}
+
+int PartitionView::lanesTop() const {
+    return stripTop() + stripHeight() + fontMetrics().height() + 6;
+}
+
+int PartitionView::laneHeight() const {
+    return fontMetrics().height() + 4;
+}
+
+int PartitionView::laneTop(int pe) const {
+    return lanesTop() + laneOf_[static_cast<std::size_t>(pe)] * laneHeight();
+}
+
+int PartitionView::contentHeight() const {
+    return lanesTop() + std::max<int>(1, static_cast<int>(lanes_.size())) * laneHeight() + kMargin;
+}
+
+QSize PartitionView::sizeHint() const {
+    return {800, contentHeight()};
+}
+
+QSize PartitionView::minimumSizeHint() const {
+    return {labelWidth_ + 200, contentHeight()};
+}
+
+int PartitionView::splitAt(QPointF position) const {
+    if (!document_->hasMapping() || position.y() < kMargin ||
+        position.y() > contentHeight() - kMargin)
+        return -1;
+    const auto& points = document_->mapping().points;
+    int best = -1;
+    double bestDistance = kHandleReach + 0.5;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const double distance = std::abs(kernelX(points[i]) - position.x());
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = static_cast<int>(i);
+        }
+    }
+    return best;
+}
+
+int PartitionView::laneAt(double y) const {
+    if (!document_->inputs() || y < lanesTop())
+        return -1;
+    const int lane = static_cast<int>((y - lanesTop()) / laneHeight());
+    return lane < static_cast<int>(lanes_.size()) ? lanes_[static_cast<std::size_t>(lane)] : -1;
+}
+
+int PartitionView::segmentAt(QPointF position) const {
+    if (!document_->hasMapping())
+        return -1;
+    const int kernel = kernelAt(position.x());
+    if (kernel < 0)
+        return -1;
+    const int segment = document_->segmentOf(kernel);
+    if (position.y() >= stripTop() && position.y() < lanesTop())
+        return segment;
+    const int lane = laneAt(position.y());
+    return lane >= 0 && lane == document_->mapping().pes[static_cast<std::size_t>(segment)]
+               ? segment
+               : -1;
+}
+
+QPoint PartitionView::handlePosition(int split) const {
+    return {static_cast<int>(
+                std::lround(kernelX(document_->mapping().points[static_cast<std::size_t>(split)]))),
+            kMargin + kKnobHeight / 2};
+}
+
+QPoint PartitionView::boundaryPosition(int point) const {
+    return {static_cast<int>(std::lround(kernelX(point))), kMargin + kKnobHeight / 2};
+}
+
+QPoint PartitionView::lanePosition(int pe, int kernel) const {
+    return {static_cast<int>(std::lround((kernelX(kernel) + kernelX(kernel + 1)) / 2)),
+            laneTop(pe) + laneHeight() / 2};
+}
+
+void PartitionView::paintEvent(QPaintEvent*) {
+    QPainter painter(this);
+    const auto& inputs = document_->inputs();
+    if (!document_->hasMapping())
+        return; // the page says why
+    const QPalette& colors = palette();
+    const QFontMetrics metrics = fontMetrics();
+    const auto& mapping = document_->mapping();
+    const int count = document_->kernelCount();
+    const double left = plotLeft();
+    const double right = left + plotWidth();
+    const int top = stripTop();
+    const int height = stripHeight();
+    const int lanes = lanesTop();
+    const int laneH = laneHeight();
+    const int bottom = lanes + static_cast<int>(lanes_.size()) * laneH;
+    const QColor grid = colors.color(QPalette::Mid);
+    const QColor muted = colors.color(QPalette::Disabled, QPalette::WindowText);
+
+    // The strip: the latency scale on the left, a bar per kernel.
+    painter.fillRect(QRectF(left, top, right - left, height),
+                     colors.color(QPalette::AlternateBase));
+    painter.setPen(colors.color(QPalette::Text));
+    const QRect scaleBox(kMargin, top, labelWidth_ - 8, height);
+    painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignTop,
+                     QString::fromStdString(format_ms(inputs->max_kernel_ms)) + " ms");
+    painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignBottom, "0");
+    painter.setPen(muted);
+    painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignVCenter, tr("latency"));
+    const double scale = inputs->max_kernel_ms > 0 ? height / inputs->max_kernel_ms : 0;
+    const double barWidth = plotWidth() / count;
+    const double gap = barWidth > 4 ? 1 : 0;
+    for (int segment = 0; segment < document_->segmentCount(); ++segment) {
+        const int pe = mapping.pes[static_cast<std::size_t>(segment)];
+        const QColor fill = peColor(pe);
+        const auto& row = inputs->kernel_ms[static_cast<std::size_t>(pe)];
+        for (int k = document_->segmentBegin(segment); k < document_->segmentEnd(segment); ++k) {
+            const double bar = std::max(1.0, row[static_cast<std::size_t>(k)] * scale);
+            painter.fillRect(QRectF(kernelX(k), top + height - bar, barWidth - gap, bar), fill);
+        }
+    }
+
+    // The kernel axis.
+    painter.setPen(grid);
+    painter.drawLine(QPointF(left, top + height), QPointF(right, top + height));
+    const int step = tickStep(count, std::max(2, static_cast<int>(plotWidth() / 70)));
+    painter.setPen(colors.color(QPalette::Text));
+    for (int k = 0; k <= count; k += step) {
+        const double x = kernelX(k);
+        painter.drawLine(QPointF(x, top + height), QPointF(x, top + height + 3));
+        const QString label = QString::number(k);
+        const double w = metrics.horizontalAdvance(label);
+        painter.drawText(
+            QPointF(std::clamp(x - w / 2, left, right - w), top + height + 3 + metrics.ascent()),
+            label);
+    }
+    painter.setPen(muted);
+    painter.drawText(QRect(kMargin, top + height, labelWidth_ - 8, metrics.height() + 6),
+                     Qt::AlignRight | Qt::AlignVCenter, tr("kernel"));
+
+    // Lanes: one per PE, its segments drawn in it.
+    for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
+        const int pe = lanes_[lane];
+        const int y = lanes + static_cast<int>(lane) * laneH;
+        if (pe == dropLane_ && draggingSegment_)
+            painter.fillRect(QRectF(left, y, right - left, laneH),
+                             colors.color(QPalette::Highlight).lighter(170));
+        else if (lane % 2 == 1)
+            painter.fillRect(QRectF(left, y, right - left, laneH),
+                             colors.color(QPalette::AlternateBase));
+        const bool usable = inputs->hasLatencies(pe);
+        painter.setPen(usable ? colors.color(QPalette::Text) : muted);
+        painter.drawText(
+            QRect(kMargin, y, labelWidth_ - 8, laneH), Qt::AlignRight | Qt::AlignVCenter,
+            metrics.elidedText(keyOf(document_, pe), Qt::ElideMiddle, labelWidth_ - 8));
+        if (!usable) {
+            painter.setPen(muted);
+            painter.drawText(
+                QRectF(left + 4, y, right - left - 8, laneH), Qt::AlignLeft | Qt::AlignVCenter,
+                tr("cannot take kernels: no predicted latencies (see the note above)"));
+        }
+    }
+    for (int segment = 0; segment < document_->segmentCount(); ++segment) {
+        const int pe = mapping.pes[static_cast<std::size_t>(segment)];
+        const int begin = document_->segmentBegin(segment);
+        const int end = document_->segmentEnd(segment);
+        const QRectF box(kernelX(begin) + 1, laneTop(pe) + 2, kernelX(end) - kernelX(begin) - 2,
+                         laneH - 4);
+        const QColor fill = peColor(pe);
+        painter.fillRect(box, fill);
+        const QString text =
+            tr("%1–%2 · %3 ms")
+                .arg(begin)
+                .arg(end - 1)
+                .arg(QString::fromStdString(format_ms(segmentComputeMs(document_, segment))));
+        if (metrics.horizontalAdvance(text) + 6 < box.width()) {
+            painter.setPen(textOn(fill));
+            painter.drawText(box, Qt::AlignCenter, text);
+        }
+        if (draggingSegment_ && segment == pressedSegment_ && dropLane_ >= 0 && dropLane_ != pe) {
+            QPen outline(colors.color(QPalette::Highlight), 2, Qt::DashLine);
+            painter.setPen(outline);
+            painter.drawRect(box.translated(0, laneTop(dropLane_) - laneTop(pe)));
+        }
+    }
+
+    // Split handles: a line through strip and lanes, a knob above the strip.
+    for (std::size_t i = 0; i < mapping.points.size(); ++i) {
+        const double x = std::round(kernelX(mapping.points[i])) + 0.5;
+        const bool chosen = static_cast<int>(i) == selected_;
+        const QColor ink = chosen ? colors.color(hasFocus() ? QPalette::Active : QPalette::Inactive,
+                                                 QPalette::Highlight)
+                                  : colors.color(QPalette::WindowText);
+        painter.setPen(QPen(ink, chosen ? 2 : 1));
+        painter.drawLine(QPointF(x, top), QPointF(x, bottom));
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setBrush(ink);
+        const QPointF knob[] = {
+            {x - 5, double(kMargin)}, {x + 5, double(kMargin)}, {x, double(kMargin + kKnobHeight)}};
+        painter.drawPolygon(knob, 3);
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        painter.setBrush(Qt::NoBrush);
+    }
+}
+
+bool PartitionView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+QString PartitionView::toolTipAt(QPointF position) const {
+    const auto& inputs = document_->inputs();
+    if (!inputs)
+        return {};
+    const int lane = laneAt(position.y());
+    if (lane >= 0 && position.x() < plotLeft())
+        return inputs->hasLatencies(lane)
+                   ? tr("%1: %2 of %3")
+                         .arg(
+                             keyOf(document_, lane),
+                             QString::fromStdString(
+                                 inputs->request.cluster->pes[static_cast<std::size_t>(lane)]
+                                     .spec.name),
+                             QString::fromStdString(
+                                 inputs->request.cluster->pes[static_cast<std::size_t>(lane)].host))
+                   : QString::fromStdString(inputs->pe_errors[static_cast<std::size_t>(lane)]);
+    if (!document_->hasMapping())
+        return {};
+    const int split = splitAt(position);
+    if (split >= 0)
+        return tr("Split %1 before kernel %2: drag it, or click it and press Left/Right (Shift: "
+                  "10 kernels); Delete removes it")
+            .arg(split + 1)
+            .arg(document_->mapping().points[static_cast<std::size_t>(split)]);
+    const int kernel = kernelAt(position.x());
+    if (kernel < 0)
+        return {};
+    const int pe = document_->peOfKernel(kernel);
+    if (position.y() >= stripTop() && position.y() < stripTop() + stripHeight()) {
+        const auto& k = inputs->request.kernels->kernels[static_cast<std::size_t>(kernel)];
+        return tr("Kernel %1: %2 (%3)\n%4 ms on %5")
+            .arg(kernel)
+            .arg(QString::fromStdString(k.type), QString::fromStdString(k.name),
+                 QString::fromStdString(format_ms(inputs->kernel_ms[static_cast<std::size_t>(
+                     pe)][static_cast<std::size_t>(kernel)])),
+                 keyOf(document_, pe));
+    }
+    const int segment = segmentAt(position);
+    if (segment >= 0)
+        return tr("Segment %1: kernels %2–%3 on %4, %5 ms of compute\nDrag it to another lane to "
+                  "run it there")
+            .arg(segment + 1)
+            .arg(document_->segmentBegin(segment))
+            .arg(document_->segmentEnd(segment) - 1)
+            .arg(keyOf(document_, pe),
+                 QString::fromStdString(format_ms(segmentComputeMs(document_, segment))));
+    return {};
+}
+
+void PartitionView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || !document_->hasMapping())
+        return QWidget::mousePressEvent(event);
+    const QPointF position = event->position();
+    const int split = splitAt(position);
+    if (split >= 0) {
+        selectSplit(split);
+        draggedSplit_ = split;
+        ++dragId_;
+        return;
+    }
+    pressedSegment_ = laneAt(position.y()) >= 0 ? segmentAt(position) : -1;
+    pressPosition_ = position.toPoint();
+    const int kernel = kernelAt(position.x());
+    if (kernel >= 0 && position.y() >= stripTop() && position.y() < lanesTop())
+        emit kernelActivated(kernel);
+}
+
+void PartitionView::mouseMoveEvent(QMouseEvent* event) {
+    const QPointF position = event->position();
+    if (draggedSplit_ >= 0) {
+        document_->moveSplit(draggedSplit_, boundaryAt(position.x()), dragId_);
+        return;
+    }
+    if (pressedSegment_ >= 0) {
+        if (!draggingSegment_ &&
+            (position.toPoint() - pressPosition_).manhattanLength() >= 4) // QApplication's is 10
+            draggingSegment_ = true;
+        if (draggingSegment_) {
+            dropLane_ = laneAt(position.y());
+            setCursor(dropLane_ >= 0 && document_->isUsable(dropLane_) ? Qt::ClosedHandCursor
+                                                                       : Qt::ForbiddenCursor);
+            update();
+        }
+        return;
+    }
+    if (splitAt(position) >= 0)
+        setCursor(Qt::SplitHCursor);
+    else if (laneAt(position.y()) >= 0 && segmentAt(position) >= 0)
+        setCursor(Qt::OpenHandCursor);
+    else
+        unsetCursor();
+}
+
+void PartitionView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mouseReleaseEvent(event);
+    if (draggedSplit_ >= 0)
+        document_->moveSplit(draggedSplit_, boundaryAt(event->position().x()), dragId_);
+    else if (draggingSegment_ && dropLane_ >= 0)
+        document_->assignSegment(pressedSegment_, dropLane_);
+    draggedSplit_ = -1;
+    pressedSegment_ = -1;
+    draggingSegment_ = false;
+    dropLane_ = -1;
+    unsetCursor();
+    update();
+}
+
+void PartitionView::mouseDoubleClickEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton || splitAt(event->position()) >= 0)
+        return;
+    const int point = boundaryAt(event->position().x());
+    if (document_->addSplit(point))
+        selectSplit(static_cast<int>(std::lower_bound(document_->mapping().points.begin(),
+                                                      document_->mapping().points.end(), point) -
+                                     document_->mapping().points.begin()));
+}
+
+void PartitionView::keyPressEvent(QKeyEvent* event) {
+    if (selected_ < 0 || !document_->hasMapping())
+        return QWidget::keyPressEvent(event);
+    const int step = event->modifiers() & Qt::ShiftModifier ? 10 : 1;
+    const int point = document_->mapping().points[static_cast<std::size_t>(selected_)];
+    switch (event->key()) {
+    case Qt::Key_Left:
+        document_->moveSplit(selected_, point - step);
+        return;
+    case Qt::Key_Right:
+        document_->moveSplit(selected_, point + step);
+        return;
+    case Qt::Key_Delete:
+    case Qt::Key_Backspace:
+        document_->removeSplit(selected_);
+        selectSplit(std::min(selected_, static_cast<int>(document_->mapping().points.size()) - 1));
+        return;
+    case Qt::Key_Escape:
+        selectSplit(-1);
+        return;
+    default:
+        return QWidget::keyPressEvent(event);
+    }
+}
+
+// Tab steps through the handles; past the last (or before the first) it leaves the view.
+bool PartitionView::focusNextPrevChild(bool next) {
+    const int splits = static_cast<int>(document_->mapping().points.size());
+    const int target = selected_ < 0 ? (next ? 0 : splits - 1) : selected_ + (next ? 1 : -1);
+    if (hasFocus() && document_->hasMapping() && target >= 0 && target < splits) {
+        selectSplit(target);
+        return true;
+    }
+    selectSplit(-1);
+    return QWidget::focusNextPrevChild(next);
+}
+
+void PartitionView::contextMenuEvent(QContextMenuEvent* event) {
+    if (!document_->hasMapping())
+        return;
+    const QPointF position = event->pos();
+    QMenu menu(this);
+    menu.setToolTipsVisible(true);
+    const int split = splitAt(position);
+    if (split >= 0) {
+        const int point = document_->mapping().points[static_cast<std::size_t>(split)];
+        menu.addAction(tr("Remove Split at Kernel %1").arg(point), this,
+                       [this, split] { document_->removeSplit(split); });
+    } else if (const int kernel = kernelAt(position.x()); kernel >= 0) {
+        const int segment = document_->segmentOf(kernel);
+        auto* runOn = menu.addMenu(tr("Run Segment %1 (Kernels %2–%3) On")
+                                       .arg(segment + 1)
+                                       .arg(document_->segmentBegin(segment))
+                                       .arg(document_->segmentEnd(segment) - 1));
+        runOn->setToolTipsVisible(true);
+        const auto& inputs = *document_->inputs();
+        for (int pe = 0; pe < inputs.peCount(); ++pe) {
+            auto* action = runOn->addAction(keyOf(document_, pe), this, [this, segment, pe] {
+                document_->assignSegment(segment, pe);
+            });
+            action->setCheckable(true);
+            action->setChecked(document_->mapping().pes[static_cast<std::size_t>(segment)] == pe);
+            action->setEnabled(inputs.hasLatencies(pe));
+            if (!inputs.hasLatencies(pe))
+                action->setToolTip(
+                    QString::fromStdString(inputs.pe_errors[static_cast<std::size_t>(pe)]));
+        }
+        const int point = boundaryAt(position.x());
+        auto* add = menu.addAction(tr("Add Split Before Kernel %1").arg(point), this,
+                                   [this, point] { document_->addSplit(point); });
+        add->setEnabled(point > 0 && point < document_->kernelCount() &&
+                        !std::binary_search(document_->mapping().points.begin(),
+                                            document_->mapping().points.end(), point));
+    }
+    if (!exportName(this).isEmpty())
+        addExportAction(&menu, this);
+    if (!menu.isEmpty())
+        menu.exec(event->globalPos());
+}
+
+} // namespace cleave::ui

@@ -1,0 +1,179 @@
+#include "ui/partition/pe_figures_view.hpp"
+
+#include "ui/latency/latency_format.hpp"
+#include "ui/partition/partition_document.hpp"
+
+#include <QLocale>
+#include <QPainter>
+#include <algorithm>
+#include <cmath>
+
+namespace cleave::ui {
+
+namespace {
+
+constexpr int kMargin = 8;
+
+QString bytesText(std::int64_t bytes) {
+    return QLocale().formattedDataSize(bytes, 1);
+}
+
+} // namespace
+
+PeFiguresView::PeFiguresView(PartitionDocument* document, std::function<QColor(int)> peColor,
+                             QWidget* parent)
+    : QWidget(parent), document_(document), peColor_(std::move(peColor)) {
+    setObjectName("peFigures");
+    connect(document_, &PartitionDocument::mappingChanged, this, &PeFiguresView::updateRows);
+    updateRows();
+}
+
+void PeFiguresView::updateRows() {
+    const auto old = rows_.size();
+    rows_.clear();
+    if (document_->hasMapping())
+        for (const int pe : document_->mapping().pes)
+            if (std::find(rows_.begin(), rows_.end(), pe) == rows_.end())
+                rows_.push_back(pe);
+    if (rows_.size() != old)
+        updateGeometry();
+    update();
+}
+
+std::int64_t PeFiguresView::hostMemory(int pe) const {
+    const auto& cluster = *document_->inputs()->request.cluster;
+    const auto host = cluster.pes[static_cast<std::size_t>(pe)].host_index;
+    std::int64_t bytes = 0;
+    for (std::size_t other = 0; other < cluster.pes.size(); ++other)
+        if (cluster.pes[other].host_index == host)
+            bytes += document_->evaluation().pes[other].memory_bytes();
+    return bytes;
+}
+
+bool PeFiguresView::memoryOverCapacity(int pe) const {
+    if (!document_->hasMapping())
+        return false;
+    const auto& capacity = document_->inputs()->capacity_bytes[static_cast<std::size_t>(pe)];
+    return capacity && hostMemory(pe) > *capacity;
+}
+
+QColor PeFiguresView::memoryColor(int pe) const {
+    return memoryOverCapacity(pe) ? overCapacityColor() : peColor_(pe);
+}
+
+QSize PeFiguresView::sizeHint() const {
+    const int rows = std::max<int>(1, static_cast<int>(rows_.size())) + 1;
+    return {800, 2 * kMargin + rows * (fontMetrics().height() + 10)};
+}
+
+QSize PeFiguresView::minimumSizeHint() const {
+    return {400, 2 * kMargin + 2 * (fontMetrics().height() + 10)};
+}
+
+void PeFiguresView::paintEvent(QPaintEvent*) {
+    if (!document_->hasMapping())
+        return;
+    QPainter painter(this);
+    const QFontMetrics metrics = fontMetrics();
+    const QPalette& colors = palette();
+    const auto& inputs = *document_->inputs();
+    const auto& evaluation = document_->evaluation();
+    const int rowHeight = metrics.height() + 10;
+    int labelWidth = metrics.horizontalAdvance("nx01_gpu");
+    for (const int pe : rows_)
+        labelWidth = std::max(labelWidth,
+                              metrics.horizontalAdvance(QString::fromStdString(
+                                  inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key)));
+    labelWidth += 12;
+    // Memory, the longest figure, gets 40%; time 35%, energy the rest.
+    const int columnsWidth = width() - 2 * kMargin - labelWidth;
+    const int columnWidth[] = {columnsWidth * 35 / 100, columnsWidth * 40 / 100,
+                               columnsWidth * 25 / 100};
+    const int columnLeft[] = {kMargin + labelWidth, kMargin + labelWidth + columnWidth[0],
+                              kMargin + labelWidth + columnWidth[0] + columnWidth[1]};
+    const QColor track = colors.color(QPalette::AlternateBase);
+    const QColor text = colors.color(QPalette::Text);
+
+    double maxEnergy = 0;
+    std::int64_t maxMemory = 1;
+    for (const int pe : rows_) {
+        const auto& costs = evaluation.pes[static_cast<std::size_t>(pe)];
+        if (!std::isnan(costs.energy_mj))
+            maxEnergy = std::max(maxEnergy, costs.energy_mj);
+        maxMemory = std::max(maxMemory, costs.memory_bytes());
+    }
+
+    const QString headers[] = {tr("Time (communication)"), tr("Memory of capacity"),
+                               tr("Energy per input")};
+    painter.setPen(colors.color(QPalette::Disabled, QPalette::WindowText));
+    for (int column = 0; column < 3; ++column)
+        painter.drawText(
+            QRect(columnLeft[column], kMargin, columnWidth[column] - 8, rowHeight),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText(headers[column], Qt::ElideRight, columnWidth[column] - 8));
+
+    // Its figure, and under it a thin bar over its track.
+    const auto drawBar = [&](int column, int y, double share, double secondShare,
+                             const QColor& fill, const QString& label) {
+        const QRectF box(columnLeft[column], y, columnWidth[column] - 12, rowHeight);
+        painter.setPen(text);
+        painter.drawText(box.adjusted(0, 0, 0, -7), Qt::AlignLeft | Qt::AlignVCenter,
+                         metrics.elidedText(label, Qt::ElideRight, static_cast<int>(box.width())));
+        const QRectF cell(box.left(), box.bottom() - 7, box.width(), 5);
+        painter.fillRect(cell, track);
+        const double first = std::clamp(share, 0.0, 1.0) * cell.width();
+        painter.fillRect(QRectF(cell.left(), cell.top(), first, cell.height()), fill);
+        if (secondShare > 0) // communication: the same hue, paler
+            painter.fillRect(QRectF(cell.left() + first, cell.top(),
+                                    std::clamp(secondShare, 0.0, 1.0 - share) * cell.width(),
+                                    cell.height()),
+                             fill.lighter(150));
+    };
+
+    for (std::size_t row = 0; row < rows_.size(); ++row) {
+        const int pe = rows_[row];
+        const int y = kMargin + static_cast<int>(row + 1) * rowHeight;
+        const auto& costs = evaluation.pes[static_cast<std::size_t>(pe)];
+        const bool bottleneck = costs.time_ms() >= evaluation.bottleneck_ms;
+        QFont font = painter.font();
+        font.setBold(bottleneck);
+        painter.setFont(font);
+        painter.setPen(text);
+        painter.drawText(
+            QRect(kMargin, y, labelWidth - 8, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
+            QString::fromStdString(inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key));
+        font.setBold(false);
+        painter.setFont(font);
+        const QColor fill = peColor_(pe);
+        const double bottleneckMs = std::max(evaluation.bottleneck_ms, 1e-12);
+        drawBar(0, y, costs.compute_ms / bottleneckMs, costs.communication_ms() / bottleneckMs,
+                fill,
+                tr("%1 ms (%2)")
+                    .arg(QString::fromStdString(format_ms(costs.time_ms())),
+                         QString::fromStdString(format_ms(costs.communication_ms()))));
+        const auto& capacity = inputs.capacity_bytes[static_cast<std::size_t>(pe)];
+        if (capacity) {
+            const bool over = memoryOverCapacity(pe);
+            const double share =
+                static_cast<double>(costs.memory_bytes()) / static_cast<double>(*capacity);
+            drawBar(1, y, over ? 1.0 : share, 0, memoryColor(pe),
+                    over ? tr("%1: its host needs %2 of %3")
+                               .arg(bytesText(costs.memory_bytes()), bytesText(hostMemory(pe)),
+                                    bytesText(*capacity))
+                         : tr("%1 of %2 (%3%)")
+                               .arg(bytesText(costs.memory_bytes()), bytesText(*capacity))
+                               .arg(100 * share, 0, 'f', share < 0.1 ? 2 : 1));
+        } else {
+            drawBar(1, y,
+                    static_cast<double>(costs.memory_bytes()) / static_cast<double>(maxMemory), 0,
+                    fill, tr("%1 (capacity unknown)").arg(bytesText(costs.memory_bytes())));
+        }
+        if (std::isnan(costs.energy_mj))
+            drawBar(2, y, 0, 0, fill, tr("no power figure for this device"));
+        else
+            drawBar(2, y, maxEnergy > 0 ? costs.energy_mj / maxEnergy : 0, 0, fill,
+                    tr("%1 mJ").arg(QString::fromStdString(format_ms(costs.energy_mj))));
+    }
+}
+
+} // namespace cleave::ui

@@ -1,0 +1,152 @@
+// The studio's main window: the graph, the node table and the partition view as tabs, the
+// summary, kernel, properties, latency breakdown and predicted-versus-measured docks kept in step
+// with each other, file opening (menu, recent files, drag and drop) with loading off the UI
+// thread, measured datasets to compare predictions with, and a cluster to split the model across.
+#pragma once
+
+#include "ui/document/model_load_runner.hpp"
+
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QStackedWidget;
+class QTabWidget;
+class QTableView;
+class QTimer;
+
+namespace cleave::ui {
+
+class GraphPage;
+class PartitionPage;
+class ProjectController;
+class DsePage;
+class ClusterPage;
+class GroupingPage;
+class LatencyBreakdownDock;
+class MeasuredComparisonDock;
+class GraphView;
+class KernelDock;
+class PropertiesDock;
+class ModelSummaryDock;
+class TermFilterProxy;
+class NodeTableModel;
+class RecentFiles;
+class StartPage;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads in the background; the current model stays on screen until the new one is ready.
+    // A .cleave opens as a project (ProjectController::openProject).
+    void openFile(const QString& path);
+    // A model read with these input shapes (NAME -> dims, as --input-shape gives them).
+    void openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes);
+    // The window's .cleave project: save, autosave, recovery.
+    ProjectController* project() const { return project_; }
+    // A measured dataset (docs/profiling.md; .json or .json.xz), read in the background; its run
+    // of the open model is compared with the prediction.
+    void openMeasurements(const QString& path);
+    // A cluster file or an AutoDiCE platform.txt for the Partition tab; it stays when another
+    // model is opened. A bad file is reported in a message box and clusterFailed().
+    bool openCluster(const QString& path);
+    PartitionPage* partitionPage() const { return partitionPage_; }
+    // The DSE tab: searches the Partition tab's kernels and cluster; enabled when both are open.
+    DsePage* dsePage() const { return dsePage_; }
+    // The Cluster tab edits the cluster the Partition tab uses; the Grouping tab groups it.
+    ClusterPage* clusterPage() const { return clusterPage_; }
+    GroupingPage* groupingPage() const;
+    // An AutoDiCE mapping.json for the Partition tab; a bad one is reported in a message box.
+    bool openMapping(const QString& path);
+
+    const ModelPtr& model() const;
+    QString modelPath() const { return path_; }
+    QTableView* nodeView() const { return nodeView_; }
+    QLineEdit* filterEdit() const { return filterEdit_; }
+    ModelSummaryDock* summaryDock() const { return summary_; }
+    KernelDock* kernelDock() const { return kernelDock_; }
+    QTabWidget* centralTabs() const { return tabs_; } // the graph, then the node table
+    GraphPage* graphPage() const { return graphPage_; }
+    GraphView* graphView() const;
+    PropertiesDock* propertiesDock() const { return properties_; }
+    LatencyBreakdownDock* breakdownDock() const { return breakdown_; }
+    MeasuredComparisonDock* comparisonDock() const { return comparison_; }
+    // Selects these nodes (indices into the model) in the node table, as a kernel's members.
+    void selectNodes(const QList<int>& nodes);
+    StartPage* startPage() const { return startPage_; }
+    QMenu* recentMenu() const { return recentMenu_; }
+    ModelLoadRunner* loader() const { return loader_; }
+
+signals:
+    void modelShown(const QString& path);
+    void loadFailed(const QString& path, const QString& message);
+    void measurementsLoaded(const QString& path);
+    void measurementsFailed(const QString& path, const QString& message);
+    void clusterOpened(const QString& path);
+    void clusterFailed(const QString& path, const QString& message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();
+    void openDialog();
+    void openMeasurementsDialog();
+    void connectLatency();
+    void updateRecentFiles();
+    void showModel(const QString& path, ModelPtr model);
+    void showFailure(const QString& path, const QString& message);
+    void setBusy(bool busy);
+    void updateCount();
+    void connectGraph();
+    void connectPartition();
+    void openClusterDialog();
+    void openMappingDialog();
+    void saveMappingDialog();
+    void exportPackageDialog();
+    // A warning with `text` as plain text (file names, JSON pointers), not blocking the window.
+    void warn(const QString& title, const QString& text);
+
+    ModelLoadRunner* loader_;
+    NodeTableModel* nodes_;
+    TermFilterProxy* proxy_;
+    RecentFiles* recent_;
+    QStackedWidget* pages_;
+    StartPage* startPage_;
+    QTableView* nodeView_;
+    QLineEdit* filterEdit_;
+    QLabel* countLabel_;
+    ModelSummaryDock* summary_;
+    KernelDock* kernelDock_;
+    QProgressBar* progress_;
+    QPushButton* cancelButton_;
+    QTimer* busyDelay_;
+    QTabWidget* tabs_ = nullptr;
+    GraphPage* graphPage_ = nullptr;
+    PropertiesDock* properties_ = nullptr;
+    LatencyBreakdownDock* breakdown_ = nullptr;
+    MeasuredComparisonDock* comparison_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QAction* filterAction_ = nullptr;
+    QString path_;
+    PartitionPage* partitionPage_ = nullptr;
+    DsePage* dsePage_ = nullptr;
+    ClusterPage* clusterPage_ = nullptr;
+    QAction* saveMappingAction_ = nullptr;
+    QAction* openMappingAction_ = nullptr;
+    QAction* exportPackageAction_ = nullptr;
+    bool exporting_ = false;
+    ProjectController* project_ = nullptr;
+};
+
+} // namespace cleave::ui
