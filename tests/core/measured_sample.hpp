@@ -3,8 +3,11 @@
 #pragma once
 
 #include "core/graph/onnx_import.hpp"
+#include "core/input_error.hpp"
+#include "core/predict/predictor_training.hpp"
 #include "core/profile/measured_dataset.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,5 +27,35 @@ struct MeasuredSample {
                                                run.model + ".onnx"));
     }
 };
+
+// The sample's runs prepared for training (predict::prepare_run), loaded once per test program.
+struct PreparedSample : MeasuredSample {
+    std::vector<predict::RunData> runs;
+    PreparedSample() {
+        for (std::size_t i = 0; i < data.runs.size(); ++i)
+            runs.push_back(predict::prepare_run(models[i], data.runs[i]));
+    }
+    std::vector<const predict::RunData*> all() const {
+        std::vector<const predict::RunData*> out;
+        for (const auto& r : runs)
+            out.push_back(&r);
+        return out;
+    }
+};
+
+inline const PreparedSample& prepared_sample() {
+    static const PreparedSample sample;
+    return sample;
+}
+
+// What an InputError thrown by `f` says, as "file | place | problem"; "no error" without one.
+inline std::string input_error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.file() + " | " + e.place() + " | " + e.problem();
+    }
+    return "no error";
+}
 
 } // namespace cleave::test

@@ -35,17 +35,8 @@ struct Device {
     }
 };
 
-struct Sample : cleave::test::MeasuredSample {
-    std::vector<RunData> runs;
-    Sample() {
-        for (std::size_t i = 0; i < data.runs.size(); ++i)
-            runs.push_back(prepare_run(models[i], data.runs[i]));
-    }
-};
-
-const Sample& sample() {
-    static const Sample s;
-    return s;
+const cleave::test::PreparedSample& sample() {
+    return cleave::test::prepared_sample();
 }
 
 // The sample's runs with every kernel of group g taking factors[g] times as long; the overhead
@@ -125,12 +116,7 @@ double base_alone_mape(const Device& device) {
 }
 
 std::string message_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.file() + " | " + e.place() + " | " + e.problem();
-    }
-    return "no error";
+    return cleave::test::input_error_of(f);
 }
 
 void write(const QString& path, const std::string& text) {

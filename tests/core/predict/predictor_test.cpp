@@ -27,33 +27,12 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-struct Sample : cleave::test::MeasuredSample {
-    std::vector<RunData> runs;
-
-    Sample() {
-        for (std::size_t i = 0; i < data.runs.size(); ++i)
-            runs.push_back(prepare_run(models[i], data.runs[i]));
-    }
-    std::vector<const RunData*> all() const {
-        std::vector<const RunData*> out;
-        for (const auto& r : runs)
-            out.push_back(&r);
-        return out;
-    }
-};
-
-const Sample& sample() {
-    static const Sample s;
-    return s;
+const cleave::test::PreparedSample& sample() {
+    return cleave::test::prepared_sample();
 }
 
 std::string message_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.file() + " | " + e.place() + " | " + e.problem();
-    }
-    return "no error";
+    return cleave::test::input_error_of(f);
 }
 
 void write(const QString& path, const std::string& text) {
