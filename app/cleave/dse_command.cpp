@@ -159,10 +159,16 @@ int run_dse(const DseOptions& options) {
     }
     const auto names = dse::objective_names(space.objectives());
     const auto& best = space.best_single_pe();
+    const auto& objectives = space.objectives();
+    using dse::Objective;
+    const double best_bottleneck_ms = objectives.value(best, Objective::bottleneck_ms);
+    const double best_memory = objectives.value(best, Objective::max_memory_bytes);
     int beat_throughput = 0, beat_memory = 0;
     for (const auto& s : result.front) {
-        beat_throughput += s.objectives[0] < best[0] ? 1 : 0;
-        beat_memory += s.objectives[1] < best[1] ? 1 : 0;
+        beat_throughput +=
+            objectives.value(s.objectives, Objective::bottleneck_ms) < best_bottleneck_ms ? 1 : 0;
+        beat_memory +=
+            objectives.value(s.objectives, Objective::max_memory_bytes) < best_memory ? 1 : 0;
     }
 
     if (options.json || !options.out.empty()) {
@@ -172,7 +178,7 @@ int run_dse(const DseOptions& options) {
         nlohmann::ordered_json best_single = nlohmann::ordered_json::object();
         for (std::size_t j = 0; j < names.size(); ++j)
             best_single[names[j]] = best[j];
-        best_single["throughput_per_s"] = 1000.0 / best[0];
+        best_single["throughput_per_s"] = 1000.0 / best_bottleneck_ms;
         auto plan = nlohmann::ordered_json::array();
         for (const auto& phase : result.plan)
             plan.push_back({{"stage", phase.stage},
@@ -224,9 +230,10 @@ int run_dse(const DseOptions& options) {
                 static_cast<long long>(result.evaluations));
     char best_energy[48] = "";
     if (space.objectives().energy)
-        std::snprintf(best_energy, sizeof best_energy, ", %.3f mJ", best[2]);
-    std::printf("best single PE: %.2f /s, %s bytes%s\n", 1000.0 / best[0],
-                grouped(static_cast<std::int64_t>(best[1])).c_str(), best_energy);
+        std::snprintf(best_energy, sizeof best_energy, ", %.3f mJ",
+                      objectives.value(best, Objective::max_energy_mj));
+    std::printf("best single PE: %.2f /s, %s bytes%s\n", 1000.0 / best_bottleneck_ms,
+                grouped(static_cast<std::int64_t>(best_memory)).c_str(), best_energy);
     std::printf("front: %zu mappings, %d beat it in throughput, %d in memory; hypervolume %.4f\n\n",
                 result.front.size(), beat_throughput, beat_memory,
                 result.history.empty() ? 0.0 : result.history.back().hypervolume);
@@ -235,9 +242,13 @@ int run_dse(const DseOptions& options) {
     for (const auto& s : result.front) {
         char energy[32] = "";
         if (space.objectives().energy)
-            std::snprintf(energy, sizeof energy, "%.3f", s.objectives[2]);
+            std::snprintf(energy, sizeof energy, "%.3f",
+                          objectives.value(s.objectives, Objective::max_energy_mj));
         std::printf("  %12.2f %16s %12s  %s\n", s.throughput_per_s,
-                    grouped(static_cast<std::int64_t>(s.objectives[1])).c_str(), energy,
+                    grouped(static_cast<std::int64_t>(
+                                objectives.value(s.objectives, Objective::max_memory_bytes)))
+                        .c_str(),
+                    energy,
                     dse::mapping_key(s.mapping, cluster).c_str());
     }
     return 0;

@@ -81,13 +81,4 @@ std::unique_ptr<ExplorationInputs> prepare_exploration(graph::Model model, devic
     return inputs;
 }
 
-std::vector<std::string> objective_names(const ObjectiveSet& objectives) {
-    std::vector<std::string> names{"bottleneck_ms", "max_memory_bytes"};
-    if (objectives.energy)
-        names.push_back("max_energy_mj");
-    if (objectives.latency)
-        names.push_back("latency_ms");
-    return names;
-}
-
 } // namespace cleave::dse

@@ -49,8 +49,4 @@ struct ExplorationInputs {
 std::unique_ptr<ExplorationInputs> prepare_exploration(graph::Model model, device::Cluster cluster,
                                                        const ExplorationOptions& options);
 
-// The objectives' names in order, for output: bottleneck_ms, max_memory_bytes, max_energy_mj,
-// latency_ms (those selected).
-std::vector<std::string> objective_names(const ObjectiveSet& objectives);
-
 } // namespace cleave::dse

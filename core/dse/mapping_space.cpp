@@ -71,6 +71,32 @@ SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::Ke
     return result;
 }
 
+int ObjectiveSet::index(Objective objective) const {
+    switch (objective) {
+    case Objective::bottleneck_ms: return 0;
+    case Objective::max_memory_bytes: return 1;
+    case Objective::max_energy_mj: return energy ? 2 : -1;
+    case Objective::latency_ms: return latency ? (energy ? 3 : 2) : -1;
+    }
+    return -1;
+}
+
+std::vector<std::string> objective_names(const ObjectiveSet& objectives) {
+    std::vector<std::string> names{"bottleneck_ms", "max_memory_bytes"};
+    if (objectives.energy)
+        names.push_back("max_energy_mj");
+    if (objectives.latency)
+        names.push_back("latency_ms");
+    return names;
+}
+
+double ObjectiveSet::value(const std::vector<double>& values, Objective objective) const {
+    const int at = index(objective);
+    return at >= 0 && static_cast<std::size_t>(at) < values.size()
+               ? values[static_cast<std::size_t>(at)]
+               : std::numeric_limits<double>::quiet_NaN();
+}
+
 MappingSpace::MappingSpace(const partition::MappingCosts& costs, std::vector<int> pes,
                            std::vector<std::optional<std::int64_t>> capacity_bytes,
                            ObjectiveSet objectives, int replay_inputs)

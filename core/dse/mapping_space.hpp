@@ -63,11 +63,24 @@ struct MeasuredThroughput {
 };
 using MeasureAssignment = std::function<MeasuredThroughput(const partition::KernelAssignment&)>;
 
+// What a search minimises, in the order a solution holds them: the bottleneck (ms), the largest
+// memory of a host (bytes), then, when searched, the largest energy of a host (mJ) and the
+// latency (ms). Front ends read them by name through ObjectiveSet, never by position.
+enum class Objective { bottleneck_ms, max_memory_bytes, max_energy_mj, latency_ms };
+
 struct ObjectiveSet {
     bool energy = true;
     bool latency = false;
     int count() const { return 2 + (energy ? 1 : 0) + (latency ? 1 : 0); }
+    // Where `objective` sits in a solution's objectives; -1 when it is not searched.
+    int index(Objective objective) const;
+    // values[index(objective)]; NaN when it is not searched.
+    double value(const std::vector<double>& values, Objective objective) const;
 };
+
+// The objectives' names in order, for output: bottleneck_ms, max_memory_bytes, max_energy_mj,
+// latency_ms (those selected).
+std::vector<std::string> objective_names(const ObjectiveSet& objectives);
 
 class MappingSpace {
 public:

@@ -13,8 +13,9 @@ const char* levelName(dse::Level level) {
     return level == dse::Level::analytical ? "analytical" : "replay";
 }
 
-double latencyOf(const dse::Solution& s, const dse::ObjectiveSet& objectives) {
-    return s.objectives[objectives.energy ? 3 : 2];
+double valueOf(const dse::Solution& s, const dse::ObjectiveSet& objectives,
+               dse::Objective objective) {
+    return objectives.value(s.objectives, objective);
 }
 
 } // namespace
@@ -34,11 +35,13 @@ QString dse_solution_summary(const dse::Solution& s, const dse::ObjectiveSet& ob
     }
     QString figures = QObject::tr("%1 inferences/s, max memory %2 MiB")
                           .arg(s.throughput_per_s, 0, 'f', 1)
-                          .arg(s.objectives[1] / kMiB, 0, 'f', 1);
+                          .arg(valueOf(s, objectives, dse::Objective::max_memory_bytes) / kMiB, 0, 'f', 1);
     if (objectives.energy)
-        figures += QObject::tr(", max energy %1 mJ").arg(s.objectives[2], 0, 'f', 2);
+        figures += QObject::tr(", max energy %1 mJ")
+                       .arg(valueOf(s, objectives, dse::Objective::max_energy_mj), 0, 'f', 2);
     if (objectives.latency)
-        figures += QObject::tr(", latency %1 ms").arg(latencyOf(s, objectives), 0, 'f', 3);
+        figures += QObject::tr(", latency %1 ms")
+                       .arg(valueOf(s, objectives, dse::Objective::latency_ms), 0, 'f', 3);
     lines << figures;
     lines << QObject::tr("found in stage %1, level %2 (%3), generation %4")
                  .arg(s.stage)
@@ -99,10 +102,15 @@ QVariant DseFrontModel::data(const QModelIndex& index, int role) const {
         return {};
     switch (column) {
     case Column::throughput: return QString::number(s.throughput_per_s, 'f', 1);
-    case Column::bottleneck: return QString::number(s.objectives[0], 'f', 3);
-    case Column::memory: return QString::number(s.objectives[1] / kMiB, 'f', 1);
-    case Column::energy: return QString::number(s.objectives[2], 'f', 2);
-    case Column::latency: return QString::number(latencyOf(s, objectives_), 'f', 3);
+    case Column::bottleneck:
+        return QString::number(valueOf(s, objectives_, dse::Objective::bottleneck_ms), 'f', 3);
+    case Column::memory:
+        return QString::number(valueOf(s, objectives_, dse::Objective::max_memory_bytes) / kMiB,
+                               'f', 1);
+    case Column::energy:
+        return QString::number(valueOf(s, objectives_, dse::Objective::max_energy_mj), 'f', 2);
+    case Column::latency:
+        return QString::number(valueOf(s, objectives_, dse::Objective::latency_ms), 'f', 3);
     case Column::stage: return s.stage;
     case Column::level:
         return QString("%1 (%2)").arg(static_cast<int>(s.level)).arg(levelName(s.level));

@@ -8,6 +8,7 @@
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/front_output.hpp"
 #include "core/dse/pareto_front.hpp"
+#include "core/dse/search_state.hpp"
 #include "core/input_error.hpp"
 #include "ui/dse/dse_front_model.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -606,10 +607,16 @@ QString DsePage::nameOf(Quantity quantity) const {
 double DsePage::valueOf(const dse::Solution& solution, Quantity quantity) const {
     switch (quantity) {
     case Quantity::throughput: return solution.throughput_per_s;
-    case Quantity::memory: return solution.objectives[1] / kMiB;
-    case Quantity::energy: return objectives_.energy ? solution.objectives[2] : 0.0;
+    case Quantity::memory:
+        return objectives_.value(solution.objectives, dse::Objective::max_memory_bytes) / kMiB;
+    case Quantity::energy:
+        return objectives_.energy
+                   ? objectives_.value(solution.objectives, dse::Objective::max_energy_mj)
+                   : 0.0;
     case Quantity::latency:
-        return objectives_.latency ? solution.objectives[objectives_.energy ? 3 : 2] : 0.0;
+        return objectives_.latency
+                   ? objectives_.value(solution.objectives, dse::Objective::latency_ms)
+                   : 0.0;
     case Quantity::generation: return solution.generation;
     case Quantity::none: break;
     }
@@ -891,56 +898,37 @@ nlohmann::json DsePage::saveState() const {
     const auto display = [](const QComboBox* box) {
         return displayKey(static_cast<Display>(box->currentData().toInt()));
     };
-    const auto s = settings();
-    nlohmann::json state{
-        {"version", 1},
-        {"settings",
-         {{"encoding", s.encoding == dse::Encoding::naive ? "naive" : "spe"},
-          {"population", s.population},
-          {"generations", s.generations},
-          {"stages", s.stages},
-          {"levels", s.levels},
-          {"seed", s.seed},
-          {"latency", latency_->isChecked()}}},
-        {"view",
-         {{"x", quantity(xAxis_)},
-          {"y", quantity(yAxis_)},
-          {"z", quantity(zAxis_)},
-          {"colour", quantity(colour_)},
-          {"dominated", display(dominated_)},
-          {"infeasible", display(infeasible_)},
-          {"tab", views_->currentIndex()}}},
-        {"result", nullptr}};
+    dse::SearchState state;
+    state.settings = settings();
+    state.latency = latency_->isChecked();
+    state.view = {{"x", quantity(xAxis_)},
+                  {"y", quantity(yAxis_)},
+                  {"z", quantity(zAxis_)},
+                  {"colour", quantity(colour_)},
+                  {"dominated", display(dominated_)},
+                  {"infeasible", display(infeasible_)},
+                  {"tab", views_->currentIndex()}};
     // A pending state keeps its result until its kernels and cluster arrive.
     if (!pendingState_.is_null() && pendingState_.contains("result")) {
-        state["result"] = pendingState_["result"];
-        return state;
+        nlohmann::json json = dse::search_state_json(state, nullptr);
+        json["result"] = pendingState_["result"];
+        return json;
     }
     if (!frontInputs_ || frontModel_->front().empty())
-        return state;
-    const auto names = dse::objective_names(objectives_);
+        return dse::search_state_json(state, nullptr);
     const auto& cluster = *frontInputs_->request.cluster;
-    const auto list = [&](const std::vector<dse::Solution>& solutions) {
-        auto json = nlohmann::ordered_json::array();
-        for (const auto& solution : solutions) {
-            auto entry = dse::solution_json(solution, names, cluster);
-            entry["generation"] = solution.generation;
-            entry["feasible"] = solution.feasible;
-            json.push_back(std::move(entry));
-        }
-        return json;
-    };
-    state["result"] = nlohmann::ordered_json{
-        {"kernels", frontInputs_->kernelCount()},
-        {"cluster", cluster.file},
-        {"objectives", names},
-        {"evaluations", evaluations_},
-        {"budget", progress_->maximum()},
-        {"cancelled", cancelled_},
-        {"front", list(frontModel_->front())},
-        {"evaluated", list(evaluated_.points())},
-        {"hypervolume", dse::history_json(history_)}};
-    return state;
+    dse::SearchStateResult result;
+    result.kernels = frontInputs_->kernelCount();
+    result.cluster = cluster.file;
+    result.objectives = objectives_;
+    result.evaluations = evaluations_;
+    result.budget = progress_->maximum();
+    result.cancelled = cancelled_;
+    result.front = frontModel_->front();
+    result.evaluated = evaluated_.points();
+    result.history = history_;
+    state.result = std::move(result);
+    return dse::search_state_json(state, &cluster);
 }
 
 bool DsePage::restoreState(const nlohmann::json& state) {
@@ -960,80 +948,47 @@ bool DsePage::restoreState(const nlohmann::json& state) {
     return applyState(state);
 }
 
-bool DsePage::applyState(const nlohmann::json& state) {
-    const std::string place = "DSE state";
+bool DsePage::applyState(const nlohmann::json& json) {
     try {
-        if (!state.is_object() || state.value("version", 0) != 1)
-            throw InputError("", place + " /version", "version 1");
-        const auto& settingsJson = state.at("settings");
+        const auto& inputs = document_->inputs();
+        dse::SearchStateTarget target;
+        if (inputs && inputs->costs)
+            target = {inputs->request.cluster.get(), inputs->kernelCount(),
+                      [&inputs](int pe) { return inputs->hasLatencies(pe); }};
+        const auto state = dse::parse_search_state(json, target.cluster ? &target : nullptr,
+                                                   "DSE state");
+        const auto& s = state.settings;
         encoding_->setCurrentIndex(
-            encoding_->findData(QString::fromStdString(settingsJson.at("encoding").get<std::string>())));
-        population_->setValue(settingsJson.at("population").get<int>());
-        generations_->setValue(settingsJson.at("generations").get<int>());
-        stages_->setCurrentIndex(stages_->findData(settingsJson.at("stages").get<int>()));
-        levels_->setCurrentIndex(levels_->findData(settingsJson.at("levels").get<int>()));
-        seed_->setValue(static_cast<int>(settingsJson.at("seed").get<unsigned>()));
-        latency_->setChecked(settingsJson.at("latency").get<bool>());
+            encoding_->findData(s.encoding == dse::Encoding::naive ? "naive" : "spe"));
+        population_->setValue(s.population);
+        generations_->setValue(s.generations);
+        stages_->setCurrentIndex(stages_->findData(s.stages));
+        levels_->setCurrentIndex(levels_->findData(s.levels));
+        seed_->setValue(static_cast<int>(s.seed));
+        latency_->setChecked(state.latency);
 
-        const auto& result = state.at("result");
-        if (!result.is_null()) {
-            const auto& inputs = document_->inputs();
-            const auto names = result.at("objectives").get<std::vector<std::string>>();
-            if (!inputs || !inputs->costs)
-                throw InputError("", place, "a model and cluster open");
-            if (result.at("kernels").get<int>() != inputs->kernelCount())
-                throw InputError("", place + " /result/kernels",
-                                 "the front was searched over " +
-                                     std::to_string(result.at("kernels").get<int>()) +
-                                     " kernels; the Partition tab has " +
-                                     std::to_string(inputs->kernelCount()));
-            dse::ObjectiveSet objectives;
-            objectives.energy = std::find(names.begin(), names.end(), "max_energy_mj") != names.end();
-            objectives.latency = std::find(names.begin(), names.end(), "latency_ms") != names.end();
-            if (dse::objective_names(objectives) != names)
-                throw InputError("", place + " /result/objectives", "objectives cleave dse names");
-            const auto& cluster = *inputs->request.cluster;
-            const auto read = [&](const char* key) {
-                std::vector<dse::Solution> solutions;
-                const auto& array = result.at(key);
-                for (std::size_t i = 0; i < array.size(); ++i) {
-                    solutions.push_back(dse::solution_from_json(
-                        array[i], names, cluster, "",
-                        place + " /result/" + key + "/" + std::to_string(i)));
-                    for (const int pe : solutions.back().mapping.pes)
-                        if (!inputs->hasLatencies(pe))
-                            throw InputError("", place + " /result/" + key,
-                                             cluster.pes[static_cast<std::size_t>(pe)].key +
-                                                 " has no latencies");
-                    for (const int p : solutions.back().mapping.points)
-                        if (p <= 0 || p >= inputs->kernelCount())
-                            throw InputError("", place + " /result/" + key, "split points inside the kernels");
-                }
-                return solutions;
-            };
-            auto front = read("front");
-            auto evaluated = read("evaluated");
-            auto history = dse::history_from_json(result.at("hypervolume"), "", place + " /result/hypervolume");
-            objectives_ = objectives;
+        if (state.result) {
+            const auto& result = *state.result;
+            objectives_ = result.objectives;
             frontInputs_ = inputs;
-            history_ = std::move(history);
+            history_ = result.history;
             evaluated_.clear();
-            evaluated_.merge(evaluated);
-            evaluations_ = result.at("evaluations").get<std::int64_t>();
-            cancelled_ = result.at("cancelled").get<bool>();
-            const int budget = result.at("budget").get<int>();
+            evaluated_.merge(result.evaluated);
+            evaluations_ = result.evaluations;
+            cancelled_ = result.cancelled;
+            const int budget = static_cast<int>(std::min<std::int64_t>(result.budget, INT_MAX));
             progress_->setRange(0, std::max(budget, 1));
             progress_->setValue(static_cast<int>(std::min<std::int64_t>(evaluations_, budget)));
             progress_->setTextVisible(true);
             updateAxisChoices();
-            setFront(std::move(front));
+            setFront(result.front);
             drawHypervolume();
             status_->setText(tr("Restored front: %1 solutions after %2 evaluations. Click a point "
                                 "or a row to show it in the Partition tab.")
                                  .arg(frontModel_->front().size())
                                  .arg(evaluations_));
         }
-        const auto& view = state.at("view");
+        const auto& view = state.view;
         const auto choose = [](QComboBox* box, const std::string& key, auto keyOf, int count) {
             for (int i = 0; i < box->count() && i < count + 2; ++i)
                 if (keyOf(box->itemData(i).toInt()) == key) {

@@ -6,6 +6,7 @@
 #include "core/partition/mapping_costs.hpp"
 
 #include <QtTest>
+#include <cmath>
 
 using namespace cleave;
 
@@ -45,6 +46,23 @@ private slots:
         for (const auto& capacity : choice.capacities)
             QCOMPARE(capacity, std::optional<std::int64_t>(std::int64_t{8} << 30));
         QVERIFY(choice.notes.empty());
+    }
+
+    void objectivesAreReadByName() {
+        using dse::Objective;
+        const std::vector<double> values{2.0, 1e6, 30.0, 7.0};
+        const dse::ObjectiveSet all{true, true};
+        QCOMPARE(all.value(values, Objective::latency_ms), 7.0);
+        QCOMPARE(all.index(Objective::max_energy_mj), 2);
+        const dse::ObjectiveSet no_energy{false, true};
+        QCOMPARE(no_energy.index(Objective::latency_ms), 2);
+        QCOMPARE(no_energy.index(Objective::max_energy_mj), -1);
+        QVERIFY(std::isnan(no_energy.value(values, Objective::max_energy_mj)));
+        const dse::ObjectiveSet two{false, false};
+        QCOMPARE(two.value(values, Objective::max_memory_bytes), 1e6);
+        QVERIFY(std::isnan(two.value(values, Objective::latency_ms)));
+        QCOMPARE(dse::objective_names(no_energy),
+                 (std::vector<std::string>{"bottleneck_ms", "max_memory_bytes", "latency_ms"}));
     }
 
     void maxPesKeepsTheFastest() {
