@@ -13,20 +13,16 @@
 #include "ui/dse/dse_front_model.hpp"
 #include "ui/partition/partition_document.hpp"
 
-#include <QCheckBox>
 #include <QComboBox>
 #include <QCursor>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -79,44 +75,7 @@ const char* levelName(dse::Level level) {
 DsePage::DsePage(PartitionDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), runner_(new DseRunner(this)) {
     setObjectName("dsePage");
-    const dse::SearchSettings defaults;
-
-    encoding_ = new QComboBox;
-    encoding_->addItem(tr("split points (SPE)"), "spe");
-    encoding_->addItem(tr("PE per kernel (naive)"), "naive");
-    encoding_->setToolTip(tr("SPE: split genes and a PE gene per segment; naive: a PE gene per "
-                             "kernel"));
-    population_ = new QSpinBox;
-    population_->setRange(0, 100000);
-    population_->setValue(defaults.population);
-    population_->setToolTip(tr("Individuals per generation: at least 8, a multiple of 4"));
-    generations_ = new QSpinBox;
-    generations_->setRange(0, 1000000);
-    generations_->setValue(defaults.generations);
-    generations_->setToolTip(tr("The budget is population x (generations + 1) evaluations, "
-                                "shared by all stages and levels"));
-    stages_ = new QComboBox;
-    stages_->addItem(tr("auto (ceil(log2 N))"), 0);
-    stages_->addItem(tr("1 (all PEs)"), 1);
-    levels_ = new QComboBox;
-    levels_->addItem(tr("1 (analytical)"), 1);
-    levels_->addItem(tr("2 (analytical, then replay)"), 2);
-    levels_->setCurrentIndex(defaults.levels == 2 ? 1 : 0);
-    seed_ = new QSpinBox;
-    seed_->setRange(0, INT_MAX);
-    seed_->setValue(static_cast<int>(defaults.seed));
-    latency_ = new QCheckBox(tr("Latency objective"));
-    latency_->setToolTip(tr("Also minimise the pipeline latency of one input"));
-
-    auto* settingsBox = new QGroupBox(tr("Search"));
-    auto* form = new QFormLayout(settingsBox);
-    form->addRow(tr("Encoding"), encoding_);
-    form->addRow(tr("Population"), population_);
-    form->addRow(tr("Generations"), generations_);
-    form->addRow(tr("Stages"), stages_);
-    form->addRow(tr("Levels"), levels_);
-    form->addRow(tr("Seed"), seed_);
-    form->addRow(latency_);
+    settingsForm_ = new DseSettingsForm;
 
     runButton_ = new QPushButton(tr("Run"));
     pauseButton_ = new QPushButton(tr("Pause"));
@@ -247,7 +206,7 @@ DsePage::DsePage(PartitionDocument* document, QWidget* parent)
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(settingsBox);
+    leftLayout->addWidget(settingsForm_);
     leftLayout->addLayout(buttons);
     leftLayout->addWidget(progress_);
     leftLayout->addWidget(status_);
@@ -305,10 +264,7 @@ DsePage::DsePage(PartitionDocument* document, QWidget* parent)
     layout->addWidget(leftScroll);
     layout->addWidget(right, 1);
 
-    for (auto* box : {population_, generations_, seed_})
-        connect(box, &QSpinBox::valueChanged, this, &DsePage::checkSettings);
-    for (auto* box : {encoding_, stages_, levels_})
-        connect(box, &QComboBox::currentIndexChanged, this, &DsePage::checkSettings);
+    connect(settingsForm_, &DseSettingsForm::changed, this, &DsePage::checkSettings);
     for (auto* box : {xAxis_, yAxis_, zAxis_, colour_, dominated_, infeasible_})
         connect(box, &QComboBox::currentIndexChanged, this, &DsePage::drawFront);
     connect(views_, &QTabWidget::currentChanged, this, &DsePage::drawFront);
@@ -342,15 +298,7 @@ DsePage::DsePage(PartitionDocument* document, QWidget* parent)
 }
 
 dse::SearchSettings DsePage::settings() const {
-    dse::SearchSettings settings;
-    settings.encoding =
-        encoding_->currentData().toString() == "naive" ? dse::Encoding::naive : dse::Encoding::spe;
-    settings.population = population_->value();
-    settings.generations = generations_->value();
-    settings.stages = stages_->currentData().toInt();
-    settings.levels = levels_->currentData().toInt();
-    settings.seed = static_cast<unsigned>(seed_->value());
-    return settings;
+    return settingsForm_->settings();
 }
 
 QString DsePage::settingsError() const { return settingsError_; }
@@ -383,9 +331,7 @@ void DsePage::updateButtons() {
     exportFrontButton_->setEnabled(!frontModel_->front().empty());
     exportPackageButton_->setEnabled(table_->selectionModel() &&
                                      table_->selectionModel()->hasSelection());
-    for (QWidget* w : std::initializer_list<QWidget*>{encoding_, population_, generations_,
-                                                      stages_, levels_, seed_, latency_})
-        w->setEnabled(!running);
+    settingsForm_->setEnabled(!running);
 }
 
 void DsePage::inputsChanged() {
@@ -433,7 +379,7 @@ bool DsePage::run() {
     discardRun_ = false;
     setFront({});
     frontInputs_ = inputs;
-    if (!runner_->start(inputs, settings(), latency_->isChecked()))
+    if (!runner_->start(inputs, settings(), settingsForm_->latencyObjective()))
         return false;
     objectives_ = runner_->objectives();
     evaluations_ = 0;
@@ -458,8 +404,9 @@ bool DsePage::run() {
     }
     notes_->setText(notes.join("\n"));
     notes_->setToolTip(all.join("\n"));
+    const auto searched = settings();
     const std::int64_t budget =
-        static_cast<std::int64_t>(population_->value()) * (generations_->value() + 1);
+        static_cast<std::int64_t>(searched.population) * (searched.generations + 1);
     progress_->setRange(0, static_cast<int>(std::min<std::int64_t>(budget, INT_MAX)));
     progress_->setValue(0);
     progress_->setTextVisible(true);
@@ -900,7 +847,7 @@ nlohmann::json DsePage::saveState() const {
     };
     dse::SearchState state;
     state.settings = settings();
-    state.latency = latency_->isChecked();
+    state.latency = settingsForm_->latencyObjective();
     state.view = {{"x", quantity(xAxis_)},
                   {"y", quantity(yAxis_)},
                   {"z", quantity(zAxis_)},
@@ -957,15 +904,7 @@ bool DsePage::applyState(const nlohmann::json& json) {
                       [&inputs](int pe) { return inputs->hasLatencies(pe); }};
         const auto state = dse::parse_search_state(json, target.cluster ? &target : nullptr,
                                                    "DSE state");
-        const auto& s = state.settings;
-        encoding_->setCurrentIndex(
-            encoding_->findData(s.encoding == dse::Encoding::naive ? "naive" : "spe"));
-        population_->setValue(s.population);
-        generations_->setValue(s.generations);
-        stages_->setCurrentIndex(stages_->findData(s.stages));
-        levels_->setCurrentIndex(levels_->findData(s.levels));
-        seed_->setValue(static_cast<int>(s.seed));
-        latency_->setChecked(state.latency);
+        settingsForm_->setSettings(state.settings, state.latency);
 
         if (state.result) {
             const auto& result = *state.result;

@@ -12,12 +12,12 @@
 
 #include "ui/dse/dse_evaluated_points.hpp"
 #include "ui/dse/dse_runner.hpp"
+#include "ui/dse/dse_settings_form.hpp"
 
 #include <QWidget>
 #include <nlohmann/json.hpp>
 #include <vector>
 
-class QCheckBox;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -85,12 +85,12 @@ public:
     bool restoreState(const nlohmann::json& state);
     const std::vector<dse::HypervolumeStep>& history() const { return history_; }
     DseRunner* runner() const { return runner_; }
-    QSpinBox* populationBox() const { return population_; }
-    QSpinBox* generationsBox() const { return generations_; }
-    QComboBox* encodingBox() const { return encoding_; }
-    QComboBox* stagesBox() const { return stages_; }
-    QComboBox* levelsBox() const { return levels_; }
-    QSpinBox* seedBox() const { return seed_; }
+    QSpinBox* populationBox() const { return settingsForm_->populationBox(); }
+    QSpinBox* generationsBox() const { return settingsForm_->generationsBox(); }
+    QComboBox* encodingBox() const { return settingsForm_->encodingBox(); }
+    QComboBox* stagesBox() const { return settingsForm_->stagesBox(); }
+    QComboBox* levelsBox() const { return settingsForm_->levelsBox(); }
+    QSpinBox* seedBox() const { return settingsForm_->seedBox(); }
     QComboBox* xAxisBox() const { return xAxis_; }
     QComboBox* yAxisBox() const { return yAxis_; }
     QComboBox* colourBox() const { return colour_; }
@@ -139,13 +139,7 @@ private:
 
     PartitionDocument* document_;
     DseRunner* runner_;
-    QComboBox* encoding_;
-    QSpinBox* population_;
-    QSpinBox* generations_;
-    QComboBox* stages_;
-    QComboBox* levels_;
-    QSpinBox* seed_;
-    QCheckBox* latency_;
+    DseSettingsForm* settingsForm_;
     QPushButton* runButton_;
     QPushButton* pauseButton_;
     QPushButton* cancelButton_;
