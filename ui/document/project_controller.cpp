@@ -20,16 +20,13 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
-#include <QLockFile>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QUndoStack>
-#include <QUuid>
 #include <algorithm>
 
 namespace cleave::ui {
@@ -37,61 +34,6 @@ namespace cleave::ui {
 namespace {
 
 constexpr int kAutosaveMs = 2 * 60 * 1000;
-constexpr auto kAutosaveSuffix = ".autosave";
-constexpr auto kRegistryKey = "autosave/files"; // side files written and not yet removed
-
-std::filesystem::path fsPath(const QString& path) {
-    return std::filesystem::path(QFile::encodeName(path).toStdString());
-}
-
-QString qPath(const std::filesystem::path& path) {
-    return QFile::decodeName(QByteArray::fromStdString(path.string()));
-}
-
-QStringList registry() {
-    return QSettings().value(kRegistryKey).toStringList();
-}
-
-void setRegistered(const QString& file, bool registered) {
-    QStringList files = registry();
-    files.removeAll(file);
-    if (registered)
-        files.prepend(file);
-    QSettings().setValue(kRegistryKey, files);
-}
-
-std::unique_ptr<QLockFile> lockFor(const QString& autosave) {
-    auto lock = std::make_unique<QLockFile>(autosave + ".lock");
-    lock->setStaleLockTime(0); // stale only when the process holding it is gone
-    return lock;
-}
-
-// Whether a running studio (this one included) holds the side file.
-bool isHeld(const QString& autosave) {
-    auto lock = lockFor(autosave);
-    if (!lock->tryLock(0))
-        return true;
-    lock->unlock();
-    return false;
-}
-
-// A side file worth offering: there, readable, held by no one, and newer than its project.
-std::optional<ProjectController::Recoverable> recoverable(const QString& autosave) {
-    const QFileInfo info(autosave);
-    if (!info.exists() || isHeld(autosave))
-        return std::nullopt;
-    project::Project copy;
-    try {
-        copy = project::load_project(fsPath(autosave));
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-    const QString project = copy.autosave ? qPath(copy.autosave->project) : QString();
-    if (!project.isEmpty() && QFileInfo::exists(project) &&
-        QFileInfo(project).lastModified() > info.lastModified())
-        return std::nullopt; // saved since
-    return ProjectController::Recoverable{autosave, project, info.lastModified()};
-}
 
 QString shapeText(const std::string& name, const graph::Shape& dims) {
     QString text = QString::fromStdString(name) + "=";
@@ -348,9 +290,9 @@ bool ProjectController::openProject(const QString& path) {
     sessionAutosave_ = false;
     const QString side = absolute + kAutosaveSuffix;
     if (side != ownAutosave_ && QFileInfo::exists(side)) {
-        if (isHeld(side)) {
+        if (isAutosaveHeld(side)) {
             sessionAutosave_ = true; // open in another window: this one autosaves elsewhere
-        } else if (const auto r = recoverable(side)) {
+        } else if (const auto r = recoverableAutosave(side)) {
             // Newer than the project: the work after its last save may be there.
             restore(std::move(p), absolute, absolute, false);
             showRecoveryBox(*r);
@@ -579,11 +521,7 @@ QString ProjectController::autosavePath() const {
     if (!path_.isEmpty() && !sessionAutosave_)
         return path_ + kAutosaveSuffix;
     if (untitledAutosave_.isEmpty()) {
-        const QString folder =
-            QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/autosave";
-        untitledAutosave_ =
-            folder + "/" + QUuid::createUuid().toString(QUuid::WithoutBraces) + ".cleave" +
-            kAutosaveSuffix;
+        untitledAutosave_ = untitledAutosavePath();
     }
     return untitledAutosave_;
 }
@@ -610,7 +548,7 @@ bool ProjectController::writeAutosave(const QString& path, const project::Projec
     if (ownAutosave_ != path) {
         releaseAutosave(false);
         QDir().mkpath(QFileInfo(path).absolutePath());
-        lock_ = lockFor(path);
+        lock_ = autosaveLock(path);
         if (!lock_->tryLock(0)) {
             lock_.reset();
             return false; // another window writes this side file
@@ -626,7 +564,7 @@ bool ProjectController::writeAutosave(const QString& path, const project::Projec
             tr("Autosave failed: %1").arg(QString::fromStdString(e.what())), 8000);
         return false;
     }
-    setRegistered(path, true);
+    setAutosaveRegistered(path, true);
     return true;
 }
 
@@ -635,7 +573,7 @@ void ProjectController::releaseAutosave(bool remove) {
         return;
     if (remove) {
         QFile::remove(ownAutosave_);
-        setRegistered(ownAutosave_, false);
+        setAutosaveRegistered(ownAutosave_, false);
     }
     if (lock_)
         lock_->unlock();
@@ -647,21 +585,7 @@ void ProjectController::releaseAutosave(bool remove) {
 // ---- recovery --------------------------------------------------------------------------------
 
 QList<ProjectController::Recoverable> ProjectController::recoverableAutosaves() {
-    QList<Recoverable> found;
-    QStringList files = registry();
-    // Untitled side files are found in their folder too, should the settings have been lost.
-    const QDir folder(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-                      "/autosave");
-    for (const QString& name :
-         folder.entryList({QString("*.cleave") + kAutosaveSuffix}, QDir::Files, QDir::Time))
-        if (!files.contains(folder.filePath(name)))
-            files << folder.filePath(name);
-    for (const QString& file : files)
-        if (auto r = recoverable(file))
-            found << *r;
-    std::sort(found.begin(), found.end(),
-              [](const Recoverable& a, const Recoverable& b) { return a.written > b.written; });
-    return found;
+    return ui::recoverableAutosaves();
 }
 
 bool ProjectController::offerRecovery() {
@@ -724,7 +648,7 @@ void ProjectController::resolveRecovery(const QString& autosave, RecoveryDecisio
     if (decision == RecoveryDecision::discard) {
         QFile::remove(autosave);
         QFile::remove(autosave + ".lock");
-        setRegistered(autosave, false);
+        setAutosaveRegistered(autosave, false);
         QTimer::singleShot(0, this, [this] { offerRecovery(); });
         return;
     }
@@ -744,7 +668,7 @@ void ProjectController::resolveRecovery(const QString& autosave, RecoveryDecisio
         window->show();
         target = window->project();
     }
-    auto lock = lockFor(autosave);
+    auto lock = autosaveLock(autosave);
     if (!lock->tryLock(0)) {
         warn(tr("Could not recover"), tr("%1 is in use by another Cleave window.").arg(autosave));
         return;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/project/project.hpp"
+#include "ui/document/autosave_files.hpp"
 
 #include <QDateTime>
 #include <QList>
@@ -34,12 +35,7 @@ public:
     enum class CloseDecision { save, discard, cancel };
     enum class RecoveryDecision { recover, discard, later };
 
-    // An autosave side file no running studio holds, newer than the project it copies.
-    struct Recoverable {
-        QString autosave;
-        QString project; // empty: the work was never saved as a project
-        QDateTime written;
-    };
+    using Recoverable = RecoverableAutosave;
 
     explicit ProjectController(MainWindow* window);
     ~ProjectController() override;

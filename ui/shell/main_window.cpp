@@ -416,10 +416,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
-} // namespace cleave::ui
-
-namespace cleave::ui {
-
 GraphView* MainWindow::graphView() const {
     return graphPage_->view();
 }
@@ -540,10 +536,6 @@ void MainWindow::selectNodes(const QList<int>& nodes) {
     if (!rows.isEmpty())
         nodeView_->scrollTo(rows.first().topLeft(), QAbstractItemView::PositionAtCenter);
 }
-
-} // namespace cleave::ui
-
-namespace cleave::ui {
 
 // The Partition tab follows the kernels on show; a kernel clicked in its strip is selected in the
 // kernel dock, the graph and the properties dock.
@@ -683,10 +675,6 @@ void MainWindow::warn(const QString& title, const QString& text) {
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
-
-} // namespace cleave::ui
-
-namespace cleave::ui {
 
 GroupingPage* MainWindow::groupingPage() const {
     return clusterPage_->groupingPage();
