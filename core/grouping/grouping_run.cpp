@@ -131,4 +131,61 @@ GroupingOutcome regroup(const GroupingRequest& request,
     return outcome;
 }
 
+nlohmann::json grouping_settings_json(const GroupingRequest& r) {
+    return {{"groups", r.groups},
+            {"features", r.features},
+            {"vectors", r.vectors},
+            {"workload", r.workload},
+            {"rate_per_s", r.serving.rate_per_s},
+            {"batch", r.serving.batch},
+            {"duration_s", r.serving.duration_s},
+            {"seed", r.seed}};
+}
+
+void read_grouping_settings(const nlohmann::json& s, GroupingRequest& r) {
+    if (!s.is_object())
+        throw InputError("", "", "expected a JSON object of grouping settings");
+    r.groups = s.value("groups", r.groups);
+    r.features = s.value("features", r.features);
+    r.vectors = s.value("vectors", r.vectors);
+    r.workload = s.value("workload", r.workload);
+    r.serving.rate_per_s = s.value("rate_per_s", r.serving.rate_per_s);
+    r.serving.batch = s.value("batch", r.serving.batch);
+    r.serving.duration_s = s.value("duration_s", r.serving.duration_s);
+    r.seed = s.value("seed", r.seed);
+}
+
+std::vector<std::pair<std::string, std::string>> grouping_hosts(const device::Cluster& cluster) {
+    std::vector<std::pair<std::string, std::string>> hosts;
+    for (const auto& host : cluster.hosts)
+        hosts.emplace_back(host.host, host.device.id);
+    return hosts;
+}
+
+nlohmann::json grouping_result_json(const GroupingOutcome& outcome) {
+    auto json = grouping_settings_json(outcome.request);
+    nlohmann::json hosts = nlohmann::json::array();
+    if (outcome.request.cluster)
+        for (const auto& [host, device] : grouping_hosts(*outcome.request.cluster))
+            hosts.push_back({{"host", host}, {"device", device}});
+    nlohmann::json sets = nlohmann::json::array();
+    for (const auto& set : outcome.comparison)
+        sets.push_back({{"features", set.table.set}, {"group_of", set.search.best.group_of}});
+    json["hosts"] = std::move(hosts);
+    json["sets"] = std::move(sets);
+    return json;
+}
+
+SavedGrouping read_grouping_result(const nlohmann::json& json, GroupingRequest base) {
+    SavedGrouping saved;
+    read_grouping_settings(json, base);
+    saved.request = std::move(base);
+    for (const auto& h : json.at("hosts"))
+        saved.hosts.emplace_back(h.at("host").get<std::string>(), h.at("device").get<std::string>());
+    for (const auto& s : json.at("sets"))
+        saved.sets.emplace_back(s.at("features").get<std::string>(),
+                                s.at("group_of").get<std::vector<int>>());
+    return saved;
+}
+
 } // namespace cleave::grouping

@@ -11,6 +11,7 @@
 #include "serving_simulation.hpp"
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <memory>
 #include <optional>
 #include <string>
@@ -68,5 +69,26 @@ GroupingOutcome run_grouping(const GroupingRequest& request);
 // available_feature_sets order, the request's set among them; no search.
 GroupingOutcome regroup(const GroupingRequest& request,
                         const std::vector<std::pair<std::string, std::vector<int>>>& group_of);
+
+// A grouping's settings as a project's "grouping" member and a settings file write them: groups,
+// features, vectors, workload, rate_per_s, batch, duration_s, seed.
+nlohmann::json grouping_settings_json(const GroupingRequest& request);
+// Reads the settings given over `request`: a field left out keeps the request's. InputError for
+// anything but an object.
+void read_grouping_settings(const nlohmann::json& json, GroupingRequest& request);
+
+// A grouping found, saved: its settings, the hosts it grouped ({host, device}, in cluster order)
+// and, per feature set compared, the group of each host.
+nlohmann::json grouping_result_json(const GroupingOutcome& outcome);
+struct SavedGrouping {
+    GroupingRequest request; // the settings it ran with (cluster: the caller's)
+    std::vector<std::pair<std::string, std::string>> hosts;
+    std::vector<std::pair<std::string, std::vector<int>>> sets;
+};
+// `base`: the request whose fields the saved settings override.
+SavedGrouping read_grouping_result(const nlohmann::json& json, GroupingRequest base);
+
+// (host, device id) of each host of the cluster, in order.
+std::vector<std::pair<std::string, std::string>> grouping_hosts(const device::Cluster& cluster);
 
 } // namespace cleave::grouping

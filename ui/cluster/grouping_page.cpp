@@ -55,13 +55,6 @@ QString messageOf(const std::exception& e) {
     return QString::fromStdString(e.what());
 }
 
-std::vector<std::pair<std::string, std::string>> hostsOf(const device::Cluster& cluster) {
-    std::vector<std::pair<std::string, std::string>> hosts;
-    for (const auto& host : cluster.hosts)
-        hosts.emplace_back(host.host, host.device.id);
-    return hosts;
-}
-
 QStandardItem* item(const QString& text, Qt::Alignment alignment = Qt::AlignLeft) {
     auto* cell = new QStandardItem(text);
     cell->setEditable(false);
@@ -375,7 +368,7 @@ bool GroupingPage::run() {
         if (generation == generation_) {
             if (!result.outcome)
                 showError(result.error);
-            else if (hostsOf(*result.outcome->request.cluster) != hostsOf(document_->cluster()))
+            else if (grouping::grouping_hosts(*result.outcome->request.cluster) != grouping::grouping_hosts(document_->cluster()))
                 status_->setText(tr("The hosts changed while grouping: group again."));
             else
                 showOutcome(result.outcome, result.seconds);
@@ -405,7 +398,7 @@ void GroupingPage::clusterChanged() {
     groups_->setMaximum(std::max(1, hosts));
     runButton_->setEnabled(!running_ && hosts > 0);
     // A result stays while the hosts and their devices do (a link edit leaves it true).
-    if (outcome_ && hostsOf(document_->cluster()) != outcomeHosts_) {
+    if (outcome_ && grouping::grouping_hosts(document_->cluster()) != outcomeHosts_) {
         // A grouping running for the old hosts would be stale too.
         ++generation_;
         clearResult();
@@ -428,7 +421,7 @@ void GroupingPage::clearResult() {
 
 void GroupingPage::showOutcome(GroupingOutcomePtr outcome, double seconds) {
     outcome_ = std::move(outcome);
-    outcomeHosts_ = hostsOf(*outcome_->request.cluster);
+    outcomeHosts_ = grouping::grouping_hosts(*outcome_->request.cluster);
     const auto& request = outcome_->request;
     const auto& chosen = outcome_->chosen;
     const int groups = request.groups;
@@ -682,55 +675,16 @@ QString GroupingPage::legendText() const {
 }
 
 nlohmann::json GroupingPage::saveState() const {
-    const GroupingRequest r = request();
-    nlohmann::json state{{"groups", r.groups},
-                         {"features", r.features},
-                         {"vectors", r.vectors},
-                         {"workload", r.workload},
-                         {"rate_per_s", r.serving.rate_per_s},
-                         {"batch", r.serving.batch},
-                         {"duration_s", r.serving.duration_s},
-                         {"seed", r.seed},
-                         {"result", nullptr}};
-    if (outcome_) {
-        const auto& o = *outcome_;
-        nlohmann::json hosts = nlohmann::json::array();
-        for (const auto& [host, device] : outcomeHosts_)
-            hosts.push_back({{"host", host}, {"device", device}});
-        nlohmann::json sets = nlohmann::json::array();
-        for (const auto& set : o.comparison)
-            sets.push_back({{"features", set.table.set}, {"group_of", set.search.best.group_of}});
-        state["result"] = {{"groups", o.request.groups},
-                           {"features", o.request.features},
-                           {"vectors", o.request.vectors},
-                           {"workload", o.request.workload},
-                           {"rate_per_s", o.request.serving.rate_per_s},
-                           {"batch", o.request.serving.batch},
-                           {"duration_s", o.request.serving.duration_s},
-                           {"seed", o.request.seed},
-                           {"hosts", hosts},
-                           {"sets", sets}};
-    }
+    auto state = grouping::grouping_settings_json(request());
+    state["result"] = outcome_ ? grouping::grouping_result_json(*outcome_) : nlohmann::json();
     return state;
 }
 
 QString GroupingPage::restoreState(const nlohmann::json& state) {
     try {
         // A field left out keeps the setting on show.
-        const auto settings = [](const nlohmann::json& s, GroupingRequest& r) {
-            if (!s.is_object())
-                throw InputError("", "", "expected a JSON object of grouping settings");
-            r.groups = s.value("groups", r.groups);
-            r.features = s.value("features", r.features);
-            r.vectors = s.value("vectors", r.vectors);
-            r.workload = s.value("workload", r.workload);
-            r.serving.rate_per_s = s.value("rate_per_s", r.serving.rate_per_s);
-            r.serving.batch = s.value("batch", r.serving.batch);
-            r.serving.duration_s = s.value("duration_s", r.serving.duration_s);
-            r.seed = s.value("seed", r.seed);
-        };
         GroupingRequest r = request();
-        settings(state, r);
+        grouping::read_grouping_settings(state, r);
         ++generation_; // a grouping running now is not what the state describes
         clearResult();
         if (!r.vectors.empty()) {
@@ -757,22 +711,15 @@ QString GroupingPage::restoreState(const nlohmann::json& state) {
         seed_->setValue(static_cast<int>(r.seed));
         if (!state.contains("result") || state["result"].is_null())
             return {};
-        const auto& result = state["result"];
-        GroupingRequest found = request();
-        settings(result, found);
-        std::vector<std::pair<std::string, std::string>> hosts;
-        for (const auto& h : result.at("hosts"))
-            hosts.emplace_back(h.at("host").get<std::string>(), h.at("device").get<std::string>());
-        if (hosts != hostsOf(document_->cluster())) {
+        auto saved = grouping::read_grouping_result(state["result"], request());
+        if (saved.hosts != grouping::grouping_hosts(document_->cluster())) {
             status_->setText(tr("The saved grouping was for other hosts: group again."));
             return {};
         }
-        found.cluster = document_->clusterPtr();
-        std::vector<std::pair<std::string, std::vector<int>>> sets;
-        for (const auto& s : result.at("sets"))
-            sets.emplace_back(s.at("features").get<std::string>(),
-                              s.at("group_of").get<std::vector<int>>());
-        showOutcome(std::make_shared<const GroupingOutcome>(grouping::regroup(found, sets)), 0);
+        saved.request.cluster = document_->clusterPtr();
+        showOutcome(
+            std::make_shared<const GroupingOutcome>(grouping::regroup(saved.request, saved.sets)),
+            0);
     } catch (const std::exception& e) {
         const QString message = tr("grouping state: %1").arg(messageOf(e));
         showError(message);

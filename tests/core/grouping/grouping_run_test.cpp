@@ -57,6 +57,35 @@ private slots:
         QCOMPARE(again.chosen.search.best.objective, outcome.chosen.search.best.objective);
     }
 
+    // A project's "grouping" member: the settings, and the grouping found with its hosts.
+    void savedGroupingReadsBack() {
+        auto request = three_boards(2);
+        request.seed = 9;
+        request.serving.batch = 4;
+        const auto outcome = grouping::run_grouping(request);
+        auto json = grouping::grouping_settings_json(request);
+        json["result"] = grouping::grouping_result_json(outcome);
+
+        grouping::GroupingRequest settings;
+        grouping::read_grouping_settings(json, settings);
+        QCOMPARE(settings.seed, std::uint64_t{9});
+        QCOMPARE(settings.serving.batch, 4);
+        QCOMPARE(settings.groups, 2);
+        // A field left out keeps what was there.
+        grouping::read_grouping_settings(nlohmann::json{{"groups", 3}}, settings);
+        QCOMPARE(settings.groups, 3);
+        QCOMPARE(settings.seed, std::uint64_t{9});
+
+        const auto saved = grouping::read_grouping_result(json["result"], {});
+        QCOMPARE(saved.hosts, grouping::grouping_hosts(*request.cluster));
+        QCOMPARE(saved.hosts.front(), (std::pair<std::string, std::string>{"h1", "jetson-xavier-nx"}));
+        QCOMPARE(saved.sets.size(), outcome.comparison.size());
+        QCOMPARE(saved.sets.front().second, outcome.comparison.front().search.best.group_of);
+        QCOMPARE(saved.request.seed, std::uint64_t{9});
+        QVERIFY(error_of([&] { grouping::read_grouping_settings(nlohmann::json::array(), settings); })
+                    .starts_with("expected a JSON object of grouping settings"));
+    }
+
     void badRequestsNameTheirPlace() {
         QVERIFY(error_of([] { grouping::run_grouping(three_boards(4)); })
                     .starts_with("--groups: 4 groups for the 3 hosts of tiny.cluster.json"));
