@@ -1,5 +1,6 @@
 #include "ui/shell/main_window.hpp"
 
+#include "ui/document/studio_document.hpp"
 #include "ui/graph/graph_page.hpp"
 #include "ui/graph/graph_view.hpp"
 #include "ui/latency/kernel_dock.hpp"
@@ -71,7 +72,8 @@ constexpr int kBusyDelayMs = 300;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), loader_(new ModelLoadRunner(this)), nodes_(new NodeTableModel(this)),
+    : QMainWindow(parent), document_(new StudioDocument(this)), loader_(new ModelLoadRunner(this)),
+      nodes_(new NodeTableModel(this)),
       proxy_(new TermFilterProxy(this)), recent_(new RecentFiles(this)),
       pages_(new QStackedWidget(this)), startPage_(new StartPage(this)),
       nodeView_(new QTableView(this)), filterEdit_(new QLineEdit(this)),
@@ -189,6 +191,14 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     updateRecentFiles();
     updateCount();
+    // The node table and the docks show the document's model.
+    connect(document_, &StudioDocument::modelChanged, this, [this](const QString& path) {
+        const auto& model = document_->model();
+        nodes_->setModel(model);
+        summary_->setModel(model);
+        comparison_->setModel(model, QFileInfo(path).completeBaseName());
+        kernelDock_->setModel(model);
+    });
     QSettings settings;
     if (!restoreGeometry(settings.value("mainWindow/geometry").toByteArray()))
         resize(screen()->availableSize().boundedTo(QSize(1440, 900)) * 0.9);
@@ -205,7 +215,11 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 const ModelPtr& MainWindow::model() const {
-    return nodes_->model();
+    return document_->model();
+}
+
+QString MainWindow::modelPath() const {
+    return document_->modelPath();
 }
 
 void MainWindow::createMenus() {
@@ -335,12 +349,8 @@ void MainWindow::openModel(const QString& path, std::map<std::string, graph::Sha
 
 void MainWindow::showModel(const QString& path, ModelPtr model) {
     setBusy(false);
-    path_ = path;
     const auto warnings = static_cast<int>(model->warnings.size());
-    nodes_->setModel(std::move(model));
-    summary_->setModel(nodes_->model());
-    comparison_->setModel(nodes_->model(), QFileInfo(path).completeBaseName());
-    kernelDock_->setModel(nodes_->model());
+    document_->setModel(path, std::move(model)); // the docks observe it (connectDocument)
     pages_->setCurrentIndex(1);
     filterAction_->setEnabled(true);
     nodeView_->resizeColumnsToContents();
@@ -638,7 +648,7 @@ void MainWindow::exportPackageDialog() {
         return;
     QSettings settings;
     const QString suggested = settings.value("lastPackageFolder").toString() + "/" +
-                              QFileInfo(path_).completeBaseName() + "-package";
+                              QFileInfo(modelPath()).completeBaseName() + "-package";
     const QString folder =
         QFileDialog::getSaveFileName(this, tr("Export AutoDiCE Package (a folder)"), suggested,
                                      QString(), nullptr, QFileDialog::DontConfirmOverwrite);

@@ -36,6 +36,7 @@ class ModelSummaryDock;
 class TermFilterProxy;
 class NodeTableModel;
 class RecentFiles;
+class StudioDocument;
 class StartPage;
 
 class MainWindow : public QMainWindow {
@@ -68,7 +69,8 @@ public:
     bool openMapping(const QString& path);
 
     const ModelPtr& model() const;
-    QString modelPath() const { return path_; }
+    QString modelPath() const;
+    StudioDocument* document() const { return document_; }
     QTableView* nodeView() const { return nodeView_; }
     QLineEdit* filterEdit() const { return filterEdit_; }
     ModelSummaryDock* summaryDock() const { return summary_; }
@@ -117,6 +119,7 @@ private:
     // A warning with `text` as plain text (file names, JSON pointers), not blocking the window.
     void warn(const QString& title, const QString& text);
 
+    StudioDocument* document_;
     ModelLoadRunner* loader_;
     NodeTableModel* nodes_;
     TermFilterProxy* proxy_;
@@ -138,7 +141,6 @@ private:
     MeasuredComparisonDock* comparison_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* filterAction_ = nullptr;
-    QString path_;
     PartitionPage* partitionPage_ = nullptr;
     DsePage* dsePage_ = nullptr;
     ClusterPage* clusterPage_ = nullptr;
