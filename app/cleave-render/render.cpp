@@ -8,6 +8,7 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/layout/graph_layout.hpp"
+#include "cli_main.hpp"
 #include "mapping_options.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
@@ -33,7 +34,6 @@
 #include <cleave/version.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -437,21 +437,5 @@ int main(int argc, char** argv) {
     app.footer("Exit codes: 0 success, 2 bad input or usage, 1 internal failure.");
     RenderOptions options;
     add_render_options(app, options);
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::Success& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        app.exit(e);
-        return 2;
-    }
-    try {
-        return run_render(options);
-    } catch (const cleave::InputError& e) {
-        std::cerr << "cleave render: " << e.what() << '\n';
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "cleave render: internal error: " << e.what() << '\n';
-        return 1;
-    }
+    return parse_and_run(app, argc, argv, "cleave render", [&] { return run_render(options); });
 }

@@ -1,10 +1,9 @@
 // cleave: the command-line front end. Exit codes: 0 success, 2 bad input or usage, 1 internal
 // failure.
+#include "cli_main.hpp"
 #include "commands.hpp"
-#include "core/input_error.hpp"
 
 #include <cleave/version.hpp>
-#include <iostream>
 #include <map>
 
 int main(int argc, char** argv) {
@@ -51,24 +50,10 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_version_command(app));
     add(cleave::cli::add_render_command(app));
 
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::Success& e) {
-        return app.exit(e);
-    } catch (const CLI::ParseError& e) {
-        app.exit(e);
-        return 2;
-    }
-    try {
+    return cleave::cli::parse_and_run(app, argc, argv, "cleave", [&] {
         for (const auto& [command, action] : actions)
             if (command->parsed())
                 return action();
         return 2;
-    } catch (const cleave::InputError& e) {
-        std::cerr << "cleave: " << e.what() << '\n';
-        return 2;
-    } catch (const std::exception& e) {
-        std::cerr << "cleave: internal error: " << e.what() << '\n';
-        return 1;
-    }
+    });
 }
