@@ -129,15 +129,11 @@ int run_group(const GroupOptions& options) {
                              std::to_string(grouping::kExactMaxDevices) + " hosts; " +
                              options.cluster + " has " + std::to_string(devices));
     // One grouping by the chosen features (from a file, or a set as the studio groups by).
-    grouping::FeatureSetGrouping found;
-    if (!options.features_file.empty()) {
-        found.table = grouping::features_from_file(options.features_file, cluster);
-        found.search = grouping::balance_local_search(
-            grouping::normalised(found.table.values), options.groups,
-            {.restarts = options.restarts, .seed = options.seed});
-    } else {
-        found = grouping::group_by(request, options.features, {});
-    }
+    const auto found =
+        options.features_file.empty()
+            ? grouping::group_by(request, options.features, {})
+            : grouping::group_table(
+                  request, grouping::features_from_file(options.features_file, cluster), {});
     const auto& table = found.table;
     const auto& search = found.search;
     const auto normalised = grouping::normalised(table.values);

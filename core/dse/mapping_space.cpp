@@ -82,11 +82,14 @@ int ObjectiveSet::index(Objective objective) const {
 }
 
 std::vector<std::string> objective_names(const ObjectiveSet& objectives) {
-    std::vector<std::string> names{"bottleneck_ms", "max_memory_bytes"};
-    if (objectives.energy)
-        names.push_back("max_energy_mj");
-    if (objectives.latency)
-        names.push_back("latency_ms");
+    std::vector<std::string> names;
+    for (const auto& [objective, name] :
+         {std::pair{Objective::bottleneck_ms, "bottleneck_ms"},
+          std::pair{Objective::max_memory_bytes, "max_memory_bytes"},
+          std::pair{Objective::max_energy_mj, "max_energy_mj"},
+          std::pair{Objective::latency_ms, "latency_ms"}})
+        if (objectives.index(objective) >= 0)
+            names.emplace_back(name);
     return names;
 }
 

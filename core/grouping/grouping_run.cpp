@@ -4,6 +4,7 @@
 #include "core/input_error.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace cleave::grouping {
 
@@ -68,14 +69,19 @@ std::vector<std::string> available_feature_sets(bool vectors) {
     return sets;
 }
 
-FeatureSetGrouping group_by(const GroupingRequest& request, const std::string& set,
-                            const std::vector<double>& image_ms) {
+FeatureSetGrouping group_table(const GroupingRequest& request, FeatureTable table,
+                               const std::vector<double>& image_ms) {
     FeatureSetGrouping out;
-    out.table = feature_table(request, set);
+    out.table = std::move(table);
     out.search = balance_local_search(normalised(out.table.values), request.groups,
                                       {.restarts = request.restarts, .seed = request.seed});
     measure(out, request, image_ms);
     return out;
+}
+
+FeatureSetGrouping group_by(const GroupingRequest& request, const std::string& set,
+                            const std::vector<double>& image_ms) {
+    return group_table(request, feature_table(request, set), image_ms);
 }
 
 namespace {

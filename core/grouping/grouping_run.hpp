@@ -62,6 +62,10 @@ struct GroupingOutcome {
 // The feature sets a request can group by: flops and config, with a vectors file hp, he, ha.
 std::vector<std::string> available_feature_sets(bool vectors);
 // Throws InputError as the functions above.
+// The request's hosts grouped by `table` (a set's, or a features file's): the search, the group
+// sums and, with `image_ms`, the serving simulation.
+FeatureSetGrouping group_table(const GroupingRequest& request, FeatureTable table,
+                               const std::vector<double>& image_ms);
 FeatureSetGrouping group_by(const GroupingRequest& request, const std::string& set,
                             const std::vector<double>& image_ms);
 GroupingOutcome run_grouping(const GroupingRequest& request);
