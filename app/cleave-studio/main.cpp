@@ -1,7 +1,7 @@
 // cleave-studio: the desktop application. Everything but start-up lives in ui/.
 #include "ui/dse/dse_page.hpp"
 #include "ui/cluster/grouping_page.hpp"
-#include "ui/latency/kernel_dock.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/shell/theme.hpp"
@@ -75,8 +75,10 @@ int main(int argc, char** argv) {
         window->show();
         if (&model == &models.front()) // autosaves that a crash left behind
             window->project()->offerRecovery();
-        if (parser.isSet(device))
-            window->kernelDock()->setDevice(parser.value(device));
+        if (parser.isSet(device)) { // where the window starts: no edit
+            window->document()->setDevice(parser.value(device));
+            window->project()->markClean();
+        }
         if (parser.isSet(measurements))
             window->openMeasurements(parser.value(measurements));
         if (parser.isSet(cluster) && window->openCluster(parser.value(cluster)) &&

@@ -1,7 +1,7 @@
-// What the studio's GUI tests wait for: a model shown, and the kernel dock's prediction.
+// What the studio's GUI tests wait for: a model shown, and the document's prediction.
 #pragma once
 
-#include "ui/latency/kernel_dock.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 
 #include <QElapsedTimer>
@@ -17,19 +17,20 @@ inline bool openModel(ui::MainWindow& window, const char* name) {
     return shown.wait(30000);
 }
 
-// Waits until the dock has a prediction and none is running.
-inline bool waitForPrediction(ui::KernelDock& dock) {
+// Waits until the document has a prediction and none is running.
+inline bool waitForPrediction(ui::StudioDocument& document) {
     QElapsedTimer clock;
     clock.start();
-    while ((dock.isPredicting() || !dock.latency()) && clock.elapsed() < 30000)
+    while ((document.isPredicting() || !document.latency()) && clock.elapsed() < 30000)
         QTest::qWait(10);
-    return dock.latency() != nullptr;
+    return document.latency() != nullptr;
 }
 
 // Picks a device and waits for its prediction of the kernels on show.
-inline bool predictOn(ui::KernelDock& dock, const QString& device) {
-    dock.setDevice(device);
-    return waitForPrediction(dock) && dock.latency()->request.device == device.toStdString();
+inline bool predictOn(ui::StudioDocument& document, const QString& device) {
+    document.setDevice(device);
+    return waitForPrediction(document) &&
+           document.latency()->request.device == device.toStdString();
 }
 
 } // namespace cleave::test

@@ -6,7 +6,7 @@
 #include "core/input_error.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/cluster/grouping_page.hpp"
-#include "ui/latency/kernel_dock.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
@@ -14,7 +14,6 @@
 
 #include <QAbstractButton>
 #include <QAction>
-#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
@@ -71,24 +70,11 @@ ProjectController::ProjectController(MainWindow* window)
     connect(autosaveTimer_, &QTimer::timeout, this, &ProjectController::autosaveNow);
     autosaveTimer_->start();
 
-    auto* document = window_->partitionPage()->document();
-    connect(document->undoStack(), &QUndoStack::cleanChanged, this,
-            &ProjectController::scheduleUpdate);
-    connect(document->undoStack(), &QUndoStack::indexChanged, this,
-            &ProjectController::scheduleUpdate);
-    connect(document, &PartitionDocument::inputsChanged, this, &ProjectController::scheduleUpdate);
-    connect(window_->kernelDock(), &KernelDock::kernelsChanged, this,
-            &ProjectController::scheduleUpdate);
-    connect(window_->kernelDock(), &KernelDock::latencyChanged, this, [this] {
-        // The default device becomes known with the first prediction: that is no edit.
-        if (!userDevice_ && baseline_.device.isEmpty())
-            baseline_.device = window_->kernelDock()->device();
-        scheduleUpdate();
-    });
-    connect(window_->kernelDock()->deviceBox(), &QComboBox::activated, this, [this] {
-        userDevice_ = true;
-        scheduleUpdate();
-    });
+    // Edits: of the document, and of the mapping (its undo stack's clean state).
+    connect(window_->document(), &StudioDocument::changed, this, &ProjectController::scheduleUpdate);
+    const auto* mapping = window_->partitionPage()->document()->undoStack();
+    connect(mapping, &QUndoStack::cleanChanged, this, &ProjectController::scheduleUpdate);
+    connect(mapping, &QUndoStack::indexChanged, this, &ProjectController::scheduleUpdate);
     // Opening files in an untitled window starts its work; only what is done after is an edit.
     connect(window_, &MainWindow::modelShown, this, [this] {
         if (!restoring_)
@@ -130,9 +116,10 @@ ProjectController::ProjectController(MainWindow* window)
                 restoring_->problems << tr("Grouping: %1").arg(error);
         });
     // A search or a grouping that ended changed what the project would save.
-    connect(window_->dsePage(), &DsePage::finished, this, &ProjectController::scheduleUpdate);
-    connect(window_->groupingPage(), &GroupingPage::finished, this,
-            &ProjectController::scheduleUpdate);
+    connect(window_->dsePage(), &DsePage::finished, window_->document(),
+            &StudioDocument::noteChange);
+    connect(window_->groupingPage(), &GroupingPage::finished, window_->document(),
+            &StudioDocument::noteChange);
     window_->startPage()->setExampleProject(exampleProjectPath());
     markClean();
 }
@@ -170,21 +157,22 @@ project::Project ProjectController::snapshot() const {
         for (const auto& [name, dims] : window_->loader()->loadedInputShapes())
             p.input_shapes.push_back(shapeText(name, dims).toStdString());
     }
-    if (const auto& cluster = window_->partitionPage()->cluster()) {
+    const auto* document = window_->document();
+    if (const auto& cluster = document->cluster()) {
         project::ClusterRef ref;
         if (!cluster->file.empty() && QFileInfo::exists(QString::fromStdString(cluster->file)))
             ref.path = std::filesystem::absolute(cluster->file).lexically_normal();
         ref.inline_ = device::cluster_to_json(*cluster);
         p.cluster = std::move(ref);
     }
-    p.rules = window_->kernelDock()->ruleSet().toStdString();
-    p.device = window_->kernelDock()->device().toStdString();
-    const auto* document = window_->partitionPage()->document();
-    if (document->hasMapping()) {
-        const auto& inputs = *document->inputs();
+    p.rules = document->ruleSet().toStdString();
+    p.device = document->device().toStdString();
+    const auto* partition = window_->partitionPage()->document();
+    if (partition->hasMapping()) {
+        const auto& inputs = *partition->inputs();
         p.mapping = nlohmann::json::parse(autodice::mapping_file_json(
             *inputs.request.model, *inputs.request.kernels,
-            partition::assignment_of(document->mapping(), inputs.kernelCount()),
+            partition::assignment_of(partition->mapping(), inputs.kernelCount()),
             *inputs.request.cluster));
     }
     const nlohmann::json parts = sections();
@@ -206,7 +194,6 @@ void ProjectController::addSection(const std::string& name, SaveSection save,
                                    RestoreSection restore) {
     sectionHooks_[name] = {std::move(save), std::move(restore)};
     keptSections_.erase(name);
-    baseline_.sections = sections();
 }
 
 // ---- modified --------------------------------------------------------------------------------
@@ -214,37 +201,23 @@ void ProjectController::addSection(const std::string& name, SaveSection save,
 bool ProjectController::isModified() const {
     if (restoring_)
         return false;
-    const auto* dock = window_->kernelDock();
-    const auto& cluster = window_->partitionPage()->cluster();
-    return recovered_ || !window_->partitionPage()->document()->undoStack()->isClean() ||
-           QFileInfo(window_->modelPath()).absoluteFilePath() != baseline_.model ||
-           static_cast<const void*>(cluster.get()) != baseline_.cluster ||
-           dock->ruleSet() != baseline_.rules ||
-           (dock->device() != baseline_.device && (userDevice_ || !baseline_.device.isEmpty())) ||
-           sections() != baseline_.sections;
+    return recovered_ || window_->document()->revision() != cleanRevision_ ||
+           !window_->partitionPage()->document()->undoStack()->isClean();
 }
 
 void ProjectController::markClean() {
-    const auto* dock = window_->kernelDock();
-    baseline_.model = QFileInfo(window_->modelPath()).absoluteFilePath();
-    baseline_.cluster = window_->partitionPage()->cluster().get();
-    baseline_.rules = dock->ruleSet();
-    baseline_.device = dock->device();
-    baseline_.sections = sections();
-    userDevice_ = false;
+    cleanRevision_ = window_->document()->revision();
     recovered_ = false;
     window_->partitionPage()->document()->undoStack()->setClean();
     updateModified();
 }
 
+// Files opened in an untitled window that showed no edits are no edit; edits made before them
+// still count. (The title still shows the state from before the file: it is updated once the
+// event loop turns.)
 void ProjectController::resetBaselineIfUntitled() {
-    if (path_.isEmpty() && !recovered_ && !isModified())
+    if (path_.isEmpty() && !recovered_ && !modified_)
         markClean();
-    else if (path_.isEmpty() && !recovered_) {
-        // Files opened are no edit, but edits made before them still count.
-        baseline_.model = QFileInfo(window_->modelPath()).absoluteFilePath();
-        baseline_.cluster = window_->partitionPage()->cluster().get();
-    }
     scheduleUpdate();
 }
 
@@ -320,11 +293,14 @@ void ProjectController::restore(project::Project p, const QString& file, const Q
     for (const auto& [name, hooks] : sectionHooks_)
         keptSections_.erase(name);
 
-    auto* dock = window_->kernelDock();
-    if (!dock->setRuleSet(QString::fromStdString(p.rules.empty() ? "ort-cpu" : p.rules)))
-        r.problems << tr("the fusion rules %1 could not be used").arg(QString::fromStdString(p.rules));
+    auto* document = window_->document();
+    if (const QString error =
+            document->setRuleSet(QString::fromStdString(p.rules.empty() ? "ort-cpu" : p.rules));
+        !error.isEmpty())
+        r.problems << tr("the fusion rules %1 could not be used: %2")
+                          .arg(QString::fromStdString(p.rules), error);
     if (!p.device.empty())
-        dock->setDevice(QString::fromStdString(p.device));
+        document->setDevice(QString::fromStdString(p.device));
 
     if (p.cluster) {
         try {
@@ -345,7 +321,7 @@ void ProjectController::restore(project::Project p, const QString& file, const Q
         auto cluster = std::make_shared<const device::Cluster>(r.cluster);
         r.shown = cluster.get();
         window_->clusterPage()->setCluster(cluster);
-        window_->partitionPage()->setCluster(std::move(cluster));
+        document->setCluster(std::move(cluster));
     }
     updateTitle();
     if (r.project.model.empty())
@@ -360,7 +336,7 @@ void ProjectController::continueRestore() {
     auto* page = window_->partitionPage();
     const auto& inputs = page->document()->inputs();
     const bool current = inputs && inputs->request.model == window_->model() &&
-                         inputs->request.kernels == window_->kernelDock()->kernelGraph() &&
+                         inputs->request.kernels == window_->document()->kernels() &&
                          inputs->request.cluster.get() == restoring_->shown;
     if (current)
         return applyMapping();

@@ -46,6 +46,8 @@ public:
 
     QString projectPath() const { return path_; } // empty: untitled
     bool isModified() const;
+    // The window's state as it is now counts as unchanged (saved, opened, or where it starts).
+    void markClean();
     bool isRestoring() const { return restoring_ != nullptr; }
     // The window's state as a project (paths absolute).
     project::Project snapshot() const;
@@ -103,20 +105,12 @@ signals:
 
 private:
     struct Restore;
-    struct Baseline {
-        QString model;
-        const void* cluster = nullptr;
-        QString rules;
-        QString device;
-        nlohmann::json sections;
-    };
 
     void restore(project::Project project, const QString& file, const QString& path,
                  bool recovered);
     void continueRestore();
     void applyMapping();
     void finishRestore(const QString& problem);
-    void markClean();
     void resetBaselineIfUntitled();
     void scheduleUpdate();
     void updateModified();
@@ -134,10 +128,9 @@ private:
     QTimer* autosaveTimer_;
     QTimer* updateTimer_;
     std::unique_ptr<Restore> restoring_;
-    Baseline baseline_;
+    quint64 cleanRevision_ = 0; // the document's revision when last saved or opened
     bool recovered_ = false; // restored from an autosave: modified until saved
     bool modified_ = false;
-    bool userDevice_ = false;
     std::map<std::string, std::pair<SaveSection, RestoreSection>> sectionHooks_;
     std::map<std::string, nlohmann::json> keptSections_; // read, with no part to restore them
     QString ownAutosave_;                  // the side file this window wrote or took over

@@ -1,16 +1,116 @@
 #include "ui/document/studio_document.hpp"
 
+#include "core/input_error.hpp"
+#include "ui/latency/latency_runner.hpp"
+
+#include <QTimer>
+#include <QUndoGroup>
 #include <utility>
 
 namespace cleave::ui {
 
-StudioDocument::StudioDocument(QObject* parent) : QObject(parent) {}
+StudioDocument::StudioDocument(QObject* parent)
+    : QObject(parent), method_(fusion::find_fusion_method(ruleSet_.toStdString())),
+      history_(new QUndoGroup(this)), runner_(new LatencyRunner(this)),
+      predictTimer_(new QTimer(this)) {
+    predictTimer_->setSingleShot(true);
+    predictTimer_->setInterval(0);
+    connect(predictTimer_, &QTimer::timeout, this, &StudioDocument::predict);
+    connect(runner_, &LatencyRunner::predicted, this, &StudioDocument::takeLatency);
+}
+
+StudioDocument::~StudioDocument() = default;
+
+void StudioDocument::bump() {
+    ++revision_;
+    emit changed();
+}
+
+void StudioDocument::noteChange() {
+    bump();
+}
 
 void StudioDocument::setModel(const QString& path, ModelPtr model) {
     model_ = std::move(model);
     modelPath_ = path;
-    ++revision_;
+    bump();
     emit modelChanged(path);
+    regroup();
+}
+
+QString StudioDocument::setRuleSet(const QString& spec) {
+    try {
+        method_ = fusion::find_fusion_method(spec.toStdString());
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
+    const bool same = spec == ruleSet_;
+    ruleSet_ = spec;
+    if (!same)
+        bump();
+    emit ruleSetChanged(spec);
+    regroup(); // a rule file read again may group differently
+    return {};
+}
+
+void StudioDocument::setDevice(const QString& device) {
+    if (device == device_)
+        return;
+    device_ = device;
+    bump();
+    emit deviceChanged(device);
+    schedulePrediction();
+}
+
+void StudioDocument::setMeasuredRun(MeasuredRunPtr run) {
+    if (run == measured_)
+        return;
+    measured_ = std::move(run);
+    schedulePrediction();
+}
+
+bool StudioDocument::isPredicting() const {
+    return predictTimer_->isActive() || runner_->isRunning();
+}
+
+void StudioDocument::setCluster(ClusterPtr cluster) {
+    if (cluster == cluster_)
+        return;
+    cluster_ = std::move(cluster);
+    bump();
+    emit clusterChanged();
+}
+
+// Every change of model or method comes here: the kernels, then their prediction.
+void StudioDocument::regroup() {
+    kernels_ = model_ ? std::make_shared<const fusion::KernelGraph>(
+                            fusion::detect_kernels(*model_, method_))
+                      : nullptr;
+    schedulePrediction();
+    emit kernelsChanged();
+}
+
+// The figures on show stay until the new ones arrive, a few milliseconds later.
+void StudioDocument::schedulePrediction() {
+    latency_.reset();
+    predictTimer_->start();
+}
+
+void StudioDocument::predict() {
+    if (!kernels_) {
+        emit latencyChanged(nullptr);
+        return;
+    }
+    runner_->start({model_, kernels_, device_.toStdString(), ruleSet_.toStdString(), measured_});
+}
+
+void StudioDocument::takeLatency(const LatencyReportPtr& report) {
+    latency_ = report;
+    if (device_.isEmpty() && report->hasFigures()) { // the default, now known: no edit
+        device_ = QString::fromStdString(report->request.device);
+        emit deviceChanged(device_);
+    }
+    emit latencyChanged(report);
 }
 
 } // namespace cleave::ui

@@ -2,11 +2,10 @@
 
 #include "core/device/device_library.hpp"
 #include "core/device/this_machine.hpp"
-#include "core/input_error.hpp"
+#include "ui/document/studio_document.hpp"
+#include "ui/graph/term_filter_proxy.hpp"
 #include "ui/latency/kernel_table_model.hpp"
 #include "ui/latency/latency_format.hpp"
-#include "ui/latency/latency_runner.hpp"
-#include "ui/graph/term_filter_proxy.hpp"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -17,7 +16,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace cleave::ui {
@@ -28,13 +26,11 @@ constexpr auto kOpenLearnedModel = "Learned model…";
 constexpr auto kOpenDeviceFile = "Device file…";
 } // namespace
 
-KernelDock::KernelDock(QWidget* parent)
-    : QDockWidget(tr("Kernels"), parent), rules_(new QComboBox(this)),
+KernelDock::KernelDock(StudioDocument* document, QWidget* parent)
+    : QDockWidget(tr("Kernels"), parent), document_(document), rules_(new QComboBox(this)),
       devices_(new QComboBox(this)), filterEdit_(new QLineEdit(this)), summary_(new QLabel(this)),
       latencyLabel_(new QLabel(this)), view_(new QTableView(this)),
-      kernels_(new KernelTableModel(this)), proxy_(new TermFilterProxy(this)),
-      method_(fusion::find_fusion_method(ruleSet_.toStdString())), runner_(new LatencyRunner(this)),
-      predictTimer_(new QTimer(this)) {
+      kernels_(new KernelTableModel(this)), proxy_(new TermFilterProxy(this)) {
     setObjectName("kernelDock");
     auto* body = new QWidget(this);
     auto* layout = new QVBoxLayout(body);
@@ -107,12 +103,12 @@ KernelDock::KernelDock(QWidget* parent)
         if (devices_->itemText(index) == tr(kOpenDeviceFile))
             chooseDeviceFile();
         else
-            setDevice(devices_->itemText(index));
+            document_->setDevice(devices_->itemText(index));
     });
-    predictTimer_->setSingleShot(true);
-    predictTimer_->setInterval(0);
-    connect(predictTimer_, &QTimer::timeout, this, &KernelDock::predict);
-    connect(runner_, &LatencyRunner::predicted, this, &KernelDock::showLatency);
+    connect(document_, &StudioDocument::ruleSetChanged, this, &KernelDock::showRuleSet);
+    connect(document_, &StudioDocument::deviceChanged, this, &KernelDock::showDevice);
+    connect(document_, &StudioDocument::kernelsChanged, this, &KernelDock::showKernels);
+    connect(document_, &StudioDocument::latencyChanged, this, &KernelDock::showLatency);
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (!current.isValid())
@@ -123,75 +119,44 @@ KernelDock::KernelDock(QWidget* parent)
                 emit kernelSelected(QList<int>(nodes.begin(), nodes.end()));
                 emit currentKernelChanged(row);
             });
-    refresh();
-}
-
-void KernelDock::setModel(const ModelPtr& model) {
-    model_ = model;
-    refresh();
+    showRuleSet(document_->ruleSet());
+    showDevice(document_->device());
+    showKernels();
 }
 
 bool KernelDock::setRuleSet(const QString& spec) {
-    try {
-        method_ = fusion::find_fusion_method(spec.toStdString());
-    } catch (const InputError& e) {
-        rules_->setCurrentText(ruleSet_);
-        emit ruleSetFailed(QString::fromStdString(e.what()));
-        return false;
-    }
-    ruleSet_ = spec;
+    const QString error = document_->setRuleSet(spec);
+    if (error.isEmpty())
+        return true;
+    rules_->setCurrentText(document_->ruleSet());
+    emit ruleSetFailed(error);
+    return false;
+}
+
+void KernelDock::showRuleSet(const QString& spec) {
     if (rules_->findText(spec) < 0)
         rules_->insertItem(rules_->count() - 2, spec);
     rules_->setCurrentText(spec);
-    refresh();
-    return true;
 }
 
-void KernelDock::setDevice(const QString& device) {
+void KernelDock::showDevice(const QString& device) {
+    if (device.isEmpty()) {
+        devices_->setCurrentIndex(-1);
+        return;
+    }
     if (devices_->findText(device) < 0)
         devices_->insertItem(devices_->count() - 1, device);
     devices_->setCurrentText(device);
-    if (device == device_)
-        return;
-    device_ = device;
-    schedulePrediction();
-}
-
-void KernelDock::setMeasuredRun(MeasuredRunPtr run) {
-    if (run == measured_)
-        return;
-    measured_ = std::move(run);
-    schedulePrediction();
-}
-
-bool KernelDock::isPredicting() const {
-    return predictTimer_->isActive() || runner_->isRunning();
 }
 
 QString KernelDock::latencyText() const {
     return latencyLabel_->text();
 }
 
-// The figures on show stay until the new ones arrive, a few milliseconds later.
-void KernelDock::schedulePrediction() {
-    latency_.reset();
-    predictTimer_->start();
-}
-
-void KernelDock::predict() {
-    if (!graph_) {
-        latencyLabel_->clear();
-        emit latencyChanged(nullptr);
-        return;
-    }
-    runner_->start({model_, graph_, device_.toStdString(), ruleSet_.toStdString(), measured_});
-}
-
 void KernelDock::showLatency(const LatencyReportPtr& report) {
-    latency_ = report;
-    if (device_.isEmpty() && report->hasFigures()) { // the default, now known
-        device_ = QString::fromStdString(report->request.device);
-        devices_->setCurrentText(device_);
+    if (!report) {
+        latencyLabel_->clear();
+        return;
     }
     kernels_->setLatency(report->latency.kernels);
     latencyLabel_->setText(QString::fromStdString(report->summary()));
@@ -204,16 +169,15 @@ void KernelDock::showLatency(const LatencyReportPtr& report) {
                      QString::fromStdString(format_ms(report->latency.overhead_ms))));
     else
         latencyLabel_->setToolTip(latencyLabel_->text());
-    emit latencyChanged(report);
 }
 
 void KernelDock::chooseDeviceFile() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Device File"), {},
                                                       tr("Device files (*.json);;All files (*)"));
     if (path.isEmpty())
-        devices_->setCurrentText(device_);
+        showDevice(document_->device());
     else
-        setDevice(QFileInfo(path).absoluteFilePath());
+        document_->setDevice(QFileInfo(path).absoluteFilePath());
 }
 
 void KernelDock::selectKernel(int kernel) {
@@ -235,51 +199,46 @@ void KernelDock::chooseFile(bool learned) {
                 : QFileDialog::getOpenFileName(this, tr("Open Fusion Rules"), {},
                                                tr("Fusion rules (*.json);;All files (*)"));
     if (path.isEmpty())
-        rules_->setCurrentText(ruleSet_);
+        rules_->setCurrentText(document_->ruleSet());
     else
         setRuleSet((learned ? QString(fusion::kLearnedPrefix) : QString()) +
                    QFileInfo(path).absoluteFilePath());
 }
 
-// Every change of model or rule set comes here: the kernels, then their prediction.
-void KernelDock::refresh() {
-    if (!model_) {
-        graph_.reset();
+void KernelDock::showKernels() {
+    const auto& model = document_->model();
+    const auto& graph = document_->kernels();
+    if (!model || !graph) {
         kernels_->setKernels(nullptr, {});
         summary_->setText(tr("No model"));
-        emit kernelsChanged();
-        schedulePrediction();
         return;
     }
-    auto graph = fusion::detect_kernels(*model_, method_);
     int fused = 0;
-    for (const bool f : graph.fused)
+    for (const bool f : graph->fused)
         fused += f;
     int launches = 0;
-    for (const auto& k : graph.kernels)
+    for (const auto& k : graph->kernels)
         launches += k.launches;
     summary_->setText(tr("%1 kernels from %2 nodes; %3 of %4 edges fused")
                           .arg(launches)
-                          .arg(model_->nodes.size())
+                          .arg(model->nodes.size())
                           .arg(fused)
-                          .arg(graph.edges.size()));
+                          .arg(graph->edges.size()));
+    const auto& method = document_->fusionMethod();
     QStringList unmatched;
-    for (const auto& op : fusion::unmatched_ops(*model_, method_))
+    for (const auto& op : fusion::unmatched_ops(*model, method))
         unmatched << QString::fromStdString(op);
     if (unmatched.isEmpty())
         summary_->setToolTip({});
-    else if (std::holds_alternative<fusion::RuleSet>(method_.how))
+    else if (std::holds_alternative<fusion::RuleSet>(method.how))
         summary_->setToolTip(tr("Not fused: no rule names %1; each such node is its own kernel")
                                  .arg(unmatched.join(", ")));
     else
         summary_->setToolTip(
             tr("Unseen in training: %1; scored by op category alone").arg(unmatched.join(", ")));
-    graph_ = std::make_shared<const fusion::KernelGraph>(graph);
-    kernels_->setKernels(model_, std::move(graph));
-    schedulePrediction();
+    kernels_->setKernels(model, *graph);
     view_->resizeColumnsToContents();
     view_->horizontalHeader()->setSectionResizeMode(KernelTableModel::Ops, QHeaderView::Stretch);
-    emit kernelsChanged();
 }
 
 } // namespace cleave::ui

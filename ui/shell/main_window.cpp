@@ -78,7 +78,7 @@ MainWindow::MainWindow(QWidget* parent)
       pages_(new QStackedWidget(this)), startPage_(new StartPage(this)),
       nodeView_(new QTableView(this)), filterEdit_(new QLineEdit(this)),
       countLabel_(new QLabel(this)), summary_(new ModelSummaryDock(this)),
-      kernelDock_(new KernelDock(this)), progress_(new QProgressBar(this)),
+      kernelDock_(new KernelDock(document_, this)), progress_(new QProgressBar(this)),
       cancelButton_(new QPushButton(tr("Cancel"), this)), busyDelay_(new QTimer(this)) {
     setWindowTitle(tr("Cleave"));
     setAcceptDrops(true);
@@ -112,10 +112,13 @@ MainWindow::MainWindow(QWidget* parent)
     clusterPage_ = new ClusterPage(tabs_);
     tabs_->addTab(clusterPage_, tr("Cluster"));
     tabs_->addTab(clusterPage_->groupingPage(), tr("Grouping"));
-    // One cluster: opened in the window, shown in the Cluster tab; edited there, split here.
+    // One cluster, the document's: opened in the window, shown in the Cluster tab; edited there,
+    // split in the Partition tab.
     connect(this, &MainWindow::clusterOpened, clusterPage_,
-            [this] { clusterPage_->setCluster(partitionPage_->cluster()); });
-    connect(clusterPage_, &ClusterPage::clusterEdited, partitionPage_, &PartitionPage::setCluster);
+            [this] { clusterPage_->setCluster(document_->cluster()); });
+    connect(clusterPage_, &ClusterPage::clusterEdited, document_, &StudioDocument::setCluster);
+    connect(document_, &StudioDocument::clusterChanged, partitionPage_,
+            [this] { partitionPage_->setCluster(document_->cluster()); });
     pages_->addWidget(tabs_);
     setCentralWidget(pages_);
 
@@ -197,7 +200,6 @@ MainWindow::MainWindow(QWidget* parent)
         nodes_->setModel(model);
         summary_->setModel(model);
         comparison_->setModel(model, QFileInfo(path).completeBaseName());
-        kernelDock_->setModel(model);
     });
     QSettings settings;
     if (!restoreGeometry(settings.value("mainWindow/geometry").toByteArray()))
@@ -258,7 +260,7 @@ void MainWindow::createMenus() {
 
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     // The edits of the cluster while the Cluster or Grouping tab shows, else of the mapping.
-    auto* history = new QUndoGroup(this);
+    auto* history = document_->history();
     history->addStack(partitionPage_->document()->undoStack());
     history->addStack(clusterPage_->undoStack());
     const auto followTab = [this, history] {
@@ -434,9 +436,9 @@ GraphView* MainWindow::graphView() const {
 // shown by the others. Programmatic selection emits nothing back, so no pick loops.
 void MainWindow::connectGraph() {
     auto* graph = graphPage_->view();
-    connect(kernelDock_, &KernelDock::kernelsChanged, this, [this, graph] {
-        const ModelPtr& model = kernelDock_->kernels()->model();
-        const KernelGraphPtr& kernels = kernelDock_->kernelGraph();
+    connect(document_, &StudioDocument::kernelsChanged, this, [this, graph] {
+        const ModelPtr& model = document_->model();
+        const KernelGraphPtr& kernels = document_->kernels();
         properties_->setGraph(model, kernels);
         graph->setGraph(model, kernels);
     });
@@ -474,14 +476,14 @@ void MainWindow::connectGraph() {
 
 // A prediction reaches every view of it; a measured run chosen for comparison is predicted too.
 void MainWindow::connectLatency() {
-    connect(kernelDock_, &KernelDock::latencyChanged, this, [this](const LatencyReportPtr& report) {
+    connect(document_, &StudioDocument::latencyChanged, this, [this](const LatencyReportPtr& report) {
         graphPage_->view()->setLatency(report);
         breakdown_->setReport(report);
         comparison_->setReport(report);
     });
     connect(comparison_, &MeasuredComparisonDock::runChosen, this, [this](MeasuredRunPtr run) {
-        kernelDock_->setMeasuredRun(std::move(run));
-        if (const auto& report = kernelDock_->latency()) // nothing changed: no new prediction
+        document_->setMeasuredRun(std::move(run));
+        if (const auto& report = document_->latency()) // nothing changed: no new prediction
             comparison_->setReport(report);
     });
 }
@@ -550,9 +552,8 @@ void MainWindow::selectNodes(const QList<int>& nodes) {
 // The Partition tab follows the kernels on show; a kernel clicked in its strip is selected in the
 // kernel dock, the graph and the properties dock.
 void MainWindow::connectPartition() {
-    connect(kernelDock_, &KernelDock::kernelsChanged, this, [this] {
-        partitionPage_->setKernels(kernelDock_->kernels()->model(), kernelDock_->kernelGraph(),
-                                   kernelDock_->ruleSet());
+    connect(document_, &StudioDocument::kernelsChanged, this, [this] {
+        partitionPage_->setKernels(document_->model(), document_->kernels(), document_->ruleSet());
     });
     connect(partitionPage_, &PartitionPage::kernelActivated, this,
             [this](int kernel) { kernelDock_->selectKernel(kernel); });
@@ -589,12 +590,12 @@ bool MainWindow::openCluster(const QString& path) {
         return false;
     }
     QSettings().setValue("partition/lastCluster", QFileInfo(path).absoluteFilePath());
-    partitionPage_->setCluster(std::move(cluster));
+    document_->setCluster(cluster);
     tabs_->setCurrentWidget(partitionPage_);
     statusBar()->showMessage(tr("Opened cluster %1: %2 hosts, %3 PEs")
                                  .arg(QFileInfo(path).fileName())
-                                 .arg(partitionPage_->cluster()->hosts.size())
-                                 .arg(partitionPage_->cluster()->pes.size()),
+                                 .arg(cluster->hosts.size())
+                                 .arg(cluster->pes.size()),
                              8000);
     emit clusterOpened(path);
     return true;

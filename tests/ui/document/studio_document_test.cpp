@@ -1,11 +1,18 @@
 // The window's document: a model set on it is what the window, the node table and the kernel
-// dock show, each change counted in its revision and announced once.
+// dock show; its method, device and cluster likewise; each change a project keeps counted in its
+// revision and announced once, and the project's modified state read from that revision.
+#include "../studio_waits.hpp"
+#include "core/device/cluster.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "ui/document/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/graph/node_table_model.hpp"
 #include "ui/latency/kernel_dock.hpp"
+#include "ui/latency/kernel_table_model.hpp"
+#include "ui/partition/partition_page.hpp"
 #include "ui/shell/main_window.hpp"
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QtTest>
@@ -37,6 +44,72 @@ private slots:
         QVERIFY(nodes);
         QCOMPARE(nodes->model(), model);
         QCOMPARE(nodes->rowCount(), static_cast<int>(model->nodes.size()));
+    }
+
+    void methodDeviceAndClusterAreTheDocuments() {
+        ui::MainWindow window;
+        QVERIFY(cleave::test::openModel(window, "resnet18"));
+        auto* document = window.document();
+        const auto* table = window.kernelDock()->kernels();
+        QVERIFY(document->kernels());
+        QCOMPARE(table->rowCount(), static_cast<int>(document->kernels()->kernels.size()));
+        QCOMPARE(table->rowCount(), 40);
+
+        // The default device, known with the first prediction, is no edit.
+        const auto opened = document->revision();
+        QVERIFY(cleave::test::waitForPrediction(*document));
+        QVERIFY(!document->device().isEmpty());
+        QCOMPARE(document->revision(), opened);
+
+        // A method that cannot be read changes nothing and says why.
+        QSignalSpy regrouped(document, &ui::StudioDocument::kernelsChanged);
+        const QString error = document->setRuleSet("/nonexistent/rules.json");
+        QVERIFY2(error.contains("/nonexistent/rules.json"), qPrintable(error));
+        QCOMPARE(document->ruleSet(), QString("ort-cpu"));
+        QCOMPARE(document->revision(), opened);
+        QCOMPARE(regrouped.count(), 0);
+        // Another method regroups the kernels the table shows, once, as one change.
+        QCOMPARE(document->setRuleSet("tflite-gpu"), QString());
+        QCOMPARE(regrouped.count(), 1);
+        QCOMPARE(document->revision(), opened + 1);
+        QCOMPARE(table->rowCount(), 24);
+
+        // The device on show again is no change; another one is, and is predicted.
+        QSignalSpy moved(document, &ui::StudioDocument::deviceChanged);
+        document->setDevice(document->device());
+        QCOMPARE(moved.count(), 0);
+        QCOMPARE(document->revision(), opened + 1);
+        QVERIFY(cleave::test::predictOn(*document, "jetson-xavier-nx"));
+        QCOMPARE(moved.count(), 1);
+        QCOMPARE(document->revision(), opened + 2);
+        QCOMPARE(window.kernelDock()->deviceBox()->currentText(), QString("jetson-xavier-nx"));
+
+        // The cluster the Partition tab splits over.
+        auto cluster = std::make_shared<const device::Cluster>(device::load_cluster(
+            QString(CLEAVE_EXAMPLE_CLUSTERS_DIR "/nx8.cluster.json").toStdString()));
+        document->setCluster(cluster);
+        QCOMPARE(document->revision(), opened + 3);
+        QCOMPARE(window.partitionPage()->cluster(), cluster);
+        document->setCluster(cluster);
+        QCOMPARE(document->revision(), opened + 3);
+    }
+
+    void theProjectIsModifiedWhenTheRevisionMoves() {
+        ui::MainWindow window;
+        auto* project = window.project();
+        // A model opened in an untitled window is no edit.
+        QVERIFY(cleave::test::openModel(window, "resnet18"));
+        QVERIFY(cleave::test::waitForPrediction(*window.document()));
+        QVERIFY(!project->isModified());
+        window.document()->setDevice("jetson-xavier-nx");
+        QVERIFY(project->isModified());
+        QTRY_VERIFY(window.windowTitle().endsWith(" *"));
+        project->markClean();
+        QVERIFY(!project->isModified());
+        QTRY_VERIFY(!window.windowTitle().endsWith(" *"));
+        // A search or grouping that ended: the pages say so.
+        window.document()->noteChange();
+        QVERIFY(project->isModified());
     }
 };
 

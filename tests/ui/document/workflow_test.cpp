@@ -146,7 +146,7 @@ private slots:
         QCOMPARE(window_->modelPath(), QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
         QCOMPARE(window_->partitionPage()->cluster()->hosts.size(), std::size_t{8});
         QVERIFY(cleave::test::sameMapping(document()->mapping(), applied_));
-        QCOMPARE(window_->kernelDock()->ruleSet(), QString("ort-cpu"));
+        QCOMPARE(window_->document()->ruleSet(), QString("ort-cpu"));
         // The DSE front is back without a search.
         const auto& front = window_->dsePage()->front();
         QCOMPARE(front.size(), front_.size());

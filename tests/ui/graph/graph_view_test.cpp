@@ -11,6 +11,7 @@
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/latency_legend.hpp"
 #include "ui/latency/latency_ramp.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/graph/properties_dock.hpp"
 
@@ -41,14 +42,14 @@ bool openResnet18(MainWindow& window) {
 
 // Picks a device and waits for its prediction to reach the graph.
 bool predictOn(MainWindow& window, const QString& device) {
-    auto& dock = *window.kernelDock();
-    dock.setDevice(device);
+    auto& document = *window.document();
+    document.setDevice(device);
     QElapsedTimer clock;
     clock.start();
-    while ((dock.isPredicting() || !dock.latency() || window.graphView()->isLayingOut()) &&
+    while ((document.isPredicting() || !document.latency() || window.graphView()->isLayingOut()) &&
            clock.elapsed() < 30000)
         QTest::qWait(10);
-    return dock.latency() && dock.latency()->request.device == device.toStdString();
+    return document.latency() && document.latency()->request.device == device.toStdString();
 }
 
 int nodeIndex(const MainWindow& window, const char* name) {
@@ -294,12 +295,12 @@ private slots:
         QVERIFY(predictOn(window, "jetson-xavier-nx"));
         auto* view = window.graphView();
         QVERIFY(view->showsLatency());
-        const auto& report = *window.kernelDock()->latency();
+        const auto& report = *window.document()->latency();
         std::vector<double> ms;
         for (const auto& kernel : report.latency.kernels)
             ms.push_back(kernel.us / 1000);
         const cleave::ui::LatencyRamp ramp(ms);
-        const auto& kernels = *window.kernelDock()->kernelGraph();
+        const auto& kernels = *window.document()->kernels();
         for (const auto* item : view->graphScene()->nodeItems()) {
             const int kernel = kernels.kernel_of_node[static_cast<std::size_t>(item->node())];
             QCOMPARE(item->fill(), ramp.colour(ms[static_cast<std::size_t>(kernel)]));

@@ -7,6 +7,7 @@
 #include "core/predict/predictor_library.hpp"
 #include "../device_without_figures.hpp"
 #include "../studio_waits.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/kernel_table_model.hpp"
 #include "ui/latency/latency_format.hpp"
@@ -23,6 +24,7 @@
 #include <limits>
 
 using cleave::ui::KernelDock;
+using cleave::ui::StudioDocument;
 using cleave::ui::KernelTableModel;
 using cleave::ui::MainWindow;
 
@@ -61,7 +63,7 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         QVERIFY(window.kernelDock()->setRuleSet("tflite-gpu"));
-        QCOMPARE(window.kernelDock()->ruleSet(), QString("tflite-gpu"));
+        QCOMPARE(window.document()->ruleSet(), QString("tflite-gpu"));
         // Alg. 3.1 merges BN and Relu into each conv and the residual Add into the conv before it.
         QCOMPARE(window.kernelDock()->view()->model()->rowCount(), 24);
     }
@@ -80,7 +82,7 @@ private slots:
         QCOMPARE(failed.count(), 1);
         QVERIFY2(failed.first().first().toString().startsWith(file.fileName() + ": /rules/0"),
                  qPrintable(failed.first().first().toString()));
-        QCOMPARE(window.kernelDock()->ruleSet(), QString("ort-cpu"));
+        QCOMPARE(window.document()->ruleSet(), QString("ort-cpu"));
         QCOMPARE(window.kernelDock()->view()->model()->rowCount(), 40);
     }
 
@@ -92,17 +94,17 @@ private slots:
         // Untrained weights: the test is that the dock reads a classifier and groups by it.
         cleave::fusion::save_learned_fusion(
             cleave::fusion::initial_learned_fusion({"Conv", "Relu"}, 0, 4, 1), path.toStdString());
-        QSignalSpy changed(window.kernelDock(), &KernelDock::kernelsChanged);
+        QSignalSpy changed(window.document(), &StudioDocument::kernelsChanged);
         QVERIFY(window.kernelDock()->setRuleSet("learned:" + path));
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(window.kernelDock()->ruleSet(), "learned:" + path);
+        QCOMPARE(window.document()->ruleSet(), "learned:" + path);
         const int rows = window.kernelDock()->view()->model()->rowCount();
         QVERIFY2(rows >= 1 && rows <= 69, qPrintable(QString::number(rows)));
 
         QSignalSpy failed(window.kernelDock(), &KernelDock::ruleSetFailed);
         QVERIFY(!window.kernelDock()->setRuleSet("learned:" + dir.filePath("missing.json")));
         QCOMPARE(failed.count(), 1);
-        QCOMPARE(window.kernelDock()->ruleSet(), "learned:" + path);
+        QCOMPARE(window.document()->ruleSet(), "learned:" + path);
     }
 
     void filterNarrowsKernels() {
@@ -131,29 +133,31 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
-        QVERIFY(dock.device().isEmpty() || dock.isPredicting());
+        auto& document = *window.document();
+        QVERIFY(document.device().isEmpty() || document.isPredicting());
         QElapsedTimer clock;
         clock.start();
-        while ((dock.isPredicting() || !dock.latency()) && clock.elapsed() < 30000)
+        while ((document.isPredicting() || !document.latency()) && clock.elapsed() < 30000)
             QTest::qWait(10);
-        QVERIFY(dock.latency());
-        QVERIFY2(dock.latency()->hasFigures(), dock.latency()->error.c_str());
-        QCOMPARE(dock.deviceBox()->currentText(), dock.device());
+        QVERIFY(document.latency());
+        QVERIFY2(document.latency()->hasFigures(), document.latency()->error.c_str());
+        QCOMPARE(dock.deviceBox()->currentText(), document.device());
         const auto shipped = cleave::predict::shipped_predictor("xeon-ort-1t");
-        if (shipped && dock.device() == "xeon-ort-1t") // its predictor loads (gbdt: a plugin)
+        if (shipped && document.device() == "xeon-ort-1t") // its predictor loads (gbdt: a plugin)
             QVERIFY(dock.latencyText().endsWith(
                 QString::fromStdString(", " + shipped->filename().string())));
         else // the first library device with datasheet figures
-            QCOMPARE(dock.device(), QString("jetson-xavier-nx"));
+            QCOMPARE(document.device(), QString("jetson-xavier-nx"));
     }
 
     void latencyColumnAddsUpToTheTotal() {
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
-        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
-        const auto& latency = dock.latency()->latency;
-        QVERIFY2(dock.latency()->hasFigures(), dock.latency()->error.c_str());
+        auto& document = *window.document();
+        QVERIFY(predictOn(document, "jetson-xavier-nx"));
+        const auto& latency = document.latency()->latency;
+        QVERIFY2(document.latency()->hasFigures(), document.latency()->error.c_str());
         double sum = 0;
         for (const auto& cell : latencyColumn(dock, KernelTableModel::SortRole)) {
             QVERIFY(cell.isValid());
@@ -173,7 +177,8 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
-        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
+        auto& document = *window.document();
+        QVERIFY(predictOn(document, "jetson-xavier-nx"));
         dock.view()->sortByColumn(KernelTableModel::Latency, Qt::DescendingOrder);
         const auto* sorted = dock.view()->model();
         double previous = std::numeric_limits<double>::max();
@@ -194,17 +199,18 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
-        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
+        auto& document = *window.document();
+        QVERIFY(predictOn(document, "jetson-xavier-nx"));
         const auto nx = latencyColumn(dock, KernelTableModel::SortRole);
-        const double nx_total = dock.latency()->latency.total_ms;
-        QSignalSpy changed(&dock, &KernelDock::latencyChanged);
-        QVERIFY(predictOn(dock, "nvidia-h100"));
+        const double nx_total = document.latency()->latency.total_ms;
+        QSignalSpy changed(&document, &StudioDocument::latencyChanged);
+        QVERIFY(predictOn(document, "nvidia-h100"));
         QCOMPARE(changed.count(), 1);
         QCOMPARE(dock.deviceBox()->currentText(), QString("nvidia-h100"));
         const auto h100 = latencyColumn(dock, KernelTableModel::SortRole);
         QCOMPARE(h100.size(), nx.size());
         QVERIFY(h100 != nx);
-        QVERIFY(dock.latency()->latency.total_ms < nx_total);
+        QVERIFY(document.latency()->latency.total_ms < nx_total);
         QVERIFY(dock.latencyText().contains(" ms on nvidia-h100, "));
     }
 
@@ -224,12 +230,13 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
+        auto& document = *window.document();
         const int at = dock.deviceBox()->findText("my-laptop-ort-1t");
         QVERIFY(at >= 0);
         QCOMPARE(dock.deviceBox()->itemData(at, Qt::ToolTipRole).toString(),
                  QString("My laptop, ONNX Runtime, 1 thread"));
-        QVERIFY(predictOn(dock, "my-laptop-ort-1t"));
-        QVERIFY(dock.latency()->hasFigures());
+        QVERIFY(predictOn(document, "my-laptop-ort-1t"));
+        QVERIFY(document.latency()->hasFigures());
         QVERIFY2(dock.latencyText().endsWith(", my-laptop-ort-1t.json.xz"),
                  qPrintable(dock.latencyText()));
         qputenv("XDG_DATA_HOME", previous);
@@ -239,9 +246,10 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
+        auto& document = *window.document();
         QTemporaryDir dir;
-        QVERIFY(predictOn(dock, cleave::test::deviceWithoutFigures(dir)));
-        const auto& report = *dock.latency();
+        QVERIFY(predictOn(document, cleave::test::deviceWithoutFigures(dir)));
+        const auto& report = *document.latency();
         QVERIFY(!report.hasFigures());
         QVERIFY(report.latency.kernels.empty());
         QVERIFY2(QString::fromStdString(report.error).contains(cleave::test::kDeviceWithoutFigures),
@@ -255,12 +263,13 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         auto& dock = *window.kernelDock();
-        QVERIFY(predictOn(dock, "jetson-xavier-nx"));
-        QSignalSpy changed(&dock, &KernelDock::latencyChanged);
+        auto& document = *window.document();
+        QVERIFY(predictOn(document, "jetson-xavier-nx"));
+        QSignalSpy changed(&document, &StudioDocument::latencyChanged);
         QVERIFY(dock.setRuleSet("tflite-gpu"));
         QVERIFY(changed.wait(30000));
-        QCOMPARE(dock.latency()->request.kernels, dock.kernelGraph());
-        QCOMPARE(dock.latency()->latency.kernels.size(), std::size_t{24});
+        QCOMPARE(document.latency()->request.kernels, document.kernels());
+        QCOMPARE(document.latency()->latency.kernels.size(), std::size_t{24});
         for (const auto& cell : latencyColumn(dock, KernelTableModel::SortRole))
             QVERIFY(cell.toDouble() > 0);
     }

@@ -3,6 +3,7 @@
 #include "../device_without_figures.hpp"
 #include "../studio_waits.hpp"
 #include "ui/charts/latency_breakdown_chart.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/latency_breakdown_dock.hpp"
 #include "ui/latency/latency_by_type_model.hpp"
@@ -15,7 +16,7 @@
 #include <QtTest>
 #include <map>
 
-using cleave::ui::KernelDock;
+using cleave::ui::StudioDocument;
 using cleave::ui::LatencyByTypeModel;
 using cleave::ui::MainWindow;
 
@@ -25,12 +26,12 @@ using cleave::test::predictOn;
 namespace {
 
 // Predicted ms per kernel type, summed from the kernel table.
-std::map<QString, double> msByType(const KernelDock& dock) {
+std::map<QString, double> msByType(const StudioDocument& document) {
     std::map<QString, double> sums;
-    const auto& kernels = dock.kernelGraph()->kernels;
+    const auto& kernels = document.kernels()->kernels;
     for (std::size_t k = 0; k < kernels.size(); ++k)
         sums[QString::fromStdString(kernels[k].type)] +=
-            dock.latency()->latency.kernels[k].us / 1000;
+            document.latency()->latency.kernels[k].us / 1000;
     return sums;
 }
 
@@ -45,8 +46,8 @@ private slots:
     void oneBarPerKernelType() {
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
-        QVERIFY(predictOn(*window.kernelDock(), "jetson-xavier-nx"));
-        const auto expected = msByType(*window.kernelDock());
+        QVERIFY(predictOn(*window.document(), "jetson-xavier-nx"));
+        const auto expected = msByType(*window.document());
         QCOMPARE(expected.size(), std::size_t{8});
         const auto* chart = window.breakdownDock()->chart();
         QVERIFY(chart->isVisibleTo(window.breakdownDock()));
@@ -72,11 +73,11 @@ private slots:
     void barsFollowTheDevice() {
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
-        QVERIFY(predictOn(*window.kernelDock(), "jetson-xavier-nx"));
+        QVERIFY(predictOn(*window.document(), "jetson-xavier-nx"));
         const double nx = window.breakdownDock()->chart()->bars()->sum();
-        QVERIFY(predictOn(*window.kernelDock(), "nvidia-h100"));
+        QVERIFY(predictOn(*window.document(), "nvidia-h100"));
         const double h100 = window.breakdownDock()->chart()->bars()->sum();
-        QVERIFY(qAbs(h100 - window.kernelDock()->latency()->latency.kernels_ms) < 1e-9);
+        QVERIFY(qAbs(h100 - window.document()->latency()->latency.kernels_ms) < 1e-9);
         QVERIFY(h100 < nx);
         QVERIFY(window.breakdownDock()->headline().contains("on nvidia-h100"));
     }
@@ -85,11 +86,11 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         QTemporaryDir dir;
-        QVERIFY(predictOn(*window.kernelDock(), cleave::test::deviceWithoutFigures(dir)));
+        QVERIFY(predictOn(*window.document(), cleave::test::deviceWithoutFigures(dir)));
         QCOMPARE(window.breakdownDock()->byType()->rowCount(), 0);
         QVERIFY(!window.breakdownDock()->chart()->isVisibleTo(window.breakdownDock()));
         QCOMPARE(window.breakdownDock()->headline(),
-                 QString::fromStdString(window.kernelDock()->latency()->error));
+                 QString::fromStdString(window.document()->latency()->error));
     }
 };
 

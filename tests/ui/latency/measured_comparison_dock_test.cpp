@@ -77,8 +77,8 @@ private slots:
         QVERIFY(dock.run());
         QCOMPARE(QString::fromStdString(dock.run()->model), QString("resnet18"));
         QCOMPARE(dock.runBox()->currentText(), QString("1 thread, 1×3×224×224"));
-        QVERIFY(waitForPrediction(*window.kernelDock()));
-        QCOMPARE(window.kernelDock()->latency()->request.measured, dock.run());
+        QVERIFY(waitForPrediction(*window.document()));
+        QCOMPARE(window.document()->latency()->request.measured, dock.run());
 
         const int timed = timedKernels(window);
         QVERIFY2(timed >= 30, qPrintable(QString::number(timed)));
@@ -114,13 +114,13 @@ private slots:
         MainWindow window;
         QVERIFY(openModel(window, "resnet18"));
         QVERIFY(openMeasurements(window, kSample));
-        QVERIFY(waitForPrediction(*window.kernelDock()));
-        window.kernelDock()->setDevice("jetson-xavier-nx");
-        QVERIFY(waitForPrediction(*window.kernelDock()));
+        QVERIFY(waitForPrediction(*window.document()));
+        window.document()->setDevice("jetson-xavier-nx");
+        QVERIFY(waitForPrediction(*window.document()));
         const QPointF before = window.comparisonDock()->chart()->points()->at(0);
         const QString summary = window.comparisonDock()->summary();
-        window.kernelDock()->setDevice("nvidia-h100");
-        QVERIFY(waitForPrediction(*window.kernelDock()));
+        window.document()->setDevice("nvidia-h100");
+        QVERIFY(waitForPrediction(*window.document()));
         const QPointF after = window.comparisonDock()->chart()->points()->at(0);
         QCOMPARE(after.x(), before.x());
         QVERIFY(after.y() != before.y());
@@ -137,8 +137,8 @@ private slots:
         QVERIFY2(window.comparisonDock()->summary().contains(
                      "ort-cpu-xeon-sample.json has no run of resnet50"),
                  qPrintable(window.comparisonDock()->summary()));
-        QVERIFY(waitForPrediction(*window.kernelDock()));
-        QVERIFY(!window.kernelDock()->latency()->request.measured);
+        QVERIFY(waitForPrediction(*window.document()));
+        QVERIFY(!window.document()->latency()->request.measured);
     }
 
     void badFileIsRefused() {

@@ -151,7 +151,7 @@ private slots:
 
         // With latency colours the legend comes under the drawing, hiding none of it.
         view->setColourByLatency(true);
-        QVERIFY(cleave::test::waitForPrediction(*window.kernelDock()));
+        QVERIFY(cleave::test::waitForPrediction(*window.document()));
         QTRY_VERIFY(view->showsLatency());
         const ExportResult withLegend = exportView(view, dir_.filePath("graph-latency.png"));
         QCOMPARE(withLegend.size.height(),
@@ -275,7 +275,7 @@ private slots:
         window.centralTabs()->setCurrentWidget(window.graphPage());
         window.nodeView()->setFocus(); // not a view that exports
         QCOMPARE(currentExportView(&window), window.graphView());
-        QVERIFY(cleave::test::waitForPrediction(*window.kernelDock())); // the chart shows then
+        QVERIFY(cleave::test::waitForPrediction(*window.document())); // the chart shows then
         QTRY_VERIFY(window.breakdownDock()->chart()->isVisible());
         window.breakdownDock()->chart()->setFocus();
         QCOMPARE(currentExportView(&window), window.breakdownDock()->chart());
