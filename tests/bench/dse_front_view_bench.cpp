@@ -83,7 +83,8 @@ int main(int argc, char** argv) try {
     auto inputs = std::make_shared<const ui::PartitionInputs>(
         ui::prepare_partition({model, kernels, cluster, "ort-cpu"}));
 
-    ui::PartitionPage page;
+    ui::PartitionDocument mapping;
+    ui::PartitionPage page{&mapping};
     page.document()->setInputs(inputs);
     ui::DsePage panel(page.document());
     panel.resize(1366, 768);

@@ -73,7 +73,8 @@ int main(int argc, char** argv) try {
         ui::prepare_partition({model, kernels, cluster, "ort-cpu"}));
     const double prepare_ms = since_ms(start);
 
-    ui::PartitionPage page;
+    ui::PartitionDocument mapping;
+    ui::PartitionPage page{&mapping};
     page.document()->setInputs(inputs);
     // Split over every host, on its first PE with latencies (nx8: the eight GPUs).
     std::vector<int> pes;

@@ -72,7 +72,7 @@ ProjectController::ProjectController(MainWindow* window)
 
     // Edits: of the document, and of the mapping (its undo stack's clean state).
     connect(window_->document(), &StudioDocument::changed, this, &ProjectController::scheduleUpdate);
-    const auto* mapping = window_->partitionPage()->document()->undoStack();
+    const auto* mapping = window_->document()->mapping()->undoStack();
     connect(mapping, &QUndoStack::cleanChanged, this, &ProjectController::scheduleUpdate);
     connect(mapping, &QUndoStack::indexChanged, this, &ProjectController::scheduleUpdate);
     // Opening files in an untitled window starts its work; only what is done after is an edit.
@@ -167,7 +167,7 @@ project::Project ProjectController::snapshot() const {
     }
     p.rules = document->ruleSet().toStdString();
     p.device = document->device().toStdString();
-    const auto* partition = window_->partitionPage()->document();
+    const auto* partition = window_->document()->mapping();
     if (partition->hasMapping()) {
         const auto& inputs = *partition->inputs();
         p.mapping = nlohmann::json::parse(autodice::mapping_file_json(
@@ -202,13 +202,13 @@ bool ProjectController::isModified() const {
     if (restoring_)
         return false;
     return recovered_ || window_->document()->revision() != cleanRevision_ ||
-           !window_->partitionPage()->document()->undoStack()->isClean();
+           !window_->document()->mapping()->undoStack()->isClean();
 }
 
 void ProjectController::markClean() {
     cleanRevision_ = window_->document()->revision();
     recovered_ = false;
-    window_->partitionPage()->document()->undoStack()->setClean();
+    window_->document()->mapping()->undoStack()->setClean();
     updateModified();
 }
 
@@ -346,7 +346,7 @@ void ProjectController::continueRestore() {
 
 void ProjectController::applyMapping() {
     auto& r = *restoring_;
-    auto* document = window_->partitionPage()->document();
+    auto* document = window_->document()->mapping();
     const auto& inputs = *document->inputs();
     if (!r.project.mapping.empty()) {
         try {
@@ -375,7 +375,7 @@ void ProjectController::finishRestore(const QString& problem) {
             hooks.second(stored);
     }
     auto r = std::move(restoring_);
-    window_->partitionPage()->document()->undoStack()->clear();
+    window_->document()->mapping()->undoStack()->clear();
     markClean();
     recovered_ = r->recovered;
     if (r->recovered)

@@ -2,6 +2,7 @@
 
 #include "core/input_error.hpp"
 #include "ui/latency/latency_runner.hpp"
+#include "ui/partition/partition_document.hpp"
 
 #include <QTimer>
 #include <QUndoGroup>
@@ -11,12 +12,13 @@ namespace cleave::ui {
 
 StudioDocument::StudioDocument(QObject* parent)
     : QObject(parent), method_(fusion::find_fusion_method(ruleSet_.toStdString())),
-      history_(new QUndoGroup(this)), runner_(new LatencyRunner(this)),
+      mapping_(new PartitionDocument(this)), history_(new QUndoGroup(this)), runner_(new LatencyRunner(this)),
       predictTimer_(new QTimer(this)) {
     predictTimer_->setSingleShot(true);
     predictTimer_->setInterval(0);
     connect(predictTimer_, &QTimer::timeout, this, &StudioDocument::predict);
     connect(runner_, &LatencyRunner::predicted, this, &StudioDocument::takeLatency);
+    history_->addStack(mapping_->undoStack());
 }
 
 StudioDocument::~StudioDocument() = default;

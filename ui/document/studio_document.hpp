@@ -1,8 +1,9 @@
 // A window's document (in the manner of Tiled's Document): the state the studio shows, which its
 // pages and docks observe through signals rather than own, and which a project saves. It holds
 // the open model and its path, the fusion method and the kernels it makes of the model, the
-// device and the latency predicted for those kernels on it (off the UI thread), the cluster, and
-// the undo group of the edits made in the pages. Every change a project would save bumps a
+// device and the latency predicted for those kernels on it (off the UI thread), the cluster, the
+// mapping of the kernels onto it (PartitionDocument, with its undo stack), and the undo group of
+// the edits made in the pages. Every change a project would save bumps a
 // revision, so "changed since" is a comparison of two numbers, never of serialised state.
 #pragma once
 
@@ -20,6 +21,7 @@ class QUndoGroup;
 namespace cleave::ui {
 
 class LatencyRunner;
+class PartitionDocument;
 
 class StudioDocument : public QObject {
     Q_OBJECT
@@ -56,6 +58,9 @@ public:
     // The cluster the model is split across; null: none.
     void setCluster(ClusterPtr cluster);
     const ClusterPtr& cluster() const { return cluster_; }
+
+    // The mapping the Partition tab shows and edits, and the DSE tab applies solutions to.
+    PartitionDocument* mapping() const { return mapping_; }
 
     // The undo stacks of the pages' edits (mapping, cluster), one active at a time.
     QUndoGroup* history() const { return history_; }
@@ -95,6 +100,7 @@ private:
     MeasuredRunPtr measured_;
     LatencyReportPtr latency_;
     ClusterPtr cluster_;
+    PartitionDocument* mapping_;
     QUndoGroup* history_;
     LatencyRunner* runner_;
     QTimer* predictTimer_; // gathers the changes of one event-loop turn into one prediction

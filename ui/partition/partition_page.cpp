@@ -32,8 +32,8 @@
 
 namespace cleave::ui {
 
-PartitionPage::PartitionPage(QWidget* parent)
-    : QWidget(parent), runner_(new PartitionRunner(this)), document_(new PartitionDocument(this)),
+PartitionPage::PartitionPage(PartitionDocument* document, QWidget* parent)
+    : QWidget(parent), runner_(new PartitionRunner(this)), document_(document),
       stack_(new QStackedWidget(this)), emptyLabel_(new QLabel(this)),
       reopenButton_(new QPushButton(this)), clusterLabel_(new QLabel(this)),
       summaryLabel_(new QLabel(this)), noticeLabel_(new QLabel(this)),

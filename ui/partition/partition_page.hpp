@@ -30,7 +30,8 @@ class PartitionPage : public QWidget {
     Q_OBJECT
 
 public:
-    explicit PartitionPage(QWidget* parent = nullptr);
+    // Shows and edits `document`'s mapping (the window's: StudioDocument::mapping()).
+    explicit PartitionPage(PartitionDocument* document, QWidget* parent = nullptr);
 
     // The kernels on show and the fusion method they came from (predictors are made for it).
     void setKernels(ModelPtr model, KernelGraphPtr kernels, const QString& rules);

@@ -105,9 +105,9 @@ MainWindow::MainWindow(QWidget* parent)
     graphPage_ = new GraphPage(tabs_);
     tabs_->addTab(graphPage_, tr("Graph"));
     tabs_->addTab(tablePage, tr("Nodes"));
-    partitionPage_ = new PartitionPage(tabs_);
+    partitionPage_ = new PartitionPage(document_->mapping(), tabs_);
     tabs_->addTab(partitionPage_, tr("Partition"));
-    dsePage_ = new DsePage(partitionPage_->document(), tabs_);
+    dsePage_ = new DsePage(document_->mapping(), tabs_);
     tabs_->addTab(dsePage_, tr("DSE"));
     clusterPage_ = new ClusterPage(tabs_);
     tabs_->addTab(clusterPage_, tr("Cluster"));
@@ -245,12 +245,12 @@ void MainWindow::createMenus() {
     connect(partitionPage_, &PartitionPage::exportRequested, this,
             &MainWindow::exportPackageDialog);
     const auto updateMappingActions = [this] {
-        const bool has = partitionPage_->document()->hasMapping();
+        const bool has = document_->mapping()->hasMapping();
         openMappingAction_->setEnabled(has);
         saveMappingAction_->setEnabled(has);
         exportPackageAction_->setEnabled(has && !exporting_);
     };
-    connect(partitionPage_->document(), &PartitionDocument::mappingChanged, this,
+    connect(document_->mapping(), &PartitionDocument::mappingChanged, this,
             updateMappingActions);
     updateMappingActions();
     addExportViewAction(file, this); // Ctrl+Shift+E: the focused or largest view
@@ -261,13 +261,12 @@ void MainWindow::createMenus() {
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     // The edits of the cluster while the Cluster or Grouping tab shows, else of the mapping.
     auto* history = document_->history();
-    history->addStack(partitionPage_->document()->undoStack());
     history->addStack(clusterPage_->undoStack());
     const auto followTab = [this, history] {
         const bool cluster = tabs_->currentWidget() == clusterPage_ ||
                              tabs_->currentWidget() == clusterPage_->groupingPage();
         history->setActiveStack(cluster ? clusterPage_->undoStack()
-                                        : partitionPage_->document()->undoStack());
+                                        : document_->mapping()->undoStack());
     };
     connect(tabs_, &QTabWidget::currentChanged, this, followTab);
     followTab();
@@ -562,14 +561,14 @@ void MainWindow::connectPartition() {
     connect(partitionPage_, &PartitionPage::reopenClusterRequested, this, &MainWindow::openCluster);
     // The DSE tab searches what the Partition tab shows; a solution applied there is shown there.
     const auto updateDseTab = [this] {
-        const auto& inputs = partitionPage_->document()->inputs();
+        const auto& inputs = document_->mapping()->inputs();
         const int tab = tabs_->indexOf(dsePage_);
         tabs_->setTabEnabled(tab, (inputs && inputs->costs) || dsePage_->isRunning());
         tabs_->setTabToolTip(tab, tabs_->isTabEnabled(tab)
                                       ? tr("Search the Pareto front of mappings (NSGA-II)")
                                       : tr("Open a model and a cluster first"));
     };
-    connect(partitionPage_->document(), &PartitionDocument::inputsChanged, this, updateDseTab);
+    connect(document_->mapping(), &PartitionDocument::inputsChanged, this, updateDseTab);
     connect(dsePage_, &DsePage::finished, this, updateDseTab);
     updateDseTab();
     connect(dsePage_, &DsePage::solutionApplied, this,
@@ -667,7 +666,7 @@ void MainWindow::exportPackageDialog() {
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, folder] {
         watcher->deleteLater();
         exporting_ = false;
-        exportPackageAction_->setEnabled(partitionPage_->document()->hasMapping());
+        exportPackageAction_->setEnabled(document_->mapping()->hasMapping());
         const QString error = watcher->result();
         if (error.isEmpty()) {
             statusBar()->showMessage(tr("Exported the package to %1").arg(folder), 10000);

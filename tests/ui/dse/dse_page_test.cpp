@@ -38,6 +38,7 @@
 #include <sstream>
 
 using cleave::ui::DsePage;
+using cleave::ui::PartitionDocument;
 using cleave::ui::PartitionPage;
 
 namespace {
@@ -121,7 +122,8 @@ std::string readFile(const QString& path) {
 
 // The Partition tab showing ResNet-18 on nx8 and a DSE panel searching it, built in that order.
 struct Resnet18Panel {
-    PartitionPage page;
+    PartitionDocument mapping;
+    PartitionPage page{&mapping};
     DsePage panel;
 
     Resnet18Panel() : panel(withInputs(page)) {}
@@ -151,7 +153,8 @@ private slots:
 
     void searchFillsTheTableAndARowIsOneUndoStep() {
         ShownResnet18Panel shown;
-        auto& [page, panel] = shown;
+        auto& page = shown.page;
+        auto& panel = shown.panel;
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         QVERIFY(panel.runButton()->isEnabled());
         // The defaults are the search's.
@@ -224,7 +227,7 @@ private slots:
 
     void pauseHoldsTheSearchAndCancelKeepsTheFront() {
         Resnet18Panel fixture;
-        auto& [page, panel] = fixture;
+        auto& panel = fixture.panel;
         panel.resize(1000, 700);
         panel.show();
         shortSearch(panel, 1000000); // far more than the test waits for
@@ -283,7 +286,8 @@ private slots:
     // New kernels or a new cluster cancel the search under way; its front is not shown.
     void newInputsCancelTheSearch() {
         Resnet18Panel fixture;
-        auto& [page, panel] = fixture;
+        auto& page = fixture.page;
+        auto& panel = fixture.panel;
         shortSearch(panel, 1000000);
         QVERIFY(panel.run());
         QVERIFY(QTest::qWaitFor([&] { return !panel.front().empty(); }, 20000));
@@ -305,7 +309,7 @@ private slots:
 
     void settingsTheSearchCannotRunAreRefused() {
         Resnet18Panel fixture;
-        auto& [page, panel] = fixture;
+        auto& panel = fixture.panel;
         panel.populationBox()->setValue(10);
         QVERIFY2(panel.errorText().contains("Population") &&
                      panel.errorText().contains("multiple of 4"),
@@ -370,7 +374,8 @@ private slots:
     void dominatedAndInfeasiblePointsAreShownHiddenOrMarked() {
         using Mark = cleave::ui::ScatterCloudItem::Mark;
         ShownResnet18Panel shown;
-        auto& [page, panel] = shown;
+        auto& page = shown.page;
+        auto& panel = shown.panel;
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         shortSearch(panel, 30);
         QVERIFY(panel.run());
@@ -491,7 +496,7 @@ private slots:
 
     void pointsCanBeColouredByGeneration() {
         Resnet18Panel fixture;
-        auto& [page, panel] = fixture;
+        auto& panel = fixture.panel;
         shortSearch(panel, 30);
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
@@ -523,7 +528,8 @@ private slots:
 
     void theFrontIsExportedAsCsvAndJson() {
         Resnet18Panel fixture;
-        auto& [page, panel] = fixture;
+        auto& page = fixture.page;
+        auto& panel = fixture.panel;
         QVERIFY(!panel.exportFrontButton()->isEnabled());
         shortSearch(panel, 30);
         QVERIFY(panel.run());
@@ -585,7 +591,8 @@ private slots:
     // Latency makes four objectives: parallel coordinates, one line per solution on show.
     void parallelCoordinatesShowEveryObjective() {
         ShownResnet18Panel shown;
-        auto& [page, panel] = shown;
+        auto& page = shown.page;
+        auto& panel = shown.panel;
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
         shortSearch(panel, 30);
         auto* latency = panel.findChild<QCheckBox*>();
@@ -631,7 +638,7 @@ private slots:
     // The 3-D view's series hold the front and the points on show without being drawn.
     void theThreeDSeriesHoldThePoints() {
         Resnet18Panel fixture;
-        auto& [page, panel] = fixture;
+        auto& panel = fixture.panel;
         shortSearch(panel, 30);
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
@@ -651,7 +658,8 @@ private slots:
     // saveState as a project file would keep it (text), restored into a fresh panel: the front,
     // the evaluated points, the history and the choices come back and apply without a search.
     void stateRoundTripsWithoutASearch() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         page.document()->setInputs(resnet18OnNx8());
         nlohmann::json saved;
         std::vector<cleave::dse::Solution> front, evaluated;
@@ -703,7 +711,8 @@ private slots:
         QCOMPARE(page.document()->mapping().pes, front[static_cast<std::size_t>(row)].mapping.pes);
 
         // Before the model and cluster are there the front waits for them.
-        PartitionPage later;
+        PartitionDocument laterMapping;
+        PartitionPage later{&laterMapping};
         DsePage waiting(later.document());
         QVERIFY(waiting.restoreState(saved));
         QVERIFY(waiting.front().empty());

@@ -18,6 +18,7 @@
 #include <QtTest>
 
 using cleave::ui::MeasuredRunsPanel;
+using cleave::ui::PartitionDocument;
 using cleave::ui::PartitionPage;
 
 class MeasuredRunsPanelTest : public QObject {
@@ -56,7 +57,8 @@ private slots:
     }
 
     void measuresTheMappingOnShow() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showResnet18(page);
         auto* panel = page.measuredRuns();
         QSignalSpy finished(panel, &MeasuredRunsPanel::finished);
@@ -83,7 +85,8 @@ private slots:
     }
 
     void cancelStopsTheJob() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showResnet18(page);
         auto* panel = page.measuredRuns();
         panel->launch().inputs = 100000; // far longer than the test
@@ -106,7 +109,8 @@ private slots:
     }
 
     void missingMpirunIsRefused() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showResnet18(page);
         auto* panel = page.measuredRuns();
         panel->launch().mpirun = dir_.filePath("no-mpirun").toStdString();

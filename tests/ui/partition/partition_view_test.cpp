@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <fstream>
 
+using cleave::ui::PartitionDocument;
 using cleave::ui::PartitionPage;
 
 namespace {
@@ -153,7 +154,8 @@ private slots:
     }
 
     void balanceEvensOutComputeOverTheMappingsPes() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8());
         splitOverAllGpus(page);
         auto* document = page.document();
@@ -192,7 +194,8 @@ private slots:
     }
 
     void draggingAHandleMovesTheSplitAndTheFigures() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8());
         splitOverAllGpus(page);
         auto* document = page.document();
@@ -224,7 +227,8 @@ private slots:
     }
 
     void keyboardMovesTheSelectedHandle() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8());
         splitOverAllGpus(page);
         auto* document = page.document();
@@ -251,7 +255,8 @@ private slots:
     }
 
     void undoAndRedoRestoreEveryEdit() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8WithoutCpuFigures());
         splitOverAllGpus(page);
         auto* document = page.document();
@@ -282,7 +287,8 @@ private slots:
     }
 
     void segmentDraggedToAnotherLaneRunsThere() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8());
         splitOverAllGpus(page);
         auto* document = page.document();
@@ -300,7 +306,8 @@ private slots:
     }
 
     void segmentDroppedOnAPeWithoutLatenciesStays() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8WithoutCpuFigures());
         splitOverAllGpus(page);
         auto* document = page.document();
@@ -326,7 +333,8 @@ private slots:
             std::make_shared<const cleave::device::Cluster>(cleave::device::make_cluster(
                 "tiny.cluster.json",
                 {{"tiny", "tiny.json", tiny, ""}, {"nx02", "jetson-xavier-nx", spec, ""}}));
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, cluster);
         auto* document = page.document();
         document->replaceMapping(cleave::partition::balanced_mapping(document->inputs()->kernel_ms, gpus(*cluster)),
@@ -358,7 +366,8 @@ private slots:
         pi.processing_elements[0].peak_gflops = {};
         const auto cluster = std::make_shared<const cleave::device::Cluster>(
             cleave::device::make_cluster("pi.cluster.json", {{"rpi01", "raspberry-pi-4", pi, ""}}));
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, cluster);
         QVERIFY(!page.document()->hasMapping());
         QCOMPARE(page.summaryText(), QString("No PE of this cluster has predicted latencies"));
@@ -368,7 +377,8 @@ private slots:
     }
 
     void savedMappingOpensAgain() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8());
         splitOverAllGpus(page);
         auto* document = page.document();
@@ -388,7 +398,8 @@ private slots:
     }
 
     void exportWritesTheMappingsPackage() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         QVERIFY(!page.exportTask("unused")); // nothing to export yet
         showOn(page, nx8());
         splitOverAllGpus(page);
@@ -417,7 +428,8 @@ private slots:
     }
 
     void scatteredMappingIsShownAndSaidSo() {
-        PartitionPage page;
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
         showOn(page, nx8WithoutCpuFigures());
         splitOverAllGpus(page);
         auto* document = page.document();
