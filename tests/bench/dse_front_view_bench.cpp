@@ -12,6 +12,7 @@
 #include "core/graph/onnx_import.hpp"
 #include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
+#include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
@@ -86,7 +87,8 @@ int main(int argc, char** argv) try {
     ui::PartitionDocument mapping;
     ui::PartitionPage page{&mapping};
     page.document()->setInputs(inputs);
-    ui::DsePage panel(page.document());
+    ui::DseDocument search(page.document());
+    ui::DsePage panel(&search);
     panel.resize(1366, 768);
     panel.show();
     QApplication::processEvents();
@@ -100,9 +102,9 @@ int main(int argc, char** argv) try {
         throw std::runtime_error("the search did not start: " + panel.errorText().toStdString());
     if (!finished.wait(600000))
         throw std::runtime_error("the search did not finish in 10 minutes");
-    const std::size_t kept = panel.evaluated().size();
+    const std::size_t kept = search.evaluated().size();
     const double search_ms = since_ms(start);
-    auto state = panel.saveState();
+    auto state = search.saveState();
     auto& evaluated = state["result"]["evaluated"];
     if (evaluated.size() < points)
         throw std::runtime_error("the search evaluated " + std::to_string(evaluated.size()) +
@@ -112,11 +114,11 @@ int main(int argc, char** argv) try {
     state["view"]["dominated"] = "shown";
     state["view"]["infeasible"] = "shown";
     state["view"]["tab"] = 0;
-    if (!panel.restoreState(state))
+    if (!search.restoreState(state).isEmpty())
         throw std::runtime_error(panel.statusText().toStdString());
     auto* chart = panel.frontChart();
     (void)panel.grab();
-    const std::size_t drawn = chart->cloud()->points().size() + panel.front().size();
+    const std::size_t drawn = chart->cloud()->points().size() + search.front().size();
 
     // Redraw: alternate the colour between two quantities; each change recomputes every view's
     // data and paints the scatter.
@@ -177,7 +179,7 @@ int main(int argc, char** argv) try {
     std::size_t state_bytes = 0;
     for (int k = 0; k < 5; ++k) {
         start = std::chrono::steady_clock::now();
-        state_bytes = panel.saveState().dump().size();
+        state_bytes = search.saveState().dump().size();
         save.push_back(since_ms(start));
     }
     const auto r = summarise(redraw), p = summarise(parallel), h = summarise(hover),
@@ -185,7 +187,7 @@ int main(int argc, char** argv) try {
     std::printf("%s on %s: search %.0f ms, %zu distinct mappings kept; %zu points drawn (front "
                 "%zu + %zu evaluated)\n",
                 model_file.c_str(), cluster_file.c_str(), search_ms, kept, drawn,
-                panel.front().size(), cloud->points().size());
+                search.front().size(), cloud->points().size());
     std::printf("  redraw (recolour, refill every view, paint the scatter): median %.1f ms, max "
                 "%.1f ms (goal < 50 ms)\n",
                 r.median, r.max);
@@ -202,7 +204,7 @@ int main(int argc, char** argv) try {
         const nlohmann::ordered_json out{{"model", model_file},
                                          {"cluster", cluster_file},
                                          {"points", drawn},
-                                         {"front", panel.front().size()},
+                                         {"front", search.front().size()},
                                          {"search_ms", search_ms},
                                          {"redraw_median_ms", r.median},
                                          {"redraw_max_ms", r.max},

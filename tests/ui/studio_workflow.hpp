@@ -4,6 +4,7 @@
 
 #include "core/project/project.hpp"
 #include "studio_waits.hpp"
+#include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -82,14 +83,14 @@ inline QString runShortDse(ui::DsePage& panel, int generations = 30) {
         return "not run: " + panel.errorText() + " " + panel.statusText();
     if (finished.count() == 0 && !finished.wait(60000))
         return "not finished: " + panel.statusText();
-    return panel.front().empty() ? "no front: " + panel.statusText() : QString();
+    return panel.document()->front().empty() ? "no front: " + panel.statusText() : QString();
 }
 
 // Applies the fastest solution of the front whose mapping differs from the one on show; its row,
 // or -1 when every solution is the mapping on show.
 inline int applyAnotherSolution(ui::DsePage& panel, const ui::PartitionDocument& document) {
-    for (int i = 0; i < static_cast<int>(panel.front().size()); ++i)
-        if (!sameMapping(panel.front()[static_cast<std::size_t>(i)].mapping, document.mapping()))
+    for (int i = 0; i < static_cast<int>(panel.document()->front().size()); ++i)
+        if (!sameMapping(panel.document()->front()[static_cast<std::size_t>(i)].mapping, document.mapping()))
             return panel.applySolution(i) ? i : -1;
     return -1;
 }

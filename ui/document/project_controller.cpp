@@ -4,7 +4,7 @@
 #include "core/autodice/mapping_file.hpp"
 #include "ui/cluster/cluster_page.hpp"
 #include "core/input_error.hpp"
-#include "ui/dse/dse_page.hpp"
+#include "ui/dse/dse_document.hpp"
 #include "ui/cluster/grouping_page.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
@@ -103,10 +103,11 @@ ProjectController::ProjectController(MainWindow* window)
     });
     // The DSE tab's search and front, the Grouping tab's settings and groups.
     addSection(
-        "dse", [this] { return window_->dsePage()->saveState(); },
+        "dse", [this] { return window_->document()->dse()->saveState(); },
         [this](const nlohmann::json& state) {
-            if (!window_->dsePage()->restoreState(state) && restoring_)
-                restoring_->problems << tr("DSE: %1").arg(window_->dsePage()->statusText());
+            if (const QString error = window_->document()->dse()->restoreState(state);
+                !error.isEmpty() && restoring_)
+                restoring_->problems << tr("DSE: %1").arg(error);
         });
     addSection(
         "grouping", [this] { return window_->groupingPage()->saveState(); },
@@ -115,9 +116,7 @@ ProjectController::ProjectController(MainWindow* window)
                 !error.isEmpty() && restoring_)
                 restoring_->problems << tr("Grouping: %1").arg(error);
         });
-    // A search or a grouping that ended changed what the project would save.
-    connect(window_->dsePage(), &DsePage::finished, window_->document(),
-            &StudioDocument::noteChange);
+    // A grouping that ended changed what the project would save.
     connect(window_->groupingPage(), &GroupingPage::finished, window_->document(),
             &StudioDocument::noteChange);
     window_->startPage()->setExampleProject(exampleProjectPath());

@@ -1,6 +1,7 @@
 #include "ui/document/studio_document.hpp"
 
 #include "core/input_error.hpp"
+#include "ui/dse/dse_document.hpp"
 #include "ui/latency/latency_runner.hpp"
 #include "ui/partition/partition_document.hpp"
 
@@ -12,13 +13,15 @@ namespace cleave::ui {
 
 StudioDocument::StudioDocument(QObject* parent)
     : QObject(parent), method_(fusion::find_fusion_method(ruleSet_.toStdString())),
-      mapping_(new PartitionDocument(this)), history_(new QUndoGroup(this)), runner_(new LatencyRunner(this)),
+      mapping_(new PartitionDocument(this)), dse_(new DseDocument(mapping_, this)),
+      history_(new QUndoGroup(this)), runner_(new LatencyRunner(this)),
       predictTimer_(new QTimer(this)) {
     predictTimer_->setSingleShot(true);
     predictTimer_->setInterval(0);
     connect(predictTimer_, &QTimer::timeout, this, &StudioDocument::predict);
     connect(runner_, &LatencyRunner::predicted, this, &StudioDocument::takeLatency);
     history_->addStack(mapping_->undoStack());
+    connect(dse_, &DseDocument::changed, this, &StudioDocument::noteChange);
 }
 
 StudioDocument::~StudioDocument() = default;
@@ -85,9 +88,10 @@ void StudioDocument::setCluster(ClusterPtr cluster) {
 
 // Every change of model or method comes here: the kernels, then their prediction.
 void StudioDocument::regroup() {
-    kernels_ = model_ ? std::make_shared<const fusion::KernelGraph>(
-                            fusion::detect_kernels(*model_, method_))
-                      : nullptr;
+    kernels_ =
+        model_
+            ? std::make_shared<const fusion::KernelGraph>(fusion::detect_kernels(*model_, method_))
+            : nullptr;
     schedulePrediction();
     emit kernelsChanged();
 }

@@ -2,9 +2,10 @@
 // pages and docks observe through signals rather than own, and which a project saves. It holds
 // the open model and its path, the fusion method and the kernels it makes of the model, the
 // device and the latency predicted for those kernels on it (off the UI thread), the cluster, the
-// mapping of the kernels onto it (PartitionDocument, with its undo stack), and the undo group of
-// the edits made in the pages. Every change a project would save bumps a
-// revision, so "changed since" is a comparison of two numbers, never of serialised state.
+// mapping of the kernels onto it (PartitionDocument, with its undo stack), the DSE tab's search
+// (DseDocument), and the undo group of the edits made in the pages. Every change a project would
+// save bumps a revision, so "changed since" is a comparison of two numbers, never of serialised
+// state.
 #pragma once
 
 #include "core/fusion/fusion_method.hpp"
@@ -20,6 +21,7 @@ class QUndoGroup;
 
 namespace cleave::ui {
 
+class DseDocument;
 class LatencyRunner;
 class PartitionDocument;
 
@@ -61,6 +63,8 @@ public:
 
     // The mapping the Partition tab shows and edits, and the DSE tab applies solutions to.
     PartitionDocument* mapping() const { return mapping_; }
+    // The DSE tab's settings, chart choices and result over the mapping's inputs.
+    DseDocument* dse() const { return dse_; }
 
     // The undo stacks of the pages' edits (mapping, cluster), one active at a time.
     QUndoGroup* history() const { return history_; }
@@ -101,6 +105,7 @@ private:
     LatencyReportPtr latency_;
     ClusterPtr cluster_;
     PartitionDocument* mapping_;
+    DseDocument* dse_;
     QUndoGroup* history_;
     LatencyRunner* runner_;
     QTimer* predictTimer_; // gathers the changes of one event-loop turn into one prediction

@@ -1,7 +1,6 @@
 #include "ui/dse/dse_front_model.hpp"
 
 #include <QStringList>
-#include <algorithm>
 
 namespace cleave::ui {
 
@@ -57,9 +56,6 @@ DseFrontModel::DseFrontModel(QObject* parent) : QAbstractTableModel(parent) {
 
 void DseFrontModel::setFront(std::vector<dse::Solution> front,
                              const dse::ObjectiveSet& objectives, PartitionInputsPtr inputs) {
-    std::stable_sort(front.begin(), front.end(), [](const auto& a, const auto& b) {
-        return a.throughput_per_s > b.throughput_per_s;
-    });
     beginResetModel();
     front_ = std::move(front);
     objectives_ = objectives;

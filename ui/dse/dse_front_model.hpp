@@ -21,7 +21,8 @@ class DseFrontModel : public QAbstractTableModel {
 public:
     explicit DseFrontModel(QObject* parent = nullptr);
 
-    // `front` sorted fastest first (stable); `inputs` gives the PE names and kernel count.
+    // `front` in the order of its rows (the DSE document's: fastest first); `inputs` gives the
+    // PE names and kernel count.
     void setFront(std::vector<dse::Solution> front, const dse::ObjectiveSet& objectives,
                   PartitionInputsPtr inputs);
     const std::vector<dse::Solution>& front() const { return front_; }

@@ -10,6 +10,7 @@
 #include "core/dse/pareto_front.hpp"
 #include "core/dse/search_state.hpp"
 #include "core/input_error.hpp"
+#include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_front_model.hpp"
 #include "ui/partition/partition_document.hpp"
 
@@ -72,8 +73,9 @@ const char* levelName(dse::Level level) {
 
 } // namespace
 
-DsePage::DsePage(PartitionDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document), runner_(new DseRunner(this)) {
+DsePage::DsePage(DseDocument* document, QWidget* parent)
+    : QWidget(parent), dse_(document), mapping_(document->mapping()),
+      runner_(new DseRunner(this)) {
     setObjectName("dsePage");
     settingsForm_ = new DseSettingsForm;
 
@@ -264,10 +266,20 @@ DsePage::DsePage(PartitionDocument* document, QWidget* parent)
     layout->addWidget(leftScroll);
     layout->addWidget(right, 1);
 
-    connect(settingsForm_, &DseSettingsForm::changed, this, &DsePage::checkSettings);
+    connect(settingsForm_, &DseSettingsForm::changed, this, [this] {
+        if (!applying_)
+            dse_->setSettings(settings(), settingsForm_->latencyObjective(), true);
+        checkSettings();
+    });
     for (auto* box : {xAxis_, yAxis_, zAxis_, colour_, dominated_, infeasible_})
-        connect(box, &QComboBox::currentIndexChanged, this, &DsePage::drawFront);
-    connect(views_, &QTabWidget::currentChanged, this, &DsePage::drawFront);
+        connect(box, &QComboBox::currentIndexChanged, this, [this] {
+            pushView();
+            drawFront();
+        });
+    connect(views_, &QTabWidget::currentChanged, this, [this] {
+        pushView();
+        drawFront();
+    });
     connect(exportFrontButton_, &QPushButton::clicked, this, &DsePage::exportFrontDialog);
     connect(exportPackageButton_, &QPushButton::clicked, this, [this] {
         const auto rows = table_->selectionModel()->selectedRows();
@@ -287,14 +299,22 @@ DsePage::DsePage(PartitionDocument* document, QWidget* parent)
     connect(table_, &QTableView::clicked, this,
             [this](const QModelIndex& index) { applySolution(index.row()); });
     connect(runner_, &DseRunner::stepped, this, &DsePage::showStep);
-    connect(runner_, &DseRunner::finished, this, &DsePage::showResult);
+    connect(runner_, &DseRunner::finished, this, &DsePage::showOutcome);
     connect(runner_, &DseRunner::pausedChanged, this, [this](bool paused) {
         if (paused)
             status_->setText(tr("Paused after the current generation. ") + status_->text());
         updateButtons();
     });
-    connect(document_, &PartitionDocument::inputsChanged, this, &DsePage::inputsChanged);
+    connect(mapping_, &PartitionDocument::inputsChanged, this, &DsePage::inputsChanged);
+    connect(dse_, &DseDocument::resultChanged, this, &DsePage::showResult);
+    connect(dse_, &DseDocument::restored, this, &DsePage::showRestored);
+    // The document starts from the form's settings and the charts' choices: no edit.
+    applying_ = true;
+    dse_->setSettings(settings(), settingsForm_->latencyObjective(), false);
+    showResult();
     inputsChanged();
+    pushView();
+    applying_ = false;
 }
 
 dse::SearchSettings DsePage::settings() const {
@@ -305,7 +325,7 @@ QString DsePage::settingsError() const { return settingsError_; }
 
 void DsePage::checkSettings() {
     settingsError_.clear();
-    const auto& inputs = document_->inputs();
+    const auto& inputs = mapping_->inputs();
     int pes = -1, kernels = -1;
     if (inputs && inputs->costs) {
         pes = static_cast<int>(dse_space_inputs(*inputs, false).pes.size());
@@ -322,7 +342,7 @@ void DsePage::checkSettings() {
 
 void DsePage::updateButtons() {
     const bool running = runner_->isRunning();
-    const auto& inputs = document_->inputs();
+    const auto& inputs = mapping_->inputs();
     const bool ready = inputs && inputs->costs;
     runButton_->setEnabled(!running && ready && settingsError_.isEmpty());
     pauseButton_->setEnabled(running);
@@ -335,20 +355,11 @@ void DsePage::updateButtons() {
 }
 
 void DsePage::inputsChanged() {
-    // A front searched over other kernels or another cluster no longer applies.
+    // A front searched over other kernels or another cluster no longer applies (the document
+    // drops it); neither does a search running over them.
     if (runner_->isRunning())
         runner_->cancel();
-    const auto& inputs = document_->inputs();
-    if (frontInputs_ && frontInputs_ != inputs) {
-        frontInputs_.reset();
-        history_.clear();
-        evaluated_.clear();
-        setFront({});
-        drawHypervolume();
-        progress_->setRange(0, 1);
-        progress_->setValue(0);
-        progress_->setTextVisible(false);
-    }
+    const auto& inputs = mapping_->inputs();
     if (!inputs || !inputs->costs) {
         status_->setText(tr("Open a model and a cluster: the search maps the Partition tab's "
                             "kernels onto the cluster's PEs."));
@@ -360,32 +371,23 @@ void DsePage::inputsChanged() {
                              .arg(dse_space_inputs(*inputs, false).pes.size()));
     }
     checkSettings();
-    // A restored state waits for the kernels and cluster it was searched over.
-    if (!pendingState_.is_null() && inputs && inputs->costs && !runner_->isRunning()) {
-        auto state = std::move(pendingState_);
-        pendingState_ = nullptr;
-        applyState(state);
-    }
 }
 
 bool DsePage::run() {
     checkSettings();
-    const auto& inputs = document_->inputs();
+    const auto& inputs = mapping_->inputs();
     if (!settingsError_.isEmpty() || !inputs || !inputs->costs || runner_->isRunning())
         return false;
-    history_.clear();
-    evaluated_.clear();
-    pendingState_ = nullptr;
     discardRun_ = false;
-    setFront({});
-    frontInputs_ = inputs;
     if (!runner_->start(inputs, settings(), settingsForm_->latencyObjective()))
         return false;
-    objectives_ = runner_->objectives();
-    evaluations_ = 0;
-    cancelled_ = false;
+    const auto searched = settings();
+    const std::int64_t budget =
+        static_cast<std::int64_t>(searched.population) * (searched.generations + 1);
+    updateAxisChoices(); // the table's columns and the charts follow this search's objectives
+    dse_->startSearch(inputs, runner_->objectives(), budget);
     // Four objectives do not fit one scatter: parallel coordinates show them all.
-    if (objectives_.count() > 3 && views_->currentWidget() == frontView_)
+    if (dse_->objectives().count() > 3 && views_->currentWidget() == frontView_)
         views_->setCurrentWidget(parallelView_);
     // One line for the PEs left out (their reasons are long and alike), the others as they are.
     QStringList notes, leftOut, all;
@@ -404,16 +406,7 @@ bool DsePage::run() {
     }
     notes_->setText(notes.join("\n"));
     notes_->setToolTip(all.join("\n"));
-    const auto searched = settings();
-    const std::int64_t budget =
-        static_cast<std::int64_t>(searched.population) * (searched.generations + 1);
-    progress_->setRange(0, static_cast<int>(std::min<std::int64_t>(budget, INT_MAX)));
-    progress_->setValue(0);
-    progress_->setTextVisible(true);
     status_->setText(tr("Starting the search…"));
-    updateAxisChoices();
-    setFront({}); // the table's columns follow this search's objectives
-    drawHypervolume();
     updateButtons();
     return true;
 }
@@ -432,13 +425,9 @@ void DsePage::cancel() {
 
 void DsePage::showStep(const DseStep& step) {
     // Steps of a search whose inputs were replaced may still be queued: they no longer apply.
-    if (discardRun_ || frontInputs_ != runner_->inputs())
+    if (discardRun_ || dse_->inputs() != runner_->inputs())
         return;
-    progress_->setMaximum(static_cast<int>(std::min<std::int64_t>(step.budget, INT_MAX)));
-    progress_->setValue(static_cast<int>(std::min<std::int64_t>(step.evaluations, INT_MAX)));
-    history_.insert(history_.end(), step.history.begin(), step.history.end());
-    evaluated_.merge(step.evaluated);
-    evaluations_ = step.evaluations;
+    dse_->addStep(step.front, step.evaluated, step.history, step.evaluations, step.budget);
     if (!runner_->isPaused())
         status_->setText(tr("Stage %1 (%2 PEs), level %3 (%4): generation %5/%6, phase %7/%8. "
                             "Front: %9 solutions, hypervolume %10.")
@@ -452,11 +441,9 @@ void DsePage::showStep(const DseStep& step) {
                              .arg(step.phases)
                              .arg(step.front.size())
                              .arg(step.hypervolume, 0, 'f', 4));
-    setFront(step.front);
-    drawHypervolume();
 }
 
-void DsePage::showResult() {
+void DsePage::showOutcome() {
     updateButtons();
     if (std::exchange(discardRun_, false)) {
         emit finished();
@@ -468,20 +455,15 @@ void DsePage::showResult() {
         return;
     }
     const auto& result = runner_->result();
-    if (frontInputs_ != runner_->inputs()) {
+    if (dse_->inputs() != runner_->inputs()) {
         status_->setText(tr("The search was cancelled: the Partition tab shows other kernels or "
                             "another cluster now."));
         emit finished();
         return;
     }
-    // The result's history is complete; the steps may have left out the last generations.
-    history_ = result.history;
-    evaluated_.merge(runner_->evaluatedTail());
-    evaluations_ = result.evaluations;
-    cancelled_ = result.cancelled;
-    setFront(result.front);
-    progress_->setValue(static_cast<int>(std::min<std::int64_t>(result.evaluations, INT_MAX)));
-    const double hv = history_.empty() ? 0.0 : history_.back().hypervolume;
+    dse_->finishSearch(result, runner_->evaluatedTail());
+    const auto& history = dse_->history();
+    const double hv = history.empty() ? 0.0 : history.back().hypervolume;
     status_->setText((result.cancelled ? tr("Cancelled after %1 evaluations: the front so far, "
                                             "%2 solutions, hypervolume %3.")
                                        : tr("Done: %1 evaluations, %2 solutions on the front, "
@@ -493,15 +475,25 @@ void DsePage::showResult() {
                           ? " " + capitalised(dse::empty_front_explanation(settings().encoding)) +
                                 tr(" (Infeasible: shown draws them).")
                           : tr(" Click a point or a row to show it in the Partition tab.")));
-    drawHypervolume();
     emit finished();
 }
 
-void DsePage::setFront(std::vector<dse::Solution> front) {
-    frontModel_->setFront(std::move(front), objectives_, frontInputs_);
+void DsePage::showResult() {
+    frontModel_->setFront(dse_->front(), dse_->objectives(), dse_->inputs());
     classify();
     drawFront();
     table_->resizeColumnsToContents();
+    drawHypervolume();
+    if (dse_->inputs()) {
+        const auto budget = std::max<std::int64_t>(dse_->budget(), 1);
+        progress_->setRange(0, static_cast<int>(std::min<std::int64_t>(budget, INT_MAX)));
+        progress_->setValue(static_cast<int>(std::min(dse_->evaluations(), budget)));
+        progress_->setTextVisible(true);
+    } else {
+        progress_->setRange(0, 1);
+        progress_->setValue(0);
+        progress_->setTextVisible(false);
+    }
     updateButtons();
 }
 
@@ -513,7 +505,7 @@ void DsePage::classify() {
     std::unordered_map<std::string, int> onFront;
     for (const auto& s : front)
         onFront.emplace(dse::mapping_id(s.mapping), 0);
-    const auto& points = evaluated_.points();
+    const auto& points = dse_->evaluated();
     kinds_.assign(points.size(), PointKind::undominated);
     for (std::size_t i = 0; i < points.size(); ++i) {
         const auto& p = points[i];
@@ -552,17 +544,18 @@ QString DsePage::nameOf(Quantity quantity) const {
 }
 
 double DsePage::valueOf(const dse::Solution& solution, Quantity quantity) const {
+    const auto& objectives = dse_->objectives();
     switch (quantity) {
     case Quantity::throughput: return solution.throughput_per_s;
     case Quantity::memory:
-        return objectives_.value(solution.objectives, dse::Objective::max_memory_bytes) / kMiB;
+        return objectives.value(solution.objectives, dse::Objective::max_memory_bytes) / kMiB;
     case Quantity::energy:
-        return objectives_.energy
-                   ? objectives_.value(solution.objectives, dse::Objective::max_energy_mj)
+        return objectives.energy
+                   ? objectives.value(solution.objectives, dse::Objective::max_energy_mj)
                    : 0.0;
     case Quantity::latency:
-        return objectives_.latency
-                   ? objectives_.value(solution.objectives, dse::Objective::latency_ms)
+        return objectives.latency
+                   ? objectives.value(solution.objectives, dse::Objective::latency_ms)
                    : 0.0;
     case Quantity::generation: return solution.generation;
     case Quantity::none: break;
@@ -572,10 +565,11 @@ double DsePage::valueOf(const dse::Solution& solution, Quantity quantity) const 
 
 // The quantities this search has; the choices made so far are kept where they still exist.
 void DsePage::updateAxisChoices() {
+    const auto& objectives = dse_->objectives();
     std::vector<Quantity> quantities{Quantity::throughput, Quantity::memory};
-    if (objectives_.energy)
+    if (objectives.energy)
         quantities.push_back(Quantity::energy);
-    if (objectives_.latency)
+    if (objectives.latency)
         quantities.push_back(Quantity::latency);
     const auto fill = [&](QComboBox* box, bool withNone, Quantity fallback) {
         const auto old = box->currentIndex() >= 0 ? static_cast<Quantity>(box->currentData().toInt())
@@ -594,9 +588,9 @@ void DsePage::updateAxisChoices() {
     fill(xAxis_, false, Quantity::throughput);
     fill(yAxis_, false, Quantity::memory);
     fill(zAxis_, false,
-         objectives_.energy ? Quantity::energy
-                            : (objectives_.latency ? Quantity::latency : Quantity::throughput));
-    fill(colour_, true, objectives_.energy ? Quantity::energy : Quantity::none);
+         objectives.energy ? Quantity::energy
+                            : (objectives.latency ? Quantity::latency : Quantity::throughput));
+    fill(colour_, true, objectives.energy ? Quantity::energy : Quantity::none);
 }
 
 void DsePage::drawFront() {
@@ -620,7 +614,7 @@ void DsePage::drawFront() {
     const auto infeasible = static_cast<Display>(infeasible_->currentData().toInt());
     cloud_.clear();
     std::vector<ParetoFrontChart::CloudPoint> cloud;
-    const auto& evaluated = evaluated_.points();
+    const auto& evaluated = dse_->evaluated();
     for (std::size_t i = 0; i < evaluated.size(); ++i) {
         const PointKind kind = kinds_[i];
         // Points no front solution dominates are always drawn (mostly mappings with the same
@@ -651,10 +645,11 @@ void DsePage::drawFront() {
     const bool live = runner_->isRunning();
     if (!live || views_->currentWidget() == parallelView_) {
         // Parallel coordinates: every objective, the front then the cloud, coloured as above.
+        const auto& objectives = dse_->objectives();
         std::vector<Quantity> axes{Quantity::throughput, Quantity::memory};
-        if (objectives_.energy)
+        if (objectives.energy)
             axes.push_back(Quantity::energy);
-        if (objectives_.latency)
+        if (objectives.latency)
             axes.push_back(Quantity::latency);
         QStringList axisNames;
         for (const auto q : axes)
@@ -693,23 +688,22 @@ void DsePage::drawFront() {
 
 void DsePage::drawHypervolume() {
     QList<QPointF> points;
-    points.reserve(static_cast<qsizetype>(history_.size()));
-    for (const auto& step : history_)
+    const auto& history = dse_->history();
+    points.reserve(static_cast<qsizetype>(history.size()));
+    for (const auto& step : history)
         points.append(QPointF(static_cast<double>(step.evaluations), step.hypervolume));
     hypervolumeView_->setHistory(points, static_cast<double>(progress_->maximum()));
 }
 
 QString DsePage::solutionSummary(int index) const { return frontModel_->summary(index); }
 
-const std::vector<dse::Solution>& DsePage::front() const { return frontModel_->front(); }
-
 bool DsePage::applyMapping(const dse::Solution& s) {
-    if (!frontInputs_ || frontInputs_ != document_->inputs()) {
+    if (!dse_->inputs() || dse_->inputs() != mapping_->inputs()) {
         status_->setText(tr("The Partition tab shows other kernels or another cluster now: run "
                             "the search again."));
         return false;
     }
-    document_->replaceMapping(s.mapping, tr("DSE solution (%1 inferences/s)")
+    mapping_->replaceMapping(s.mapping, tr("DSE solution (%1 inferences/s)")
                                              .arg(s.throughput_per_s, 0, 'f', 1));
     return true;
 }
@@ -725,9 +719,9 @@ bool DsePage::applySolution(int index) {
 }
 
 bool DsePage::applyEvaluated(int index) {
-    if (index < 0 || index >= static_cast<int>(evaluated_.size()))
+    if (index < 0 || index >= static_cast<int>(dse_->evaluated().size()))
         return false;
-    const auto& s = evaluated_.points()[static_cast<std::size_t>(index)];
+    const auto& s = dse_->evaluated()[static_cast<std::size_t>(index)];
     if (!applyMapping(s))
         return false;
     table_->clearSelection();
@@ -736,9 +730,10 @@ bool DsePage::applyEvaluated(int index) {
 }
 
 QString DsePage::evaluatedSummary(int index) const {
-    if (index < 0 || index >= static_cast<int>(evaluated_.size()) || !frontInputs_)
+    const auto& inputs = dse_->inputs();
+    if (index < 0 || index >= static_cast<int>(dse_->evaluated().size()) || !inputs)
         return {};
-    const auto& s = evaluated_.points()[static_cast<std::size_t>(index)];
+    const auto& s = dse_->evaluated()[static_cast<std::size_t>(index)];
     QString kind;
     switch (kindOf(index)) {
     case PointKind::front: kind = tr("On the front."); break;
@@ -758,18 +753,19 @@ QString DsePage::evaluatedSummary(int index) const {
         break;
     }
     }
-    return dse_solution_summary(s, objectives_, *frontInputs_->request.cluster,
-                                frontInputs_->kernelCount()) +
+    return dse_solution_summary(s, dse_->objectives(), *inputs->request.cluster,
+                                inputs->kernelCount()) +
            "\n" + kind;
 }
 
 bool DsePage::exportFront(const QString& path) {
-    if (!frontInputs_ || frontModel_->front().empty()) {
+    const auto& inputs = dse_->inputs();
+    if (!inputs || frontModel_->front().empty()) {
         error_->setText(tr("No front to export: run a search first."));
         return false;
     }
-    const auto names = dse::objective_names(objectives_);
-    const auto& cluster = *frontInputs_->request.cluster;
+    const auto names = dse::objective_names(dse_->objectives());
+    const auto& cluster = *inputs->request.cluster;
     const auto& front = frontModel_->front();
     std::string contents;
     if (path.endsWith(".csv", Qt::CaseInsensitive)) {
@@ -782,15 +778,15 @@ bool DsePage::exportFront(const QString& path) {
             entries.push_back(std::move(entry));
         }
         const nlohmann::ordered_json document{
-            {"model", frontInputs_->request.model->file},
+            {"model", inputs->request.model->file},
             {"cluster", cluster.file},
-            {"rules", frontInputs_->request.rules},
-            {"kernels", frontInputs_->kernelCount()},
+            {"rules", inputs->request.rules},
+            {"kernels", inputs->kernelCount()},
             {"objectives", names},
-            {"evaluations", evaluations_},
-            {"cancelled", cancelled_},
+            {"evaluations", dse_->evaluations()},
+            {"cancelled", dse_->cancelled()},
             {"front", entries},
-            {"hypervolume", dse::history_json(history_)}};
+            {"hypervolume", dse::history_json(dse_->history())}};
         contents = document.dump(2) + "\n";
     }
     try {
@@ -838,124 +834,74 @@ const char* displayKey(DsePage::Display d) {
 
 } // namespace
 
-nlohmann::json DsePage::saveState() const {
+// The chart choices as the document keeps them.
+nlohmann::json DsePage::viewJson() const {
     const auto quantity = [](const QComboBox* box) {
         return quantityKey(static_cast<Quantity>(box->currentData().toInt()));
     };
     const auto display = [](const QComboBox* box) {
         return displayKey(static_cast<Display>(box->currentData().toInt()));
     };
-    dse::SearchState state;
-    state.settings = settings();
-    state.latency = settingsForm_->latencyObjective();
-    state.view = {{"x", quantity(xAxis_)},
-                  {"y", quantity(yAxis_)},
-                  {"z", quantity(zAxis_)},
-                  {"colour", quantity(colour_)},
-                  {"dominated", display(dominated_)},
-                  {"infeasible", display(infeasible_)},
-                  {"tab", views_->currentIndex()}};
-    // A pending state keeps its result until its kernels and cluster arrive.
-    if (!pendingState_.is_null() && pendingState_.contains("result")) {
-        nlohmann::json json = dse::search_state_json(state, nullptr);
-        json["result"] = pendingState_["result"];
-        return json;
-    }
-    if (!frontInputs_ || frontModel_->front().empty())
-        return dse::search_state_json(state, nullptr);
-    const auto& cluster = *frontInputs_->request.cluster;
-    dse::SearchStateResult result;
-    result.kernels = frontInputs_->kernelCount();
-    result.cluster = cluster.file;
-    result.objectives = objectives_;
-    result.evaluations = evaluations_;
-    result.budget = progress_->maximum();
-    result.cancelled = cancelled_;
-    result.front = frontModel_->front();
-    result.evaluated = evaluated_.points();
-    result.history = history_;
-    state.result = std::move(result);
-    return dse::search_state_json(state, &cluster);
+    return {{"x", quantity(xAxis_)},
+            {"y", quantity(yAxis_)},
+            {"z", quantity(zAxis_)},
+            {"colour", quantity(colour_)},
+            {"dominated", display(dominated_)},
+            {"infeasible", display(infeasible_)},
+            {"tab", views_->currentIndex()}};
 }
 
-bool DsePage::restoreState(const nlohmann::json& state) {
+// A choice the user made is an edit; one the tab made while showing the document's is not.
+void DsePage::pushView() {
+    if (xAxis_->count() > 0)
+        dse_->setView(viewJson(), !applying_);
+}
+
+void DsePage::showRestored(const QString& error, bool withResult) {
     if (runner_->isRunning()) {
         runner_->cancel();
         discardRun_ = true;
     }
-    const auto& inputs = document_->inputs();
-    if (state.contains("result") && !state["result"].is_null() && (!inputs || !inputs->costs)) {
-        // Settings and choices now, the front once the kernels and cluster are there.
-        pendingState_ = state;
-        auto settingsOnly = state;
-        settingsOnly["result"] = nullptr;
-        return applyState(settingsOnly);
+    if (!error.isEmpty()) {
+        status_->setText(tr("Cannot restore the DSE tab: %1").arg(error));
+        return;
     }
-    pendingState_ = nullptr;
-    return applyState(state);
-}
-
-bool DsePage::applyState(const nlohmann::json& json) {
-    try {
-        const auto& inputs = document_->inputs();
-        dse::SearchStateTarget target;
-        if (inputs && inputs->costs)
-            target = {inputs->request.cluster.get(), inputs->kernelCount(),
-                      [&inputs](int pe) { return inputs->hasLatencies(pe); }};
-        const auto state = dse::parse_search_state(json, target.cluster ? &target : nullptr,
-                                                   "DSE state");
-        settingsForm_->setSettings(state.settings, state.latency);
-
-        if (state.result) {
-            const auto& result = *state.result;
-            objectives_ = result.objectives;
-            frontInputs_ = inputs;
-            history_ = result.history;
-            evaluated_.clear();
-            evaluated_.merge(result.evaluated);
-            evaluations_ = result.evaluations;
-            cancelled_ = result.cancelled;
-            const int budget = static_cast<int>(std::min<std::int64_t>(result.budget, INT_MAX));
-            progress_->setRange(0, std::max(budget, 1));
-            progress_->setValue(static_cast<int>(std::min<std::int64_t>(evaluations_, budget)));
-            progress_->setTextVisible(true);
-            updateAxisChoices();
-            setFront(result.front);
-            drawHypervolume();
-            status_->setText(tr("Restored front: %1 solutions after %2 evaluations. Click a point "
-                                "or a row to show it in the Partition tab.")
-                                 .arg(frontModel_->front().size())
-                                 .arg(evaluations_));
-        }
-        const auto& view = state.view;
-        const auto choose = [](QComboBox* box, const std::string& key, auto keyOf, int count) {
-            for (int i = 0; i < box->count() && i < count + 2; ++i)
-                if (keyOf(box->itemData(i).toInt()) == key) {
-                    box->setCurrentIndex(i);
-                    return;
-                }
-        };
-        const auto qKey = [](int v) { return std::string(quantityKey(static_cast<Quantity>(v))); };
-        const auto dKey = [](int v) { return std::string(displayKey(static_cast<Display>(v))); };
-        if (xAxis_->count() == 0)
-            updateAxisChoices();
-        choose(xAxis_, view.at("x").get<std::string>(), qKey, xAxis_->count());
-        choose(yAxis_, view.at("y").get<std::string>(), qKey, yAxis_->count());
-        choose(zAxis_, view.at("z").get<std::string>(), qKey, zAxis_->count());
-        choose(colour_, view.at("colour").get<std::string>(), qKey, colour_->count());
-        choose(dominated_, view.at("dominated").get<std::string>(), dKey, 3);
-        choose(infeasible_, view.at("infeasible").get<std::string>(), dKey, 3);
-        views_->setCurrentIndex(std::clamp(view.at("tab").get<int>(), 0, views_->count() - 1));
-        drawFront();
-    } catch (const InputError& e) {
-        status_->setText(tr("Cannot restore the DSE tab: %1").arg(QString::fromStdString(e.what())));
-        return false;
-    } catch (const nlohmann::json::exception& e) {
-        status_->setText(tr("Cannot restore the DSE tab: %1").arg(QString::fromStdString(e.what())));
-        return false;
-    }
+    applying_ = true;
+    settingsForm_->setSettings(dse_->settings(), dse_->latencyObjective());
+    updateAxisChoices();
+    // The chart choices kept (a copy: each choice shown is reported back to the document); a
+    // choice missing or unknown keeps the one on show.
+    const nlohmann::json view = dse_->view();
+    const auto text = [&view](const char* key) {
+        const auto it = view.find(key);
+        return it != view.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    const auto choose = [](QComboBox* box, const std::string& key, auto keyOf) {
+        for (int i = 0; i < box->count(); ++i)
+            if (keyOf(box->itemData(i).toInt()) == key) {
+                box->setCurrentIndex(i);
+                return;
+            }
+    };
+    const auto qKey = [](int v) { return std::string(quantityKey(static_cast<Quantity>(v))); };
+    const auto dKey = [](int v) { return std::string(displayKey(static_cast<Display>(v))); };
+    choose(xAxis_, text("x"), qKey);
+    choose(yAxis_, text("y"), qKey);
+    choose(zAxis_, text("z"), qKey);
+    choose(colour_, text("colour"), qKey);
+    choose(dominated_, text("dominated"), dKey);
+    choose(infeasible_, text("infeasible"), dKey);
+    if (const auto tab = view.find("tab"); tab != view.end() && tab->is_number_integer())
+        views_->setCurrentIndex(std::clamp(tab->get<int>(), 0, views_->count() - 1));
+    applying_ = false;
+    pushView();
+    if (withResult)
+        status_->setText(tr("Restored front: %1 solutions after %2 evaluations. Click a point "
+                            "or a row to show it in the Partition tab.")
+                             .arg(dse_->front().size())
+                             .arg(dse_->evaluations()));
+    drawFront();
     checkSettings();
-    return true;
 }
 
 QString DsePage::statusText() const { return status_->text(); }

@@ -1,16 +1,15 @@
 // The studio's DSE tab: the multi-stage NSGA-II search of core/dse over the Partition tab's
-// kernels and cluster. Settings (checked with dse::check_settings before a run), Run, Pause and
-// Cancel, a progress bar over the evaluation budget; the live Pareto front as a scatter with a
-// choice of axes and the third objective as colour, the hypervolume over evaluations, and a table
-// of the front. Hovering a point shows its mapping; clicking a point or a row applies its mapping
-// to the Partition tab as one undo step. The search runs on a worker thread (DseRunner).
-// Exploring the front: the points the search evaluated besides the front (dominated, infeasible)
-// hidden, shown or marked; colour by generation; parallel coordinates and a 3-D scatter; the
-// front exported as CSV or JSON, a solution as an AutoDiCE package; the whole state saved and
-// restored (project files).
+// kernels and cluster, shown from and kept in the document's DseDocument. Settings (checked with
+// dse::check_settings before a run), Run, Pause and Cancel, a progress bar over the evaluation
+// budget; the live Pareto front as a scatter with a choice of axes and the third objective as
+// colour, the hypervolume over evaluations, and a table of the front. Hovering a point shows its
+// mapping; clicking a point or a row applies its mapping to the Partition tab as one undo step. The
+// search runs on a worker thread (DseRunner). Exploring the front: the points the search evaluated
+// besides the front (dominated, infeasible) hidden, shown or marked; colour by generation; parallel
+// coordinates and a 3-D scatter; the front exported as CSV or JSON, a solution as an AutoDiCE
+// package. A project saves and restores the DseDocument; the tab shows what it holds.
 #pragma once
 
-#include "ui/dse/dse_evaluated_points.hpp"
 #include "ui/dse/dse_runner.hpp"
 #include "ui/dse/dse_settings_form.hpp"
 
@@ -28,6 +27,7 @@ class QTabWidget;
 
 namespace cleave::ui {
 
+class DseDocument;
 class DseFrontModel;
 class Front3dChart;
 class HypervolumeChart;
@@ -39,8 +39,9 @@ class DsePage : public QWidget {
     Q_OBJECT
 
 public:
-    // Searches over `document`'s inputs and applies solutions to it.
-    explicit DsePage(PartitionDocument* document, QWidget* parent = nullptr);
+    // Runs and shows `document`'s search (over its mapping's inputs; solutions apply to that).
+    explicit DsePage(DseDocument* document, QWidget* parent = nullptr);
+    DseDocument* document() const { return dse_; }
 
     // The quantities the front's axes and colour may show (generation: colour only).
     enum class Quantity { none, throughput, memory, energy, latency, generation };
@@ -62,9 +63,7 @@ public:
     // Applies the front's solution `index` (table order: fastest first) to the Partition tab.
     bool applySolution(int index);
 
-    const std::vector<dse::Solution>& front() const;
-    // The evaluated mappings kept (at most DseEvaluatedPoints::kDefaultCapacity) and their kinds.
-    const std::vector<dse::Solution>& evaluated() const { return evaluated_.points(); }
+    // The kind of the document's evaluated mapping `evaluatedIndex`.
     PointKind kindOf(int evaluatedIndex) const;
     // The evaluated points drawn under the front: indices into evaluated(), in drawing order.
     const std::vector<int>& cloud() const { return cloud_; }
@@ -77,13 +76,6 @@ public:
     bool exportFront(const QString& path);
     void exportFrontDialog();
 
-    // Settings, chart choices, the front, the evaluated points and the hypervolume history as
-    // JSON (docs/studio.md); restoreState shows a saved front without a search, once the
-    // Partition tab has the kernels and cluster it was searched over. False (reason in
-    // statusText()) for a state it cannot read or that belongs to other kernels or cluster.
-    nlohmann::json saveState() const;
-    bool restoreState(const nlohmann::json& state);
-    const std::vector<dse::HypervolumeStep>& history() const { return history_; }
     DseRunner* runner() const { return runner_; }
     QSpinBox* populationBox() const { return settingsForm_->populationBox(); }
     QSpinBox* generationsBox() const { return settingsForm_->generationsBox(); }
@@ -126,8 +118,11 @@ private:
     void checkSettings();
     void updateButtons();
     void showStep(const DseStep& step);
-    void showResult();
-    void setFront(std::vector<dse::Solution> front);
+    void showOutcome();
+    void showResult(); // the document's result: front, table, charts, progress
+    void showRestored(const QString& error, bool withResult);
+    nlohmann::json viewJson() const;
+    void pushView();
     void updateAxisChoices();
     void drawFront();
     void drawHypervolume();
@@ -135,9 +130,9 @@ private:
     QString nameOf(Quantity quantity) const;
     void classify();
     bool applyMapping(const dse::Solution& solution);
-    bool applyState(const nlohmann::json& state);
 
-    PartitionDocument* document_;
+    DseDocument* dse_;
+    PartitionDocument* mapping_;
     DseRunner* runner_;
     DseSettingsForm* settingsForm_;
     QPushButton* runButton_;
@@ -163,17 +158,11 @@ private:
     DseFrontModel* frontModel_;
     QTableView* table_;
 
-    dse::ObjectiveSet objectives_; // of the front on show
-    std::vector<dse::HypervolumeStep> history_;
-    PartitionInputsPtr frontInputs_; // what the front on show was searched over
     QString settingsError_;
-    DseEvaluatedPoints evaluated_;
-    std::vector<PointKind> kinds_; // per evaluated point
+    std::vector<PointKind> kinds_; // per evaluated point of the document
     std::vector<int> cloud_;
-    std::int64_t evaluations_ = 0; // of the front on show
-    bool cancelled_ = false;
-    nlohmann::json pendingState_; // a restored state waiting for its kernels and cluster
-    bool discardRun_ = false;     // a state was restored while a search ran: drop what it reports
+    bool applying_ = false;   // showing the document's settings and view: no edit
+    bool discardRun_ = false; // a state was restored while a search ran: drop what it reports
 };
 
 } // namespace cleave::ui

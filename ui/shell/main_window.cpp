@@ -107,7 +107,7 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(tablePage, tr("Nodes"));
     partitionPage_ = new PartitionPage(document_->mapping(), tabs_);
     tabs_->addTab(partitionPage_, tr("Partition"));
-    dsePage_ = new DsePage(document_->mapping(), tabs_);
+    dsePage_ = new DsePage(document_->dse(), tabs_);
     tabs_->addTab(dsePage_, tr("DSE"));
     clusterPage_ = new ClusterPage(tabs_);
     tabs_->addTab(clusterPage_, tr("Cluster"));

@@ -86,8 +86,8 @@ private slots:
         QVERIFY(window_->centralTabs()->isTabEnabled(
             window_->centralTabs()->indexOf(window_->dsePage())));
         QCOMPARE(cleave::test::runShortDse(*window_->dsePage()), QString());
-        QVERIFY(!window_->dsePage()->front().empty());
-        front_ = window_->dsePage()->front();
+        QVERIFY(!window_->dsePage()->document()->front().empty());
+        front_ = window_->dsePage()->document()->front();
         // A search is work the project keeps: the title says there is something to save.
         QTRY_VERIFY(window_->windowTitle().endsWith(" *"));
         QVERIFY(window_->project()->isModified());
@@ -101,7 +101,7 @@ private slots:
         applied_ = document()->mapping();
         QVERIFY(!cleave::test::sameMapping(applied_, before));
         QVERIFY(cleave::test::sameMapping(
-            applied_, window_->dsePage()->front()[static_cast<std::size_t>(row)].mapping));
+            applied_, window_->dsePage()->document()->front()[static_cast<std::size_t>(row)].mapping));
         QCOMPARE(window_->centralTabs()->currentWidget(), window_->partitionPage());
         QVERIFY(window_->project()->isModified());
         cleave::test::screenshot(*window_, window_->partitionPage(), "5-solution-applied");
@@ -148,7 +148,7 @@ private slots:
         QVERIFY(cleave::test::sameMapping(document()->mapping(), applied_));
         QCOMPARE(window_->document()->ruleSet(), QString("ort-cpu"));
         // The DSE front is back without a search.
-        const auto& front = window_->dsePage()->front();
+        const auto& front = window_->dsePage()->document()->front();
         QCOMPARE(front.size(), front_.size());
         for (std::size_t i = 0; i < front.size(); ++i)
             QVERIFY(cleave::test::sameMapping(front[i].mapping, front_[i].mapping));

@@ -11,6 +11,7 @@
 #include "ui/charts/hypervolume_chart.hpp"
 #include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
+#include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -37,6 +38,7 @@
 #include <fstream>
 #include <sstream>
 
+using cleave::ui::DseDocument;
 using cleave::ui::DsePage;
 using cleave::ui::PartitionDocument;
 using cleave::ui::PartitionPage;
@@ -74,8 +76,8 @@ bool waitFinished(DsePage& panel) {
 
 // The row of the table whose mapping is not `mapping`.
 int rowOtherThan(const DsePage& panel, const cleave::partition::Mapping& mapping) {
-    for (int i = 0; i < static_cast<int>(panel.front().size()); ++i) {
-        const auto& m = panel.front()[static_cast<std::size_t>(i)].mapping;
+    for (int i = 0; i < static_cast<int>(panel.document()->front().size()); ++i) {
+        const auto& m = panel.document()->front()[static_cast<std::size_t>(i)].mapping;
         if (m.points != mapping.points || m.pes != mapping.pes)
             return i;
     }
@@ -102,7 +104,7 @@ int countMarks(const DsePage& panel, cleave::ui::ScatterCloudItem::Mark mark) {
 
 int countKind(const DsePage& panel, DsePage::PointKind kind) {
     int n = 0;
-    for (int i = 0; i < static_cast<int>(panel.evaluated().size()); ++i)
+    for (int i = 0; i < static_cast<int>(panel.document()->evaluated().size()); ++i)
         n += panel.kindOf(i) == kind ? 1 : 0;
     return n;
 }
@@ -124,9 +126,8 @@ std::string readFile(const QString& path) {
 struct Resnet18Panel {
     PartitionDocument mapping;
     PartitionPage page{&mapping};
-    DsePage panel;
-
-    Resnet18Panel() : panel(withInputs(page)) {}
+    DseDocument dse{withInputs(page)};
+    DsePage panel{&dse};
 
 private:
     static cleave::ui::PartitionDocument* withInputs(PartitionPage& page) {
@@ -176,19 +177,19 @@ private slots:
         QVERIFY(panel.statusText().startsWith("Done"));
 
         // The table lists the front, fastest first; the charts show it and every generation.
-        QVERIFY(!panel.front().empty());
-        QCOMPARE(panel.table()->model()->rowCount(), static_cast<int>(panel.front().size()));
-        for (std::size_t i = 1; i < panel.front().size(); ++i)
-            QVERIFY(panel.front()[i - 1].throughput_per_s >= panel.front()[i].throughput_per_s);
+        QVERIFY(!panel.document()->front().empty());
+        QCOMPARE(panel.table()->model()->rowCount(), static_cast<int>(panel.document()->front().size()));
+        for (std::size_t i = 1; i < panel.document()->front().size(); ++i)
+            QVERIFY(panel.document()->front()[i - 1].throughput_per_s >= panel.document()->front()[i].throughput_per_s);
         QCOMPARE(panel.table()->model()->index(0, 0).data().toString(),
-                 QString::number(panel.front()[0].throughput_per_s, 'f', 1));
+                 QString::number(panel.document()->front()[0].throughput_per_s, 'f', 1));
         auto* hypervolume = panel.hypervolumeChart()->series();
         QCOMPARE(static_cast<std::size_t>(hypervolume->count()), result.history.size());
         QVERIFY(hypervolume->at(hypervolume->count() - 1).y() > 0);
         int points = 0;
         for (auto* series : panel.frontChart()->series())
             points += static_cast<int>(series->count());
-        QCOMPARE(points, static_cast<int>(panel.front().size()));
+        QCOMPARE(points, static_cast<int>(panel.document()->front().size()));
         // Energy is an objective (the NX PEs have power figures): the default colour.
         QCOMPARE(panel.colourBox()->currentText(), QString("max energy (mJ)"));
         QVERIFY(panel.solutionSummary(0).contains("on nx0"));
@@ -206,12 +207,12 @@ private slots:
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
         QCOMPARE(applied.count(), 1);
         QCOMPARE(applied.at(0).at(0).toInt(), row);
-        const auto& chosen = panel.front()[static_cast<std::size_t>(row)].mapping;
+        const auto& chosen = panel.document()->front()[static_cast<std::size_t>(row)].mapping;
         QCOMPARE(document->mapping().points, chosen.points);
         QCOMPARE(document->mapping().pes, chosen.pes);
         QCOMPARE(document->undoStack()->count(), undoSteps + 1);
         QVERIFY(std::abs(document->evaluation().throughput_per_s -
-                         panel.front()[static_cast<std::size_t>(row)].throughput_per_s) < 1e-6 *
+                         panel.document()->front()[static_cast<std::size_t>(row)].throughput_per_s) < 1e-6 *
                     document->evaluation().throughput_per_s);
         document->undoStack()->undo();
         QCOMPARE(document->mapping().points, before.points);
@@ -219,7 +220,7 @@ private slots:
 
         // Other kernels or another cluster: the front no longer applies and is cleared.
         document->setInputs(nullptr);
-        QVERIFY(panel.front().empty());
+        QVERIFY(panel.document()->front().empty());
         QCOMPARE(panel.table()->model()->rowCount(), 0);
         QVERIFY(!panel.runButton()->isEnabled());
         QVERIFY(!panel.run());
@@ -232,7 +233,7 @@ private slots:
         panel.show();
         shortSearch(panel, 1000000); // far more than the test waits for
         QVERIFY(panel.run());
-        QVERIFY(QTest::qWaitFor([&] { return !panel.front().empty(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return !panel.document()->front().empty(); }, 20000));
 
         // The search runs off the UI thread: a 10 ms timer keeps ticking while it goes on.
         {
@@ -275,8 +276,8 @@ private slots:
         const auto& result = panel.runner()->result();
         QVERIFY(result.cancelled);
         QVERIFY(result.evaluations < std::int64_t{8} * 1000001);
-        QVERIFY(!panel.front().empty());
-        QCOMPARE(panel.front().size(), result.front.size());
+        QVERIFY(!panel.document()->front().empty());
+        QCOMPARE(panel.document()->front().size(), result.front.size());
         QCOMPARE(panel.table()->model()->rowCount(), static_cast<int>(result.front.size()));
         QVERIFY2(panel.statusText().startsWith("Cancelled"), qPrintable(panel.statusText()));
         QVERIFY(panel.runButton()->isEnabled());
@@ -290,21 +291,21 @@ private slots:
         auto& panel = fixture.panel;
         shortSearch(panel, 1000000);
         QVERIFY(panel.run());
-        QVERIFY(QTest::qWaitFor([&] { return !panel.front().empty(); }, 20000));
+        QVERIFY(QTest::qWaitFor([&] { return !panel.document()->front().empty(); }, 20000));
         QSignalSpy finished(&panel, &DsePage::finished);
         page.document()->setInputs(
             std::make_shared<const cleave::ui::PartitionInputs>(*resnet18OnNx8()));
-        QVERIFY(panel.front().empty());
+        QVERIFY(panel.document()->front().empty());
         QVERIFY(finished.wait(20000));
         QVERIFY(panel.runner()->result().cancelled);
-        QVERIFY(panel.front().empty());
+        QVERIFY(panel.document()->front().empty());
         QCOMPARE(panel.table()->model()->rowCount(), 0);
         QVERIFY2(panel.statusText().contains("cancelled"), qPrintable(panel.statusText()));
         // A search over the new inputs runs.
         shortSearch(panel, 30);
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
-        QVERIFY(!panel.front().empty());
+        QVERIFY(!panel.document()->front().empty());
     }
 
     void settingsTheSearchCannotRunAreRefused() {
@@ -350,7 +351,7 @@ private slots:
         auto* document = window.partitionPage()->document();
         const int index = rowOtherThan(*panel, document->mapping());
         QVERIFY(index >= 0);
-        const auto& solution = panel->front()[static_cast<std::size_t>(index)];
+        const auto& solution = panel->document()->front()[static_cast<std::size_t>(index)];
         // Where that solution's marker is drawn: x throughput, y memory.
         auto* view = panel->frontChart();
         auto* chart = view->chart();
@@ -363,7 +364,7 @@ private slots:
         QCOMPARE(tabs->currentWidget(), window.partitionPage());
         // Another point may lie on top; whichever was clicked is the mapping on show.
         bool shown = false;
-        for (const auto& s : panel->front())
+        for (const auto& s : panel->document()->front())
             shown = shown || (document->mapping().points == s.mapping.points &&
                               document->mapping().pes == s.mapping.pes);
         QVERIFY(shown);
@@ -380,11 +381,11 @@ private slots:
         shortSearch(panel, 30);
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
-        const auto& evaluated = panel.evaluated();
-        QVERIFY(evaluated.size() > panel.front().size());
+        const auto& evaluated = panel.document()->evaluated();
+        QVERIFY(evaluated.size() > panel.document()->front().size());
         QVERIFY(evaluated.size() <= cleave::ui::DseEvaluatedPoints::kDefaultCapacity);
         // Every solution of the front was evaluated and is classified as on it.
-        QCOMPARE(countKind(panel, DsePage::PointKind::front), static_cast<int>(panel.front().size()));
+        QCOMPARE(countKind(panel, DsePage::PointKind::front), static_cast<int>(panel.document()->front().size()));
         const int dominated = countKind(panel, DsePage::PointKind::dominated);
         const int undominated = countKind(panel, DsePage::PointKind::undominated);
         QVERIFY(dominated > 0);
@@ -399,7 +400,7 @@ private slots:
             }
         for (int i = 0; i < static_cast<int>(evaluated.size()); ++i) {
             bool byFront = false;
-            for (const auto& f : panel.front())
+            for (const auto& f : panel.document()->front())
                 byFront = byFront || dominates(f, evaluated[static_cast<std::size_t>(i)]);
             if (panel.kindOf(i) == DsePage::PointKind::dominated)
                 QVERIFY(byFront);
@@ -454,10 +455,10 @@ private slots:
         int frontPoints = 0;
         for (auto* series : panel.frontChart()->series())
             frontPoints += static_cast<int>(series->count());
-        QCOMPARE(frontPoints, static_cast<int>(panel.front().size()));
+        QCOMPARE(frontPoints, static_cast<int>(panel.document()->front().size()));
 
         // More infeasible points, marked so in a saved state.
-        auto state = panel.saveState();
+        auto state = panel.document()->saveState();
         int madeInfeasible = 0;
         auto& entries = state["result"]["evaluated"];
         for (std::size_t i = 0; i < entries.size() && madeInfeasible < 5; ++i)
@@ -466,7 +467,7 @@ private slots:
                 ++madeInfeasible;
             }
         QCOMPARE(madeInfeasible, 5);
-        QVERIFY2(panel.restoreState(state), qPrintable(panel.statusText()));
+        QVERIFY2(panel.document()->restoreState(state).isEmpty(), qPrintable(panel.statusText()));
         QCOMPARE(countKind(panel, DsePage::PointKind::infeasible), waiting + 5);
         QCOMPARE(panel.infeasibleBox()->currentText(), QString("hidden"));
         QCOMPARE(static_cast<int>(cloud->points().size()), undominated);
@@ -489,7 +490,7 @@ private slots:
         panel.stagesBox()->setCurrentIndex(panel.stagesBox()->findData(1));
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
-        QVERIFY(panel.front().empty());
+        QVERIFY(panel.document()->front().empty());
         QVERIFY2(panel.statusText().contains("The search met no mapping that can run"),
                  qPrintable(panel.statusText()));
     }
@@ -501,7 +502,7 @@ private slots:
         QVERIFY(panel.run());
         QVERIFY(waitFinished(panel));
         choose(panel.colourBox(), "generation");
-        const auto& evaluated = panel.evaluated();
+        const auto& evaluated = panel.document()->evaluated();
         int first = INT_MAX, last = 0;
         for (const auto& s : evaluated) {
             first = std::min(first, s.generation);
@@ -522,7 +523,7 @@ private slots:
             named = named || series->name().endsWith("(generation)");
         QVERIFY(named);
         // Front solutions carry the generation they first reached a front in.
-        for (const auto& s : panel.front())
+        for (const auto& s : panel.document()->front())
             QVERIFY(s.generation >= 0 && s.generation <= last);
     }
 
@@ -536,7 +537,7 @@ private slots:
         QVERIFY(waitFinished(panel));
         QVERIFY(panel.exportFrontButton()->isEnabled());
         QTemporaryDir dir;
-        const auto& front = panel.front();
+        const auto& front = panel.document()->front();
         const auto& cluster = *resnet18OnNx8()->request.cluster;
 
         QVERIFY(panel.exportFront(dir.filePath("front.csv")));
@@ -560,7 +561,7 @@ private slots:
         const auto names = json.at("objectives").get<std::vector<std::string>>();
         QCOMPARE(names.size(), std::size_t(3));
         QCOMPARE(json.at("front").size(), front.size());
-        QCOMPARE(json.at("hypervolume").size(), panel.history().size());
+        QCOMPARE(json.at("hypervolume").size(), panel.document()->history().size());
         QCOMPARE(json.at("kernels").get<int>(), 40);
         for (std::size_t i = 0; i < front.size(); ++i) {
             // What cleave dse --json's reader reads.
@@ -603,11 +604,11 @@ private slots:
         QVERIFY(waitFinished(panel));
         auto* chart = panel.parallelChart();
         QCOMPARE(chart->axisCount(), 4);
-        QCOMPARE(chart->lines().size(), panel.front().size() + panel.cloud().size());
+        QCOMPARE(chart->lines().size(), panel.document()->front().size() + panel.cloud().size());
         QVERIFY(!panel.cloud().empty());
         choose(panel.dominatedBox(), "hidden");
         QCOMPARE(chart->lines().size(),
-                 panel.front().size() + static_cast<std::size_t>(countKind(panel, DsePage::PointKind::undominated)));
+                 panel.document()->front().size() + static_cast<std::size_t>(countKind(panel, DsePage::PointKind::undominated)));
         // Each axis runs from its least value (bottom) to its greatest (top).
         int least = 0, most = 0;
         const auto& lines = chart->lines();
@@ -625,14 +626,14 @@ private slots:
         QTest::mouseMove(chart, middle.toPoint());
         QTRY_VERIFY(chart->highlighted() >= 0);
         const int hovered = chart->highlighted();
-        QVERIFY(hovered < static_cast<int>(panel.front().size())); // a front line wins
+        QVERIFY(hovered < static_cast<int>(panel.document()->front().size())); // a front line wins
         QSignalSpy applied(&panel, &DsePage::solutionApplied);
         QTest::mouseClick(chart, Qt::LeftButton, {}, middle.toPoint());
         QCOMPARE(applied.count(), 1);
         QCOMPARE(page.document()->mapping().points,
-                 panel.front()[static_cast<std::size_t>(hovered)].mapping.points);
+                 panel.document()->front()[static_cast<std::size_t>(hovered)].mapping.points);
         QCOMPARE(page.document()->mapping().pes,
-                 panel.front()[static_cast<std::size_t>(hovered)].mapping.pes);
+                 panel.document()->front()[static_cast<std::size_t>(hovered)].mapping.pes);
     }
 
     // The 3-D view's series hold the front and the points on show without being drawn.
@@ -644,10 +645,10 @@ private slots:
         QVERIFY(waitFinished(panel));
         auto* chart = panel.front3dChart();
         QVERIFY(!chart->hasGraph()); // never shown
-        QCOMPARE(chart->frontSeries()->dataProxy()->itemCount(), static_cast<int>(panel.front().size()));
+        QCOMPARE(chart->frontSeries()->dataProxy()->itemCount(), static_cast<int>(panel.document()->front().size()));
         QCOMPARE(chart->otherSeries()->dataProxy()->itemCount(), static_cast<int>(panel.cloud().size()));
         QCOMPARE(panel.zAxisBox()->currentText(), QString("max energy (mJ)"));
-        const auto& s = panel.front()[0];
+        const auto& s = panel.document()->front()[0];
         const auto item = chart->frontSeries()->dataProxy()->itemAt(0)->position();
         QCOMPARE(item.x(), static_cast<float>(s.throughput_per_s));
         QCOMPARE(item.z(), static_cast<float>(s.objectives[2]));
@@ -665,7 +666,8 @@ private slots:
         std::vector<cleave::dse::Solution> front, evaluated;
         std::size_t history = 0;
         {
-            DsePage panel(page.document());
+            DseDocument panelDse(page.document());
+            DsePage panel(&panelDse);
             shortSearch(panel, 30);
             panel.seedBox()->setValue(7);
             QVERIFY(panel.run());
@@ -674,14 +676,15 @@ private slots:
             choose(panel.dominatedBox(), "marked");
             choose(panel.infeasibleBox(), "shown");
             panel.views()->setCurrentIndex(1);
-            saved = nlohmann::json::parse(panel.saveState().dump());
-            front = panel.front();
-            evaluated = panel.evaluated();
-            history = panel.history().size();
+            saved = nlohmann::json::parse(panel.document()->saveState().dump());
+            front = panel.document()->front();
+            evaluated = panel.document()->evaluated();
+            history = panel.document()->history().size();
         }
-        DsePage restored(page.document());
-        QVERIFY(restored.front().empty());
-        QVERIFY2(restored.restoreState(saved), qPrintable(restored.statusText()));
+        DseDocument restoredDse(page.document());
+        DsePage restored(&restoredDse);
+        QVERIFY(restored.document()->front().empty());
+        QVERIFY2(restored.document()->restoreState(saved).isEmpty(), qPrintable(restored.statusText()));
         QCOMPARE(restored.seedBox()->value(), 7);
         QCOMPARE(restored.populationBox()->value(), 8);
         QCOMPARE(restored.levelsBox()->currentData().toInt(), 1);
@@ -689,21 +692,21 @@ private slots:
         QCOMPARE(restored.dominatedBox()->currentText(), QString("marked"));
         QCOMPARE(restored.infeasibleBox()->currentText(), QString("shown"));
         QCOMPARE(restored.views()->currentIndex(), 1);
-        QCOMPARE(restored.front().size(), front.size());
+        QCOMPARE(restored.document()->front().size(), front.size());
         for (std::size_t i = 0; i < front.size(); ++i) {
-            QCOMPARE(restored.front()[i].mapping.points, front[i].mapping.points);
-            QCOMPARE(restored.front()[i].mapping.pes, front[i].mapping.pes);
-            QCOMPARE(restored.front()[i].objectives, front[i].objectives);
-            QCOMPARE(restored.front()[i].generation, front[i].generation);
+            QCOMPARE(restored.document()->front()[i].mapping.points, front[i].mapping.points);
+            QCOMPARE(restored.document()->front()[i].mapping.pes, front[i].mapping.pes);
+            QCOMPARE(restored.document()->front()[i].objectives, front[i].objectives);
+            QCOMPARE(restored.document()->front()[i].generation, front[i].generation);
         }
-        QCOMPARE(restored.evaluated().size(), evaluated.size());
-        QCOMPARE(restored.evaluated().back().objectives, evaluated.back().objectives);
-        QCOMPARE(restored.history().size(), history);
+        QCOMPARE(restored.document()->evaluated().size(), evaluated.size());
+        QCOMPARE(restored.document()->evaluated().back().objectives, evaluated.back().objectives);
+        QCOMPARE(restored.document()->history().size(), history);
         QCOMPARE(restored.hypervolumeChart()->series()->count(), static_cast<int>(history));
         QCOMPARE(restored.table()->model()->rowCount(), static_cast<int>(front.size()));
         QVERIFY(restored.exportFrontButton()->isEnabled());
         // Saving again gives the same state.
-        QCOMPARE(nlohmann::json::parse(restored.saveState().dump()), saved);
+        QCOMPARE(nlohmann::json::parse(restored.document()->saveState().dump()), saved);
         // Its solutions apply.
         const int row = rowOtherThan(restored, page.document()->mapping());
         QVERIFY(row >= 0);
@@ -713,22 +716,24 @@ private slots:
         // Before the model and cluster are there the front waits for them.
         PartitionDocument laterMapping;
         PartitionPage later{&laterMapping};
-        DsePage waiting(later.document());
-        QVERIFY(waiting.restoreState(saved));
-        QVERIFY(waiting.front().empty());
+        DseDocument waitingDse(later.document());
+        DsePage waiting(&waitingDse);
+        QVERIFY(waiting.document()->restoreState(saved).isEmpty());
+        QVERIFY(waiting.document()->front().empty());
         QCOMPARE(waiting.seedBox()->value(), 7);
-        QCOMPARE(nlohmann::json::parse(waiting.saveState().dump())["result"], saved["result"]);
+        QCOMPARE(nlohmann::json::parse(waiting.document()->saveState().dump())["result"], saved["result"]);
         later.document()->setInputs(resnet18OnNx8());
-        QCOMPARE(waiting.front().size(), front.size());
+        QCOMPARE(waiting.document()->front().size(), front.size());
         QVERIFY(waiting.applySolution(0));
 
         // A front of other kernels is refused, with the reason.
         auto other = saved;
         other["result"]["kernels"] = 41;
-        DsePage refusing(page.document());
-        QVERIFY(!refusing.restoreState(other));
+        DseDocument refusingDse(page.document());
+        DsePage refusing(&refusingDse);
+        QVERIFY(!refusing.document()->restoreState(other).isEmpty());
         QVERIFY2(refusing.statusText().contains("41 kernels"), qPrintable(refusing.statusText()));
-        QVERIFY(refusing.front().empty());
+        QVERIFY(refusing.document()->front().empty());
     }
 
     void evaluatedPointsKeepTheMostRecent() {

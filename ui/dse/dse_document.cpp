@@ -1,0 +1,189 @@
+#include "ui/dse/dse_document.hpp"
+
+#include "core/dse/search_state.hpp"
+#include "core/input_error.hpp"
+#include "ui/partition/partition_document.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace cleave::ui {
+
+namespace {
+
+// The front in the order the tab lists it: fastest first, ties as the search left them.
+std::vector<dse::Solution> fastestFirst(std::vector<dse::Solution> front) {
+    std::stable_sort(front.begin(), front.end(), [](const auto& a, const auto& b) {
+        return a.throughput_per_s > b.throughput_per_s;
+    });
+    return front;
+}
+
+} // namespace
+
+DseDocument::DseDocument(PartitionDocument* mapping, QObject* parent)
+    : QObject(parent), mapping_(mapping) {
+    connect(mapping_, &PartitionDocument::inputsChanged, this, &DseDocument::inputsChanged);
+}
+
+void DseDocument::setSettings(const dse::SearchSettings& settings, bool latencyObjective,
+                              bool edit) {
+    settings_ = settings;
+    latency_ = latencyObjective;
+    if (edit)
+        emit changed();
+}
+
+void DseDocument::setView(nlohmann::json view, bool edit) {
+    if (view == view_)
+        return;
+    view_ = std::move(view);
+    if (edit)
+        emit changed();
+}
+
+void DseDocument::startSearch(PartitionInputsPtr inputs, const dse::ObjectiveSet& objectives,
+                              std::int64_t budget) {
+    pending_ = nullptr;
+    inputs_ = std::move(inputs);
+    objectives_ = objectives;
+    front_.clear();
+    evaluated_.clear();
+    history_.clear();
+    evaluations_ = 0;
+    budget_ = budget;
+    cancelled_ = false;
+    emit resultChanged();
+}
+
+void DseDocument::addStep(const std::vector<dse::Solution>& front,
+                          const std::vector<dse::Solution>& evaluated,
+                          const std::vector<dse::HypervolumeStep>& history,
+                          std::int64_t evaluations, std::int64_t budget) {
+    front_ = fastestFirst(front);
+    evaluated_.merge(evaluated);
+    history_.insert(history_.end(), history.begin(), history.end());
+    evaluations_ = evaluations;
+    budget_ = budget;
+    emit resultChanged();
+}
+
+void DseDocument::finishSearch(const dse::SearchResult& result,
+                               const std::vector<dse::Solution>& tail) {
+    // The result's history is complete; the steps may have left out the last generations.
+    front_ = fastestFirst(result.front);
+    evaluated_.merge(tail);
+    history_ = result.history;
+    evaluations_ = result.evaluations;
+    cancelled_ = result.cancelled;
+    emit resultChanged();
+    emit changed();
+}
+
+void DseDocument::clearResult() {
+    if (!inputs_ && front_.empty() && evaluated_.size() == 0 && history_.empty())
+        return;
+    inputs_.reset();
+    front_.clear();
+    evaluated_.clear();
+    history_.clear();
+    evaluations_ = 0;
+    budget_ = 0;
+    cancelled_ = false;
+    emit resultChanged();
+}
+
+// A result searched over other kernels or another cluster no longer applies; a restored one
+// waiting for these inputs comes in.
+void DseDocument::inputsChanged() {
+    const auto& inputs = mapping_->inputs();
+    if (inputs_ && inputs_ != inputs)
+        clearResult();
+    if (pending_.is_object() && inputs && inputs->costs) {
+        auto state = std::exchange(pending_, nullptr);
+        const QString error = apply(state);
+        emit restored(error, error.isEmpty());
+    }
+}
+
+nlohmann::json DseDocument::saveState() const {
+    dse::SearchState state;
+    state.settings = settings_;
+    state.latency = latency_;
+    state.view = view_;
+    // A pending state keeps its result until its kernels and cluster arrive.
+    if (pending_.is_object() && pending_.contains("result")) {
+        nlohmann::json json = dse::search_state_json(state, nullptr);
+        json["result"] = pending_["result"];
+        return json;
+    }
+    if (!inputs_ || front_.empty())
+        return dse::search_state_json(state, nullptr);
+    const auto& cluster = *inputs_->request.cluster;
+    dse::SearchStateResult result;
+    result.kernels = inputs_->kernelCount();
+    result.cluster = cluster.file;
+    result.objectives = objectives_;
+    result.evaluations = evaluations_;
+    result.budget = budget_;
+    result.cancelled = cancelled_;
+    result.front = front_;
+    result.evaluated = evaluated_.points();
+    result.history = history_;
+    state.result = std::move(result);
+    return dse::search_state_json(state, &cluster);
+}
+
+QString DseDocument::restoreState(const nlohmann::json& state) {
+    const auto& inputs = mapping_->inputs();
+    QString error;
+    const bool withResult = state.contains("result") && !state["result"].is_null();
+    if (withResult && (!inputs || !inputs->costs)) {
+        // Settings and choices now, the result once the kernels and cluster are there.
+        auto settingsOnly = state;
+        settingsOnly["result"] = nullptr;
+        error = apply(settingsOnly);
+        pending_ = error.isEmpty() ? state : nlohmann::json();
+        emit restored(error, false);
+        return error;
+    }
+    pending_ = nullptr;
+    error = apply(state);
+    emit restored(error, withResult && error.isEmpty());
+    return error;
+}
+
+QString DseDocument::apply(const nlohmann::json& json) {
+    dse::SearchState state;
+    try {
+        const auto& inputs = mapping_->inputs();
+        dse::SearchStateTarget target;
+        if (inputs && inputs->costs)
+            target = {inputs->request.cluster.get(), inputs->kernelCount(),
+                      [&inputs](int pe) { return inputs->hasLatencies(pe); }};
+        state = dse::parse_search_state(json, target.cluster ? &target : nullptr, "DSE state");
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    } catch (const nlohmann::json::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    settings_ = state.settings;
+    latency_ = state.latency;
+    view_ = state.view;
+    if (state.result) {
+        auto& result = *state.result;
+        inputs_ = mapping_->inputs();
+        objectives_ = result.objectives;
+        front_ = fastestFirst(std::move(result.front));
+        evaluated_.clear();
+        evaluated_.merge(result.evaluated);
+        history_ = std::move(result.history);
+        evaluations_ = result.evaluations;
+        budget_ = result.budget;
+        cancelled_ = result.cancelled;
+        emit resultChanged();
+    }
+    return {};
+}
+
+} // namespace cleave::ui
