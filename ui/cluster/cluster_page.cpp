@@ -99,8 +99,8 @@ QToolButton* toolButton(QAction* action) {
 
 } // namespace
 
-ClusterPage::ClusterPage(QWidget* parent)
-    : QWidget(parent), document_(new ClusterDocument(this)),
+ClusterPage::ClusterPage(ClusterDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document),
       hosts_(new ClusterHostModel(document_, this)), links_(new ClusterLinkModel(document_, this)),
       grouping_(new GroupingPage(document_)) {
     setObjectName("clusterPage");

@@ -4,8 +4,9 @@
 // or removed; the switch's link and direct links between hosts; New, Open (a cluster file or a
 // platform.txt), Save As (a cluster file) and Export platform.txt, written atomically by
 // core/device. Every edit is one step of undoStack(); a refused edit is reported in red under the
-// table and changes nothing. Edits reach the rest of the studio through clusterEdited(). The
-// Grouping tab (groupingPage()) groups the same cluster and colours this tab's hosts.
+// table and changes nothing. The tab edits a ClusterDocument (the window's is the studio
+// document's cluster editor, whose edits are the studio's cluster); clusterEdited() reports each
+// edit. The Grouping tab (groupingPage()) groups the same cluster and colours this tab's hosts.
 #pragma once
 
 #include "ui/partition/partition_inputs.hpp"
@@ -31,9 +32,9 @@ class ClusterPage : public QWidget {
     Q_OBJECT
 
 public:
-    explicit ClusterPage(QWidget* parent = nullptr);
+    explicit ClusterPage(ClusterDocument* document, QWidget* parent = nullptr);
 
-    // The cluster the window opened: shown with no history; clusterEdited() is not emitted.
+    // A cluster opened: shown with no history; clusterEdited() is not emitted.
     void setCluster(const ClusterPtr& cluster);
     ClusterDocument* document() const { return document_; }
     QUndoStack* undoStack() const;

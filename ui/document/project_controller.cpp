@@ -2,7 +2,6 @@
 
 #include "core/atomic_file.hpp"
 #include "core/autodice/mapping_file.hpp"
-#include "ui/cluster/cluster_page.hpp"
 #include "core/input_error.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/cluster/grouping_page.hpp"
@@ -319,7 +318,6 @@ void ProjectController::restore(project::Project p, const QString& file, const Q
     if (r.hasCluster) {
         auto cluster = std::make_shared<const device::Cluster>(r.cluster);
         r.shown = cluster.get();
-        window_->clusterPage()->setCluster(cluster);
         document->setCluster(std::move(cluster));
     }
     updateTitle();

@@ -1,6 +1,7 @@
 #include "ui/document/studio_document.hpp"
 
 #include "core/input_error.hpp"
+#include "ui/cluster/cluster_document.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/latency/latency_runner.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -13,14 +14,23 @@ namespace cleave::ui {
 
 StudioDocument::StudioDocument(QObject* parent)
     : QObject(parent), method_(fusion::find_fusion_method(ruleSet_.toStdString())),
-      mapping_(new PartitionDocument(this)), dse_(new DseDocument(mapping_, this)),
-      history_(new QUndoGroup(this)), runner_(new LatencyRunner(this)),
-      predictTimer_(new QTimer(this)) {
+      clusterEditor_(new ClusterDocument(this)), mapping_(new PartitionDocument(this)),
+      dse_(new DseDocument(mapping_, this)), history_(new QUndoGroup(this)),
+      runner_(new LatencyRunner(this)), predictTimer_(new QTimer(this)) {
     predictTimer_->setSingleShot(true);
     predictTimer_->setInterval(0);
     connect(predictTimer_, &QTimer::timeout, this, &StudioDocument::predict);
     connect(runner_, &LatencyRunner::predicted, this, &StudioDocument::takeLatency);
     history_->addStack(mapping_->undoStack());
+    history_->addStack(clusterEditor_->undoStack());
+    // An edit, undo or redo in the editor: the cluster from then on (null without hosts).
+    connect(clusterEditor_, &ClusterDocument::changed, this, [this] {
+        if (settingCluster_)
+            return;
+        cluster_ = clusterEditor_->clusterPtr();
+        bump();
+        emit clusterChanged();
+    });
     connect(dse_, &DseDocument::changed, this, &StudioDocument::noteChange);
 }
 
@@ -82,6 +92,9 @@ void StudioDocument::setCluster(ClusterPtr cluster) {
     if (cluster == cluster_)
         return;
     cluster_ = std::move(cluster);
+    settingCluster_ = true;
+    clusterEditor_->setCluster(cluster_);
+    settingCluster_ = false;
     bump();
     emit clusterChanged();
 }

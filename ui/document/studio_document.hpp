@@ -21,6 +21,7 @@ class QUndoGroup;
 
 namespace cleave::ui {
 
+class ClusterDocument;
 class DseDocument;
 class LatencyRunner;
 class PartitionDocument;
@@ -57,9 +58,12 @@ public:
     const LatencyReportPtr& latency() const { return latency_; }
     bool isPredicting() const;
 
-    // The cluster the model is split across; null: none.
+    // The cluster the model is split across; null: none. One set here (opened, restored) is
+    // shown in the cluster editor with no history; the editor's edits become the cluster.
     void setCluster(ClusterPtr cluster);
     const ClusterPtr& cluster() const { return cluster_; }
+    // The Cluster tab's editor of the cluster, with its undo stack.
+    ClusterDocument* clusterEditor() const { return clusterEditor_; }
 
     // The mapping the Partition tab shows and edits, and the DSE tab applies solutions to.
     PartitionDocument* mapping() const { return mapping_; }
@@ -104,6 +108,8 @@ private:
     MeasuredRunPtr measured_;
     LatencyReportPtr latency_;
     ClusterPtr cluster_;
+    ClusterDocument* clusterEditor_;
+    bool settingCluster_ = false; // the editor shows the cluster set: not an edit of it
     PartitionDocument* mapping_;
     DseDocument* dse_;
     QUndoGroup* history_;

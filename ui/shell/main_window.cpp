@@ -109,14 +109,11 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(partitionPage_, tr("Partition"));
     dsePage_ = new DsePage(document_->dse(), tabs_);
     tabs_->addTab(dsePage_, tr("DSE"));
-    clusterPage_ = new ClusterPage(tabs_);
+    clusterPage_ = new ClusterPage(document_->clusterEditor(), tabs_);
     tabs_->addTab(clusterPage_, tr("Cluster"));
     tabs_->addTab(clusterPage_->groupingPage(), tr("Grouping"));
-    // One cluster, the document's: opened in the window, shown in the Cluster tab; edited there,
-    // split in the Partition tab.
-    connect(this, &MainWindow::clusterOpened, clusterPage_,
-            [this] { clusterPage_->setCluster(document_->cluster()); });
-    connect(clusterPage_, &ClusterPage::clusterEdited, document_, &StudioDocument::setCluster);
+    // One cluster, the document's: opened in the window, edited in the Cluster tab (the
+    // document's editor), split in the Partition tab.
     connect(document_, &StudioDocument::clusterChanged, partitionPage_,
             [this] { partitionPage_->setCluster(document_->cluster()); });
     pages_->addWidget(tabs_);
@@ -261,7 +258,6 @@ void MainWindow::createMenus() {
     auto* edit = menuBar()->addMenu(tr("&Edit"));
     // The edits of the cluster while the Cluster or Grouping tab shows, else of the mapping.
     auto* history = document_->history();
-    history->addStack(clusterPage_->undoStack());
     const auto followTab = [this, history] {
         const bool cluster = tabs_->currentWidget() == clusterPage_ ||
                              tabs_->currentWidget() == clusterPage_->groupingPage();

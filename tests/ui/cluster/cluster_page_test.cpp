@@ -34,6 +34,7 @@
 #include <QUndoStack>
 #include <QtTest>
 
+using cleave::ui::ClusterDocument;
 using cleave::ui::ClusterHostModel;
 using cleave::ui::ClusterLinkModel;
 using cleave::ui::ClusterPage;
@@ -107,7 +108,8 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void libraryDeviceAddedWithAUniqueNameAndUndone() {
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         page.setCluster(load("nx8.cluster.json"));
         QSignalSpy edited(&page, &ClusterPage::clusterEdited);
         QCOMPARE(page.hostModel()->rowCount(), 8);
@@ -150,7 +152,8 @@ private slots:
     }
 
     void renameMovesLinksAndRefusesDuplicates() {
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         page.setCluster(load("mixed4.cluster.json"));
         auto* hosts = page.hostModel();
         QVERIFY(hosts->setData(hosts->index(3, ClusterHostModel::Host), "pi"));
@@ -183,7 +186,8 @@ private slots:
     }
 
     void linksEditedAndRefused() {
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         page.setCluster(load("nx8.cluster.json"));
         auto* links = page.linkModel();
         QCOMPARE(links->rowCount(), 1);
@@ -210,7 +214,8 @@ private slots:
 
     void savedClusterFileOpensWithTheSameHosts() {
         QTemporaryDir dir;
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         page.setCluster(load("mixed4.cluster.json"));
         chooseDevice(page, "nvidia-h100");
         QCOMPARE(page.addDevice(), QString());
@@ -230,7 +235,9 @@ private slots:
         QCOMPARE(saved.link("agx01", "rpi01").bandwidth_gbps, 0.25);
         QCOMPARE(saved.link("nx01", "rpi01").bandwidth_gbps, 0.1);
 
-        ClusterPage reopened;
+        ClusterDocument reopenedCluster;
+
+        ClusterPage reopened{&reopenedCluster};
         QCOMPARE(reopened.openFile(path), QString());
         QCOMPARE(hostNames(reopened.document()->cluster()), hostNames(edited));
         QCOMPARE(reopened.document()->cluster().pairs.size(), 3u);
@@ -247,7 +254,8 @@ private slots:
 
     void platformTxtExportedLineByLine() {
         QTemporaryDir dir;
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         page.setCluster(load("mixed4.cluster.json"));
         chooseDevice(page, "nvidia-t4");
         page.hostNameEdit()->setText("t4");
@@ -262,7 +270,8 @@ private slots:
         QFile::remove(path);
         QVERIFY(page.document()->removeHosts({4}).isEmpty());
         QCOMPARE(page.exportPlatformFile(path), QString());
-        ClusterPage reopened;
+        ClusterDocument reopenedCluster;
+        ClusterPage reopened{&reopenedCluster};
         QCOMPARE(reopened.openFile(path), QString());
         QCOMPARE(hostNames(reopened.document()->cluster()),
                  (QStringList{"agx01", "nx01", "nuc01", "rpi01"}));
@@ -276,7 +285,8 @@ private slots:
         file.write("nx01, arm, slots=0-5, gpu=NVIDIAVolta (CUDA)\n"
                    "nx02, arm, slots=0-5, gpu=NVIDIA Volta\n");
         file.close();
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         page.setCluster(load("nx8.cluster.json"));
         const QString error = page.openFile(path);
         QVERIFY2(error.contains("bad-platform.txt: line 2: expected gpu=ARCH (API)"),
@@ -322,7 +332,8 @@ private slots:
     }
 
     void groupingGivesCoresGroups() {
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         const auto cluster = load("measured160.cluster.json");
         page.setCluster(cluster);
         auto* panel = page.groupingPage();
@@ -381,7 +392,8 @@ private slots:
                          "\", \"device\": \"" + devices[h] + "\"}";
             out.write("{\"version\": 1, \"hosts\": [" + hosts + "]}");
         }
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         const auto cluster = std::make_shared<const cleave::device::Cluster>(
             cleave::device::load_cluster(file.toStdString()));
         page.setCluster(cluster);
@@ -424,7 +436,8 @@ private slots:
         // The state brings the same settings and groups back without searching again.
         const nlohmann::json state = panel->saveState();
         QCOMPARE(state["features"], "hp");
-        ClusterPage other;
+        ClusterDocument otherCluster;
+        ClusterPage other{&otherCluster};
         other.setCluster(cluster);
         QCOMPARE(other.groupingPage()->restoreState(state), QString());
         QCOMPARE(other.groupingPage()->groupsBox()->value(), 4);
@@ -436,17 +449,20 @@ private slots:
         QCOMPARE(other.groupingPage()->comparisonTable()->model()->rowCount(), 5);
         QCOMPARE(other.groupingPage()->rateBox()->value(), rate);
         // Another cluster keeps the settings only.
-        ClusterPage small;
+        ClusterDocument smallCluster;
+        ClusterPage small{&smallCluster};
         small.setCluster(load("xeon4.cluster.json"));
         QCOMPARE(small.groupingPage()->restoreState(state), QString());
         QVERIFY(!small.groupingPage()->outcome());
     }
 
     void clusterJsonRestoresTheCluster() {
-        ClusterPage page;
+        ClusterDocument pageCluster;
+        ClusterPage page{&pageCluster};
         page.setCluster(load("mixed4.cluster.json"));
         const nlohmann::json saved = page.clusterJson();
-        ClusterPage other;
+        ClusterDocument otherCluster;
+        ClusterPage other{&otherCluster};
         QSignalSpy edited(&other, &ClusterPage::clusterEdited);
         QCOMPARE(other.restoreCluster(saved, "project.cleave"), QString());
         QCOMPARE(hostNames(other.document()->cluster()), hostNames(page.document()->cluster()));
@@ -455,7 +471,8 @@ private slots:
         bad["hosts"][0]["device"] = "nope";
         QVERIFY(other.restoreCluster(bad, "project.cleave")
                     .contains("project.cleave: /hosts/0/device: no such device"));
-        QVERIFY(ClusterPage().clusterJson().is_null());
+        ClusterDocument blank;
+        QVERIFY(ClusterPage(&blank).clusterJson().is_null());
     }
 };
 

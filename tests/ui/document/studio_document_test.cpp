@@ -4,6 +4,7 @@
 #include "../studio_waits.hpp"
 #include "core/device/cluster.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "ui/cluster/cluster_document.hpp"
 #include "ui/document/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/graph/node_table_model.hpp"
@@ -15,6 +16,7 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QUndoStack>
 #include <QtTest>
 #include <memory>
 
@@ -92,6 +94,18 @@ private slots:
         QCOMPARE(window.partitionPage()->cluster(), cluster);
         document->setCluster(cluster);
         QCOMPARE(document->revision(), opened + 3);
+        // It is what the Cluster tab's editor shows, with no history; an edit there is the
+        // document's cluster from then on, and undoing it too.
+        auto* editor = document->clusterEditor();
+        QCOMPARE(editor->hostCount(), 8);
+        QCOMPARE(editor->undoStack()->count(), 0);
+        QCOMPARE(editor->addHost("raspberry-pi-4"), QString());
+        QCOMPARE(document->revision(), opened + 4);
+        QCOMPARE(document->cluster()->hosts.size(), std::size_t{9});
+        QCOMPARE(window.partitionPage()->cluster(), document->cluster());
+        editor->undoStack()->undo();
+        QCOMPARE(document->cluster()->hosts.size(), std::size_t{8});
+        QCOMPARE(document->revision(), opened + 5);
     }
 
     void theProjectIsModifiedWhenTheRevisionMoves() {
