@@ -99,10 +99,10 @@ QToolButton* toolButton(QAction* action) {
 
 } // namespace
 
-ClusterPage::ClusterPage(ClusterDocument* document, QWidget* parent)
+ClusterPage::ClusterPage(ClusterDocument* document, GroupingDocument* grouping, QWidget* parent)
     : QWidget(parent), document_(document),
       hosts_(new ClusterHostModel(document_, this)), links_(new ClusterLinkModel(document_, this)),
-      grouping_(new GroupingPage(document_)) {
+      grouping_(new GroupingPage(grouping)) {
     setObjectName("clusterPage");
 
     auto* newButton = new QPushButton(tr("New"));

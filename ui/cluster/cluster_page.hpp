@@ -26,13 +26,15 @@ namespace cleave::ui {
 class ClusterDocument;
 class ClusterHostModel;
 class ClusterLinkModel;
+class GroupingDocument;
 class GroupingPage;
 
 class ClusterPage : public QWidget {
     Q_OBJECT
 
 public:
-    explicit ClusterPage(ClusterDocument* document, QWidget* parent = nullptr);
+    // Edits `document`; the Grouping tab's page groups it by `grouping` (of the same document).
+    ClusterPage(ClusterDocument* document, GroupingDocument* grouping, QWidget* parent = nullptr);
 
     // A cluster opened: shown with no history; clusterEdited() is not emitted.
     void setCluster(const ClusterPtr& cluster);

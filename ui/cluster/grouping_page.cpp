@@ -1,9 +1,8 @@
 #include "ui/cluster/grouping_page.hpp"
 
+#include "core/grouping/device_vectors.hpp"
 #include "ui/charts/group_bars_chart.hpp"
 #include "ui/cluster/cluster_document.hpp"
-#include "core/grouping/device_vectors.hpp"
-#include "core/input_error.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -41,18 +40,6 @@ constexpr std::size_t kMostFeatureBars = 8;
 
 QString num(double value, int digits = 4) {
     return QLocale().toString(value, 'g', digits);
-}
-
-QString messageOf(const std::exception& e) {
-    if (const auto* input = dynamic_cast<const InputError*>(&e)) {
-        QString text = QString::fromStdString(input->problem());
-        if (!input->place().empty())
-            text = QString::fromStdString(input->place()) + ": " + text;
-        if (!input->file().empty())
-            text = QString::fromStdString(input->file()) + ": " + text;
-        return text;
-    }
-    return QString::fromStdString(e.what());
 }
 
 QStandardItem* item(const QString& text, Qt::Alignment alignment = Qt::AlignLeft) {
@@ -93,8 +80,8 @@ QList<QColor> GroupingPage::groupColours(int groups) {
     return colours;
 }
 
-GroupingPage::GroupingPage(ClusterDocument* document, QWidget* parent)
-    : QWidget(parent), document_(document) {
+GroupingPage::GroupingPage(GroupingDocument* document, QWidget* parent)
+    : QWidget(parent), grouping_(document), cluster_(document->cluster()) {
     setObjectName("groupingPage");
     groups_ = new QSpinBox;
     groups_->setRange(1, 1);
@@ -254,47 +241,59 @@ GroupingPage::GroupingPage(ClusterDocument* document, QWidget* parent)
     });
     connect(workload_, &QComboBox::currentIndexChanged, this, &GroupingPage::workloadChanged);
     connect(batch_, &QSpinBox::valueChanged, this, &GroupingPage::workloadChanged);
-    connect(document_, &ClusterDocument::changed, this, &GroupingPage::clusterChanged);
+    // Every setting changed on show is the document's.
+    connect(groups_, &QSpinBox::valueChanged, this, &GroupingPage::pushSettings);
+    connect(features_, &QComboBox::currentIndexChanged, this, &GroupingPage::pushSettings);
+    connect(workload_, &QComboBox::currentIndexChanged, this, &GroupingPage::pushSettings);
+    connect(rate_, &QDoubleSpinBox::valueChanged, this, &GroupingPage::pushSettings);
+    connect(batch_, &QSpinBox::valueChanged, this, &GroupingPage::pushSettings);
+    connect(duration_, &QDoubleSpinBox::valueChanged, this, &GroupingPage::pushSettings);
+    connect(seed_, &QSpinBox::valueChanged, this, &GroupingPage::pushSettings);
+    connect(cluster_, &ClusterDocument::changed, this, &GroupingPage::clusterChanged);
+    connect(grouping_, &GroupingDocument::vectorsChanged, this, &GroupingPage::updateChoices);
+    connect(grouping_, &GroupingDocument::outcomeChanged, this, &GroupingPage::showOutcome);
+    connect(grouping_, &GroupingDocument::outcomeDropped, this,
+            [this](const QString& why) { status_->setText(why); });
+    connect(grouping_, &GroupingDocument::restored, this, &GroupingPage::showRestored);
     updateChoices();
     clusterChanged();
+    // The document starts from the settings on show: no edit.
+    grouping_->setSettings(requestOnShow(), false);
 }
 
 QString GroupingPage::openVectors(const QString& path) {
-    grouping::DeviceVectors vectors;
-    try {
-        vectors = grouping::load_device_vectors(path.toStdString());
-    } catch (const std::exception& e) {
-        return messageOf(e);
-    }
-    vectors_ = path;
-    benchmarks_ = vectors.benchmarks;
-    vectorsLabel_->setText(QFileInfo(path).fileName());
-    vectorsLabel_->setToolTip(tr("%1: %2 devices, %3 benchmarks")
-                                  .arg(path)
-                                  .arg(vectors.devices.size())
-                                  .arg(vectors.benchmarks.size()));
-    error_->clear();
-    updateChoices();
-    return {};
+    const QString message = grouping_->openVectors(path);
+    if (message.isEmpty())
+        error_->clear();
+    return message;
 }
 
+// The vectors file's feature sets and workloads become choices.
 void GroupingPage::updateChoices() {
+    const QString vectors = grouping_->vectorsFile();
+    vectorsLabel_->setText(vectors.isEmpty() ? tr("none") : QFileInfo(vectors).fileName());
+    vectorsLabel_->setToolTip(vectors.isEmpty() ? QString()
+                                                : tr("%1: %2 devices, %3 benchmarks")
+                                                      .arg(vectors)
+                                                      .arg(grouping_->vectorDevices())
+                                                      .arg(grouping_->benchmarks().size()));
     auto* items = qobject_cast<QStandardItemModel*>(features_->model());
     for (int i = 0; i < features_->count(); ++i) {
         const std::string set = features_->itemData(i).toString().toStdString();
         const bool vectorSet =
             std::find(grouping::kVectorFeatureSets.begin(), grouping::kVectorFeatureSets.end(),
                       set) != grouping::kVectorFeatureSets.end();
-        items->item(i)->setEnabled(!vectorSet || !vectors_.isEmpty());
+        items->item(i)->setEnabled(!vectorSet || !vectors.isEmpty());
     }
     const QString current = workload_->currentData().toString();
     QSignalBlocker block(workload_);
     workload_->clear();
     workload_->addItem(tr("none (no serving)"), QString());
-    for (const auto& benchmark : benchmarks_)
+    const auto& benchmarks = grouping_->benchmarks();
+    for (const auto& benchmark : benchmarks)
         workload_->addItem(QString::fromStdString(benchmark), QString::fromStdString(benchmark));
     workload_->setCurrentIndex(std::max(0, workload_->findData(current)));
-    workload_->setEnabled(!benchmarks_.empty());
+    workload_->setEnabled(!benchmarks.empty());
     workloadChanged();
 }
 
@@ -303,13 +302,15 @@ void GroupingPage::workloadChanged() {
     for (QWidget* w : std::initializer_list<QWidget*>{rate_, batch_, duration_})
         w->setEnabled(serving);
     capacity_->clear();
-    if (!serving || document_->hostCount() == 0)
+    if (!serving || cluster_->hostCount() == 0)
         return;
     // The cluster's capacity for this workload, and a rate at 80 % of it to start from.
     try {
         const auto ms = grouping::host_benchmark_ms(
-            document_->cluster(), grouping::load_device_vectors(vectors_.toStdString()),
-            workload_->currentData().toString().toStdString(), vectors_.toStdString(), "workload");
+            cluster_->cluster(),
+            grouping::load_device_vectors(grouping_->vectorsFile().toStdString()),
+            workload_->currentData().toString().toStdString(),
+            grouping_->vectorsFile().toStdString(), "workload");
         double images = 0;
         for (const double m : ms)
             images += 1000.0 / m;
@@ -320,16 +321,14 @@ void GroupingPage::workloadChanged() {
         if (sender() == workload_)
             rate_->setValue(std::round(0.8 * tasks * 100) / 100);
     } catch (const std::exception& e) {
-        capacity_->setText(messageOf(e));
+        capacity_->setText(groupingMessage(e));
     }
 }
 
-GroupingRequest GroupingPage::request() const {
-    GroupingRequest request;
-    request.cluster = document_->clusterPtr();
+grouping::GroupingRequest GroupingPage::requestOnShow() const {
+    grouping::GroupingRequest request;
     request.groups = groups_->value();
     request.features = features_->currentData().toString().toStdString();
-    request.vectors = vectors_.toStdString();
     request.workload = workload_->currentData().toString().toStdString();
     request.serving.rate_per_s = rate_->value();
     request.serving.batch = batch_->value();
@@ -338,10 +337,16 @@ GroupingRequest GroupingPage::request() const {
     return request;
 }
 
+// A setting the user changed; the ones shown from the document are its already.
+void GroupingPage::pushSettings() {
+    if (!applying_)
+        grouping_->setSettings(requestOnShow(), true);
+}
+
 bool GroupingPage::run() {
     if (running_)
         return false;
-    GroupingRequest job = request();
+    grouping::GroupingRequest job = grouping_->request();
     if (!job.cluster) {
         showError(
             tr("The cluster has no hosts: open a cluster or add devices in the Cluster tab."));
@@ -353,7 +358,7 @@ bool GroupingPage::run() {
     status_->setText(tr("Grouping %1 hosts into %2 groups by every feature set…")
                          .arg(job.cluster->hosts.size())
                          .arg(job.groups));
-    const int generation = ++generation_;
+    const int generation = grouping_->generation();
     struct Result {
         GroupingOutcomePtr outcome;
         QString error;
@@ -365,13 +370,16 @@ bool GroupingPage::run() {
         const Result result = watcher->result();
         running_ = false;
         runButton_->setEnabled(true);
-        if (generation == generation_) {
-            if (!result.outcome)
+        if (generation == grouping_->generation()) {
+            if (!result.outcome) {
                 showError(result.error);
-            else if (grouping::grouping_hosts(*result.outcome->request.cluster) != grouping::grouping_hosts(document_->cluster()))
+            } else if (grouping::grouping_hosts(*result.outcome->request.cluster) !=
+                       grouping::grouping_hosts(cluster_->cluster())) {
                 status_->setText(tr("The hosts changed while grouping: group again."));
-            else
-                showOutcome(result.outcome, result.seconds);
+            } else {
+                seconds_ = result.seconds;
+                grouping_->setOutcome(result.outcome);
+            }
         }
         emit finished();
     });
@@ -379,10 +387,11 @@ bool GroupingPage::run() {
         QElapsedTimer clock;
         clock.start();
         try {
-            auto outcome = std::make_shared<const GroupingOutcome>(grouping::run_grouping(job));
+            auto outcome =
+                std::make_shared<const grouping::GroupingOutcome>(grouping::run_grouping(job));
             return {outcome, {}, clock.elapsed() / 1000.0};
         } catch (const std::exception& e) {
-            return {nullptr, messageOf(e), 0};
+            return {nullptr, groupingMessage(e), 0};
         }
     }));
     return true;
@@ -393,23 +402,15 @@ void GroupingPage::showError(const QString& message) {
     error_->setText(message);
 }
 
+// (The document drops a result for other hosts; outcomeDropped says so.)
 void GroupingPage::clusterChanged() {
-    const int hosts = document_->hostCount();
+    const int hosts = cluster_->hostCount();
     groups_->setMaximum(std::max(1, hosts));
     runButton_->setEnabled(!running_ && hosts > 0);
-    // A result stays while the hosts and their devices do (a link edit leaves it true).
-    if (outcome_ && grouping::grouping_hosts(document_->cluster()) != outcomeHosts_) {
-        // A grouping running for the old hosts would be stale too.
-        ++generation_;
-        clearResult();
-        status_->setText(tr("The hosts changed: group again."));
-    }
     workloadChanged();
 }
 
-void GroupingPage::clearResult() {
-    outcome_.reset();
-    outcomeHosts_.clear();
+void GroupingPage::clearShown() {
     legend_->clear();
     featureChart_->clear();
     servingChart_->clear();
@@ -419,11 +420,15 @@ void GroupingPage::clearResult() {
     emit groupsChanged({}, {});
 }
 
-void GroupingPage::showOutcome(GroupingOutcomePtr outcome, double seconds) {
-    outcome_ = std::move(outcome);
-    outcomeHosts_ = grouping::grouping_hosts(*outcome_->request.cluster);
-    const auto& request = outcome_->request;
-    const auto& chosen = outcome_->chosen;
+void GroupingPage::showOutcome() {
+    const double seconds = std::exchange(seconds_, 0.0);
+    if (!grouping_->outcome()) {
+        clearShown();
+        return;
+    }
+    const auto& outcome = *grouping_->outcome();
+    const auto& request = outcome.request;
+    const auto& chosen = outcome.chosen;
     const int groups = request.groups;
     const auto colours = groupColours(groups);
     QString text = tr("%1 hosts in %2 groups by %3 (%4 feature%5, each divided by its largest "
@@ -468,17 +473,18 @@ void GroupingPage::showOutcome(GroupingOutcomePtr outcome, double seconds) {
 
 QHash<QString, int> GroupingPage::groupOfHost() const {
     QHash<QString, int> groups;
-    if (!outcome_)
+    const auto& outcome = grouping_->outcome();
+    if (!outcome)
         return groups;
-    const auto& hosts = outcome_->request.cluster->hosts;
+    const auto& hosts = outcome->request.cluster->hosts;
     for (std::size_t d = 0; d < hosts.size(); ++d)
         groups.insert(QString::fromStdString(hosts[d].host),
-                      outcome_->chosen.search.best.group_of[d]);
+                      outcome->chosen.search.best.group_of[d]);
     return groups;
 }
 
 void GroupingPage::fillGroupTable() {
-    const auto& outcome = *outcome_;
+    const auto& outcome = *grouping_->outcome();
     const auto& chosen = outcome.chosen;
     const auto& table = chosen.table;
     const auto colours = groupColours(outcome.request.groups);
@@ -533,7 +539,7 @@ void GroupingPage::fillGroupTable() {
 }
 
 void GroupingPage::fillCharts() {
-    const auto& outcome = *outcome_;
+    const auto& outcome = *grouping_->outcome();
     const auto& chosen = outcome.chosen;
     const auto& table = chosen.table;
     const int groups = outcome.request.groups;
@@ -619,7 +625,7 @@ void GroupingPage::fillCharts() {
 }
 
 void GroupingPage::fillComparison() {
-    const auto& outcome = *outcome_;
+    const auto& outcome = *grouping_->outcome();
     comparisonModel_->clear();
     const bool serving = !outcome.image_ms.empty();
     QStringList headers{tr("Features"), tr("Objective")};
@@ -674,58 +680,25 @@ QString GroupingPage::legendText() const {
     return legend_->text();
 }
 
-nlohmann::json GroupingPage::saveState() const {
-    auto state = grouping::grouping_settings_json(request());
-    state["result"] = outcome_ ? grouping::grouping_result_json(*outcome_) : nlohmann::json();
-    return state;
-}
-
-QString GroupingPage::restoreState(const nlohmann::json& state) {
-    try {
-        // A field left out keeps the setting on show.
-        GroupingRequest r = request();
-        grouping::read_grouping_settings(state, r);
-        ++generation_; // a grouping running now is not what the state describes
-        clearResult();
-        if (!r.vectors.empty()) {
-            if (const QString message = openVectors(QString::fromStdString(r.vectors));
-                !message.isEmpty()) {
-                showError(message);
-                return message;
-            }
-        } else {
-            vectors_.clear();
-            benchmarks_.clear();
-            vectorsLabel_->setText(tr("none"));
-            vectorsLabel_->setToolTip({});
-            updateChoices();
-        }
-        groups_->setValue(r.groups);
-        features_->setCurrentIndex(
-            std::max(0, features_->findData(QString::fromStdString(r.features))));
-        workload_->setCurrentIndex(
-            std::max(0, workload_->findData(QString::fromStdString(r.workload))));
-        batch_->setValue(r.serving.batch);
-        duration_->setValue(r.serving.duration_s);
-        rate_->setValue(r.serving.rate_per_s);
-        seed_->setValue(static_cast<int>(r.seed));
-        if (!state.contains("result") || state["result"].is_null())
-            return {};
-        auto saved = grouping::read_grouping_result(state["result"], request());
-        if (saved.hosts != grouping::grouping_hosts(document_->cluster())) {
-            status_->setText(tr("The saved grouping was for other hosts: group again."));
-            return {};
-        }
-        saved.request.cluster = document_->clusterPtr();
-        showOutcome(
-            std::make_shared<const GroupingOutcome>(grouping::regroup(saved.request, saved.sets)),
-            0);
-    } catch (const std::exception& e) {
-        const QString message = tr("grouping state: %1").arg(messageOf(e));
-        showError(message);
-        return message;
+void GroupingPage::showRestored(const QString& error, const QString& note) {
+    if (!error.isEmpty()) {
+        showError(error);
+        return;
     }
-    return {};
+    const auto r = grouping_->request();
+    applying_ = true;
+    groups_->setValue(r.groups);
+    features_->setCurrentIndex(
+        std::max(0, features_->findData(QString::fromStdString(r.features))));
+    workload_->setCurrentIndex(
+        std::max(0, workload_->findData(QString::fromStdString(r.workload))));
+    batch_->setValue(r.serving.batch);
+    duration_->setValue(r.serving.duration_s);
+    rate_->setValue(r.serving.rate_per_s);
+    seed_->setValue(static_cast<int>(r.seed));
+    applying_ = false;
+    error_->clear();
+    status_->setText(note);
 }
 
 QString GroupingPage::runSettingsFile(const QString& path) {
@@ -736,8 +709,8 @@ QString GroupingPage::runSettingsFile(const QString& path) {
                   "{\"groups\": 4, \"features\": \"hp\", \"vectors\": \"vectors.json\"}")
             .arg(path);
     if (settings.is_object() && settings.contains("result"))
-        return restoreState(settings);
-    if (QString message = restoreState(settings); !message.isEmpty())
+        return grouping_->restoreState(settings);
+    if (QString message = grouping_->restoreState(settings); !message.isEmpty())
         return message;
     run();
     return {};

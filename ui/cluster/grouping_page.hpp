@@ -4,10 +4,11 @@
 // task rate for Arch2End's Case 2 serving simulation, the seed. The result: groups in colour (a
 // legend, and the Cluster tab's host table), per-group bars of the feature sums and the serving
 // latency, a table of the groups and one of the spread across groups for every feature set.
-// The grouping runs off the UI thread. saveState()/restoreState() keep settings and result.
+// The grouping runs off the UI thread. Settings and result are the studio document's
+// GroupingDocument; the tab edits and shows them.
 #pragma once
 
-#include "core/grouping/grouping_run.hpp"
+#include "ui/cluster/grouping_document.hpp"
 
 #include <QColor>
 #include <QHash>
@@ -29,41 +30,29 @@ namespace cleave::ui {
 class ClusterDocument;
 class GroupBarsChart;
 
-using grouping::GroupingOutcome;
-using grouping::GroupingRequest;
-using GroupingOutcomePtr = std::shared_ptr<const GroupingOutcome>;
-
 class GroupingPage : public QWidget {
     Q_OBJECT
 
 public:
-    explicit GroupingPage(ClusterDocument* document, QWidget* parent = nullptr);
+    // Edits and runs `document`'s grouping (of its cluster editor's hosts).
+    explicit GroupingPage(GroupingDocument* document, QWidget* parent = nullptr);
+    GroupingDocument* document() const { return grouping_; }
 
-    // Opens a device vectors file (cleave device-vector --out): hp, he and ha become choices and
-    // its benchmarks the workloads. An error message naming the file and place, or empty.
+    // Opens a device vectors file (GroupingDocument::openVectors); an error message naming the
+    // file and place (also on show), or empty.
     QString openVectors(const QString& path);
-    QString vectorsFile() const { return vectors_; }
-    // The request the settings on show make.
-    GroupingRequest request() const;
     // Starts grouping the cluster on show off the UI thread; false, with the reason on show,
     // when it cannot start.
     bool run();
     bool isRunning() const { return running_; }
-    const GroupingOutcomePtr& outcome() const { return outcome_; }
     // The groups (from 0) of the result on show, by host name; empty without one.
     QHash<QString, int> groupOfHost() const;
     // Qualitative colours (ColorBrewer Set2, then evenly spread hues), one per group.
     static QList<QColor> groupColours(int groups);
 
-    // {"groups", "features", "vectors", "workload", "rate_per_s", "batch", "duration_s",
-    //  "seed", "result": {"hosts", "group_of", "comparison"} or null}.
-    nlohmann::json saveState() const;
-    // The settings (a field left out keeps its value), and the result when the cluster on show has
-    // the same hosts and devices it was found for. An error message (a vectors file that no longer
-    // reads), or empty.
-    QString restoreState(const nlohmann::json& state);
-    // Settings from a JSON file (saveState's fields; those left out keep their value), then a
-    // grouping with them, unless the file holds a result. An error message, or empty.
+    // Settings from a JSON file (GroupingDocument::saveState's fields; those left out keep their
+    // value), then a grouping with them, unless the file holds a result. An error message, or
+    // empty.
     QString runSettingsFile(const QString& path);
 
     QSpinBox* groupsBox() const { return groups_; }
@@ -90,14 +79,18 @@ private:
     void clusterChanged();
     void workloadChanged();
     void updateChoices();
-    void showOutcome(GroupingOutcomePtr outcome, double seconds);
+    grouping::GroupingRequest requestOnShow() const;
+    void pushSettings();
+    void showRestored(const QString& error, const QString& note);
+    void showOutcome();
     void showError(const QString& message);
-    void clearResult();
+    void clearShown();
     void fillGroupTable();
     void fillCharts();
     void fillComparison();
 
-    ClusterDocument* document_;
+    GroupingDocument* grouping_;
+    ClusterDocument* cluster_;
     QSpinBox* groups_;
     QComboBox* features_;
     QLabel* vectorsLabel_;
@@ -120,13 +113,9 @@ private:
     QTableView* comparisonTable_;
     QLabel* comparisonNote_;
 
-    QString vectors_;
-    std::vector<std::string> benchmarks_;
-    GroupingOutcomePtr outcome_;
-    // The hosts and devices the result on show was found for.
-    std::vector<std::pair<std::string, std::string>> outcomeHosts_;
     bool running_ = false;
-    int generation_ = 0;
+    bool applying_ = false; // showing the document's settings: no edit
+    double seconds_ = 0;    // how long the grouping on show took; 0: not timed here
 };
 
 } // namespace cleave::ui

@@ -4,7 +4,7 @@
 #include "core/autodice/mapping_file.hpp"
 #include "core/input_error.hpp"
 #include "ui/dse/dse_document.hpp"
-#include "ui/cluster/grouping_page.hpp"
+#include "ui/cluster/grouping_document.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -109,15 +109,12 @@ ProjectController::ProjectController(MainWindow* window)
                 restoring_->problems << tr("DSE: %1").arg(error);
         });
     addSection(
-        "grouping", [this] { return window_->groupingPage()->saveState(); },
+        "grouping", [this] { return window_->document()->grouping()->saveState(); },
         [this](const nlohmann::json& state) {
-            if (const QString error = window_->groupingPage()->restoreState(state);
+            if (const QString error = window_->document()->grouping()->restoreState(state);
                 !error.isEmpty() && restoring_)
                 restoring_->problems << tr("Grouping: %1").arg(error);
         });
-    // A grouping that ended changed what the project would save.
-    connect(window_->groupingPage(), &GroupingPage::finished, window_->document(),
-            &StudioDocument::noteChange);
     window_->startPage()->setExampleProject(exampleProjectPath());
     markClean();
 }

@@ -2,6 +2,7 @@
 
 #include "core/input_error.hpp"
 #include "ui/cluster/cluster_document.hpp"
+#include "ui/cluster/grouping_document.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/latency/latency_runner.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -14,7 +15,8 @@ namespace cleave::ui {
 
 StudioDocument::StudioDocument(QObject* parent)
     : QObject(parent), method_(fusion::find_fusion_method(ruleSet_.toStdString())),
-      clusterEditor_(new ClusterDocument(this)), mapping_(new PartitionDocument(this)),
+      clusterEditor_(new ClusterDocument(this)),
+      grouping_(new GroupingDocument(clusterEditor_, this)), mapping_(new PartitionDocument(this)),
       dse_(new DseDocument(mapping_, this)), history_(new QUndoGroup(this)),
       runner_(new LatencyRunner(this)), predictTimer_(new QTimer(this)) {
     predictTimer_->setSingleShot(true);
@@ -32,6 +34,7 @@ StudioDocument::StudioDocument(QObject* parent)
         emit clusterChanged();
     });
     connect(dse_, &DseDocument::changed, this, &StudioDocument::noteChange);
+    connect(grouping_, &GroupingDocument::changed, this, &StudioDocument::noteChange);
 }
 
 StudioDocument::~StudioDocument() = default;

@@ -23,6 +23,7 @@ namespace cleave::ui {
 
 class ClusterDocument;
 class DseDocument;
+class GroupingDocument;
 class LatencyRunner;
 class PartitionDocument;
 
@@ -64,6 +65,8 @@ public:
     const ClusterPtr& cluster() const { return cluster_; }
     // The Cluster tab's editor of the cluster, with its undo stack.
     ClusterDocument* clusterEditor() const { return clusterEditor_; }
+    // The Grouping tab's settings and the grouping of the editor's hosts.
+    GroupingDocument* grouping() const { return grouping_; }
 
     // The mapping the Partition tab shows and edits, and the DSE tab applies solutions to.
     PartitionDocument* mapping() const { return mapping_; }
@@ -109,6 +112,7 @@ private:
     LatencyReportPtr latency_;
     ClusterPtr cluster_;
     ClusterDocument* clusterEditor_;
+    GroupingDocument* grouping_;
     bool settingCluster_ = false; // the editor shows the cluster set: not an edit of it
     PartitionDocument* mapping_;
     DseDocument* dse_;

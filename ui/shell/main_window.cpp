@@ -109,7 +109,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(partitionPage_, tr("Partition"));
     dsePage_ = new DsePage(document_->dse(), tabs_);
     tabs_->addTab(dsePage_, tr("DSE"));
-    clusterPage_ = new ClusterPage(document_->clusterEditor(), tabs_);
+    clusterPage_ =
+        new ClusterPage(document_->clusterEditor(), document_->grouping(), tabs_);
     tabs_->addTab(clusterPage_, tr("Cluster"));
     tabs_->addTab(clusterPage_->groupingPage(), tr("Grouping"));
     // One cluster, the document's: opened in the window, edited in the Cluster tab (the

@@ -2,7 +2,8 @@
 // every edit, renames (links follow; a duplicate or a bad name refused, shown in red), a cluster
 // file saved and opened again with the same hosts, platform.txt exported line by line, a bad
 // platform.txt reported with its line, edits reaching the Partition tab, and balanced grouping
-// giving the groups core/grouping gives, with the serving simulation, kept by saveState().
+// giving the groups core/grouping gives, with the serving simulation, kept by its document's
+// saveState().
 #include "core/device/cluster.hpp"
 #include "core/grouping/balanced_grouping.hpp"
 #include "core/grouping/device_features.hpp"
@@ -38,6 +39,7 @@ using cleave::ui::ClusterDocument;
 using cleave::ui::ClusterHostModel;
 using cleave::ui::ClusterLinkModel;
 using cleave::ui::ClusterPage;
+using cleave::ui::GroupingDocument;
 using cleave::ui::GroupingPage;
 
 namespace {
@@ -96,7 +98,7 @@ std::vector<int> panelGroups(const GroupingPage& panel, const cleave::device::Cl
 
 bool group(GroupingPage& panel) {
     QSignalSpy done(&panel, &GroupingPage::finished);
-    return panel.run() && done.wait(60000) && panel.outcome() != nullptr;
+    return panel.run() && done.wait(60000) && panel.document()->outcome() != nullptr;
 }
 
 } // namespace
@@ -109,7 +111,8 @@ private slots:
 
     void libraryDeviceAddedWithAUniqueNameAndUndone() {
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         page.setCluster(load("nx8.cluster.json"));
         QSignalSpy edited(&page, &ClusterPage::clusterEdited);
         QCOMPARE(page.hostModel()->rowCount(), 8);
@@ -153,7 +156,8 @@ private slots:
 
     void renameMovesLinksAndRefusesDuplicates() {
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         page.setCluster(load("mixed4.cluster.json"));
         auto* hosts = page.hostModel();
         QVERIFY(hosts->setData(hosts->index(3, ClusterHostModel::Host), "pi"));
@@ -187,7 +191,8 @@ private slots:
 
     void linksEditedAndRefused() {
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         page.setCluster(load("nx8.cluster.json"));
         auto* links = page.linkModel();
         QCOMPARE(links->rowCount(), 1);
@@ -215,7 +220,8 @@ private slots:
     void savedClusterFileOpensWithTheSameHosts() {
         QTemporaryDir dir;
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         page.setCluster(load("mixed4.cluster.json"));
         chooseDevice(page, "nvidia-h100");
         QCOMPARE(page.addDevice(), QString());
@@ -237,7 +243,9 @@ private slots:
 
         ClusterDocument reopenedCluster;
 
-        ClusterPage reopened{&reopenedCluster};
+        GroupingDocument reopenedGrouping{&reopenedCluster};
+
+        ClusterPage reopened{&reopenedCluster, &reopenedGrouping};
         QCOMPARE(reopened.openFile(path), QString());
         QCOMPARE(hostNames(reopened.document()->cluster()), hostNames(edited));
         QCOMPARE(reopened.document()->cluster().pairs.size(), 3u);
@@ -255,7 +263,8 @@ private slots:
     void platformTxtExportedLineByLine() {
         QTemporaryDir dir;
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         page.setCluster(load("mixed4.cluster.json"));
         chooseDevice(page, "nvidia-t4");
         page.hostNameEdit()->setText("t4");
@@ -271,7 +280,8 @@ private slots:
         QVERIFY(page.document()->removeHosts({4}).isEmpty());
         QCOMPARE(page.exportPlatformFile(path), QString());
         ClusterDocument reopenedCluster;
-        ClusterPage reopened{&reopenedCluster};
+        GroupingDocument reopenedGrouping{&reopenedCluster};
+        ClusterPage reopened{&reopenedCluster, &reopenedGrouping};
         QCOMPARE(reopened.openFile(path), QString());
         QCOMPARE(hostNames(reopened.document()->cluster()),
                  (QStringList{"agx01", "nx01", "nuc01", "rpi01"}));
@@ -286,7 +296,8 @@ private slots:
                    "nx02, arm, slots=0-5, gpu=NVIDIA Volta\n");
         file.close();
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         page.setCluster(load("nx8.cluster.json"));
         const QString error = page.openFile(path);
         QVERIFY2(error.contains("bad-platform.txt: line 2: expected gpu=ARCH (API)"),
@@ -333,7 +344,8 @@ private slots:
 
     void groupingGivesCoresGroups() {
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         const auto cluster = load("measured160.cluster.json");
         page.setCluster(cluster);
         auto* panel = page.groupingPage();
@@ -358,10 +370,10 @@ private slots:
         // A rename keeps no stale groups... and the same hosts keep them (a link edit).
         QVERIFY(
             page.linkModel()->setData(page.linkModel()->index(0, ClusterLinkModel::Latency), 50.0));
-        QVERIFY(panel->outcome());
+        QVERIFY(panel->document()->outcome());
         QVERIFY(
             page.hostModel()->setData(page.hostModel()->index(0, ClusterHostModel::Host), "first"));
-        QVERIFY(!panel->outcome());
+        QVERIFY(!panel->document()->outcome());
         QCOMPARE(page.hostModel()->index(0, ClusterHostModel::Group).data().toString(), QString());
 
         // Hosts changed while a grouping runs: its result is for other hosts, and not shown.
@@ -370,7 +382,7 @@ private slots:
         QVERIFY(page.hostModel()->setData(page.hostModel()->index(1, ClusterHostModel::Host),
                                           "second"));
         QVERIFY(done.wait(60000));
-        QVERIFY(!panel->outcome());
+        QVERIFY(!panel->document()->outcome());
         QVERIFY2(panel->statusText().contains("changed"), qPrintable(panel->statusText()));
     }
 
@@ -393,7 +405,8 @@ private slots:
             out.write("{\"version\": 1, \"hosts\": [" + hosts + "]}");
         }
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         const auto cluster = std::make_shared<const cleave::device::Cluster>(
             cleave::device::load_cluster(file.toStdString()));
         page.setCluster(cluster);
@@ -420,7 +433,7 @@ private slots:
             "squeezenet1_1@1x3x224x224", vectors.toStdString(), "workload");
         const auto served =
             cleave::grouping::simulate_serving(expected, 4, ms, {.rate_per_s = rate});
-        const auto& shown = *panel->outcome()->chosen.serving;
+        const auto& shown = *panel->document()->outcome()->chosen.serving;
         QCOMPARE(shown.latency_std_ms, served.latency_std_ms);
         QCOMPARE(shown.groups[2].mean_latency_ms, served.groups[2].mean_latency_ms);
         QCOMPARE(panel->servingChart()->series()->count(), 4);
@@ -434,35 +447,39 @@ private slots:
                  QLocale().toString(served.latency_std_ms, 'g', 4));
 
         // The state brings the same settings and groups back without searching again.
-        const nlohmann::json state = panel->saveState();
+        const nlohmann::json state = panel->document()->saveState();
         QCOMPARE(state["features"], "hp");
         ClusterDocument otherCluster;
-        ClusterPage other{&otherCluster};
+        GroupingDocument otherGrouping{&otherCluster};
+        ClusterPage other{&otherCluster, &otherGrouping};
         other.setCluster(cluster);
-        QCOMPARE(other.groupingPage()->restoreState(state), QString());
+        QCOMPARE(other.groupingPage()->document()->restoreState(state), QString());
         QCOMPARE(other.groupingPage()->groupsBox()->value(), 4);
         QCOMPARE(other.groupingPage()->workloadBox()->currentData().toString(),
                  QString("squeezenet1_1@1x3x224x224"));
         QCOMPARE(panelGroups(*other.groupingPage(), *cluster), expected);
-        QCOMPARE(other.groupingPage()->outcome()->chosen.serving->latency_std_ms,
+        QCOMPARE(other.groupingPage()->document()->outcome()->chosen.serving->latency_std_ms,
                  served.latency_std_ms);
         QCOMPARE(other.groupingPage()->comparisonTable()->model()->rowCount(), 5);
         QCOMPARE(other.groupingPage()->rateBox()->value(), rate);
         // Another cluster keeps the settings only.
         ClusterDocument smallCluster;
-        ClusterPage small{&smallCluster};
+        GroupingDocument smallGrouping{&smallCluster};
+        ClusterPage small{&smallCluster, &smallGrouping};
         small.setCluster(load("xeon4.cluster.json"));
-        QCOMPARE(small.groupingPage()->restoreState(state), QString());
-        QVERIFY(!small.groupingPage()->outcome());
+        QCOMPARE(small.groupingPage()->document()->restoreState(state), QString());
+        QVERIFY(!small.groupingPage()->document()->outcome());
     }
 
     void clusterJsonRestoresTheCluster() {
         ClusterDocument pageCluster;
-        ClusterPage page{&pageCluster};
+        GroupingDocument pageGrouping{&pageCluster};
+        ClusterPage page{&pageCluster, &pageGrouping};
         page.setCluster(load("mixed4.cluster.json"));
         const nlohmann::json saved = page.clusterJson();
         ClusterDocument otherCluster;
-        ClusterPage other{&otherCluster};
+        GroupingDocument otherGrouping{&otherCluster};
+        ClusterPage other{&otherCluster, &otherGrouping};
         QSignalSpy edited(&other, &ClusterPage::clusterEdited);
         QCOMPARE(other.restoreCluster(saved, "project.cleave"), QString());
         QCOMPARE(hostNames(other.document()->cluster()), hostNames(page.document()->cluster()));
@@ -472,7 +489,8 @@ private slots:
         QVERIFY(other.restoreCluster(bad, "project.cleave")
                     .contains("project.cleave: /hosts/0/device: no such device"));
         ClusterDocument blank;
-        QVERIFY(ClusterPage(&blank).clusterJson().is_null());
+        GroupingDocument blankGrouping{&blank};
+        QVERIFY(ClusterPage(&blank, &blankGrouping).clusterJson().is_null());
     }
 };
 

@@ -5,8 +5,10 @@
 #include "core/device/cluster.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "ui/cluster/cluster_document.hpp"
+#include "ui/cluster/grouping_document.hpp"
 #include "ui/document/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
+#include "ui/dse/dse_document.hpp"
 #include "ui/graph/node_table_model.hpp"
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/kernel_table_model.hpp"
@@ -121,7 +123,16 @@ private slots:
         project->markClean();
         QVERIFY(!project->isModified());
         QTRY_VERIFY(!window.windowTitle().endsWith(" *"));
-        // A search or grouping that ended: the pages say so.
+        // What the DSE tab reports it shows is no edit; a grouping setting the user changed is.
+        auto* dse = window.document()->dse();
+        auto view = dse->view();
+        view["tab"] = 2;
+        dse->setView(view, false);
+        QVERIFY(!project->isModified());
+        auto* grouping = window.document()->grouping();
+        grouping->setSettings(grouping->request(), true);
+        QVERIFY(project->isModified());
+        project->markClean();
         window.document()->noteChange();
         QVERIFY(project->isModified());
     }
