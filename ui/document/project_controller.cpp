@@ -100,21 +100,6 @@ ProjectController::ProjectController(MainWindow* window)
         if (restoring_)
             finishRestore(tr("the model could not be opened: %1").arg(error));
     });
-    // The DSE tab's search and front, the Grouping tab's settings and groups.
-    addSection(
-        "dse", [this] { return window_->document()->dse()->saveState(); },
-        [this](const nlohmann::json& state) {
-            if (const QString error = window_->document()->dse()->restoreState(state);
-                !error.isEmpty() && restoring_)
-                restoring_->problems << tr("DSE: %1").arg(error);
-        });
-    addSection(
-        "grouping", [this] { return window_->document()->grouping()->saveState(); },
-        [this](const nlohmann::json& state) {
-            if (const QString error = window_->document()->grouping()->restoreState(state);
-                !error.isEmpty() && restoring_)
-                restoring_->problems << tr("Grouping: %1").arg(error);
-        });
     window_->startPage()->setExampleProject(exampleProjectPath());
     markClean();
 }
@@ -170,25 +155,9 @@ project::Project ProjectController::snapshot() const {
             partition::assignment_of(partition->mapping(), inputs.kernelCount()),
             *inputs.request.cluster));
     }
-    const nlohmann::json parts = sections();
-    p.dse = parts.value("dse", nlohmann::json::object());
-    p.grouping = parts.value("grouping", nlohmann::json::object());
+    p.dse = document->dse()->saveState();
+    p.grouping = document->grouping()->saveState();
     return p;
-}
-
-nlohmann::json ProjectController::sections() const {
-    nlohmann::json parts = nlohmann::json::object();
-    for (const auto& [name, kept] : keptSections_)
-        parts[name] = kept;
-    for (const auto& [name, hooks] : sectionHooks_)
-        parts[name] = hooks.first();
-    return parts;
-}
-
-void ProjectController::addSection(const std::string& name, SaveSection save,
-                                   RestoreSection restore) {
-    sectionHooks_[name] = {std::move(save), std::move(restore)};
-    keptSections_.erase(name);
 }
 
 // ---- modified --------------------------------------------------------------------------------
@@ -280,14 +249,6 @@ void ProjectController::restore(project::Project p, const QString& file, const Q
     auto& r = *restoring_;
     r.file = file;
     r.recovered = recovered;
-    keptSections_.clear();
-    if (!p.dse.empty())
-        keptSections_["dse"] = p.dse;
-    if (!p.grouping.empty())
-        keptSections_["grouping"] = p.grouping;
-    for (const auto& [name, hooks] : sectionHooks_)
-        keptSections_.erase(name);
-
     auto* document = window_->document();
     if (const QString error =
             document->setRuleSet(QString::fromStdString(p.rules.empty() ? "ort-cpu" : p.rules));
@@ -361,13 +322,16 @@ void ProjectController::applyMapping() {
 void ProjectController::finishRestore(const QString& problem) {
     if (!problem.isEmpty())
         restoring_->problems << problem;
-    // What the window has parts for comes back now that the mapping is on show.
-    for (const auto& [name, hooks] : sectionHooks_) {
-        const nlohmann::json& stored =
-            name == "dse" ? restoring_->project.dse : restoring_->project.grouping;
-        if (!stored.empty())
-            hooks.second(stored);
-    }
+    // The DSE tab's search and the grouping come back now that the mapping is on show.
+    auto* document = window_->document();
+    const auto& project = restoring_->project;
+    if (!project.dse.empty())
+        if (const QString error = document->dse()->restoreState(project.dse); !error.isEmpty())
+            restoring_->problems << tr("DSE: %1").arg(error);
+    if (!project.grouping.empty())
+        if (const QString error = document->grouping()->restoreState(project.grouping);
+            !error.isEmpty())
+            restoring_->problems << tr("Grouping: %1").arg(error);
     auto r = std::move(restoring_);
     window_->document()->mapping()->undoStack()->clear();
     markClean();

@@ -1,8 +1,9 @@
 // A MainWindow's project: the .cleave file it was opened from or saved to (core/project), the
-// File menu's New/Save/Save As, restoring a project (model loaded in the background, cluster,
-// rules, device, then the mapping once the Partition tab's latencies are predicted, then the DSE
-// and grouping state), whether anything changed since (the window title's '*', the question on
-// close), autosave to a side file every two minutes and recovery of side files left by a crash.
+// File menu's New/Save/Save As, restoring a project into the window's StudioDocument (model
+// loaded in the background, cluster, rules, device, then the mapping once the Partition tab's
+// latencies are predicted, then the DSE and grouping state), whether anything changed since (the
+// document's revision against the one saved: the window title's '*', the question on close),
+// autosave to a side file every two minutes and recovery of side files left by a crash.
 #pragma once
 
 #include "core/project/project.hpp"
@@ -15,7 +16,6 @@
 #include <QPointer>
 #include <QString>
 #include <functional>
-#include <map>
 #include <memory>
 #include <set>
 
@@ -84,11 +84,6 @@ public:
     void resolveRecovery(const QString& autosave, RecoveryDecision decision);
     QMessageBox* recoveryBox() const { return recoveryBox_; }
 
-    // A part of the window whose state the project keeps ("dse", "grouping"): saved as its JSON
-    // object; restored once the mapping is. Without one, the section read is written back as is.
-    using SaveSection = std::function<nlohmann::json()>;
-    using RestoreSection = std::function<void(const nlohmann::json&)>;
-    void addSection(const std::string& name, SaveSection save, RestoreSection restore);
 
     // The bundled example (resnet101 over nx8): beside the program in the build tree
     // (<build>/examples/example.cleave) or installed (<prefix>/share/cleave/examples); empty when
@@ -115,7 +110,6 @@ private:
     void scheduleUpdate();
     void updateModified();
     void updateTitle();
-    nlohmann::json sections() const;
     bool writeAutosave(const QString& path, const project::Project& project);
     void releaseAutosave(bool remove);
     void showRecoveryBox(const Recoverable& recoverable);
@@ -131,8 +125,6 @@ private:
     quint64 cleanRevision_ = 0; // the document's revision when last saved or opened
     bool recovered_ = false; // restored from an autosave: modified until saved
     bool modified_ = false;
-    std::map<std::string, std::pair<SaveSection, RestoreSection>> sectionHooks_;
-    std::map<std::string, nlohmann::json> keptSections_; // read, with no part to restore them
     QString ownAutosave_;                  // the side file this window wrote or took over
     std::unique_ptr<QLockFile> lock_;      // held while ownAutosave_ is ours
     QString lastAutosaveText_;             // without its time, to skip unchanged autosaves
