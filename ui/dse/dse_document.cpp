@@ -1,10 +1,14 @@
 #include "ui/dse/dse_document.hpp"
 
+#include "core/atomic_file.hpp"
+#include "core/dse/front_output.hpp"
+#include "core/dse/pareto_front.hpp"
 #include "core/dse/search_state.hpp"
 #include "core/input_error.hpp"
 #include "ui/partition/partition_document.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 namespace cleave::ui {
@@ -53,7 +57,7 @@ void DseDocument::startSearch(PartitionInputsPtr inputs, const dse::ObjectiveSet
     evaluations_ = 0;
     budget_ = budget;
     cancelled_ = false;
-    emit resultChanged();
+    resultMoved();
 }
 
 void DseDocument::addStep(const std::vector<dse::Solution>& front,
@@ -65,7 +69,7 @@ void DseDocument::addStep(const std::vector<dse::Solution>& front,
     history_.insert(history_.end(), history.begin(), history.end());
     evaluations_ = evaluations;
     budget_ = budget;
-    emit resultChanged();
+    resultMoved();
 }
 
 void DseDocument::finishSearch(const dse::SearchResult& result,
@@ -76,7 +80,7 @@ void DseDocument::finishSearch(const dse::SearchResult& result,
     history_ = result.history;
     evaluations_ = result.evaluations;
     cancelled_ = result.cancelled;
-    emit resultChanged();
+    resultMoved();
     emit changed();
 }
 
@@ -90,7 +94,7 @@ void DseDocument::clearResult() {
     evaluations_ = 0;
     budget_ = 0;
     cancelled_ = false;
-    emit resultChanged();
+    resultMoved();
 }
 
 // A result searched over other kernels or another cluster no longer applies; a restored one
@@ -104,6 +108,71 @@ void DseDocument::inputsChanged() {
         const QString error = apply(state);
         emit restored(error, error.isEmpty());
     }
+}
+
+void DseDocument::resultMoved() {
+    std::unordered_map<std::string, int> onFront;
+    for (const auto& s : front_)
+        onFront.emplace(dse::mapping_id(s.mapping), 0);
+    const auto& points = evaluated_.points();
+    kinds_.assign(points.size(), PointKind::undominated);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const auto& p = points[i];
+        if (!p.feasible) {
+            kinds_[i] = PointKind::infeasible;
+            continue;
+        }
+        if (onFront.count(dse::mapping_id(p.mapping))) {
+            kinds_[i] = PointKind::front;
+            continue;
+        }
+        for (const auto& f : front_)
+            if (dse::dominates(f.objectives, p.objectives)) {
+                kinds_[i] = PointKind::dominated;
+                break;
+            }
+    }
+    emit resultChanged();
+}
+
+DseDocument::PointKind DseDocument::kindOf(int index) const {
+    return index >= 0 && index < static_cast<int>(kinds_.size())
+               ? kinds_[static_cast<std::size_t>(index)]
+               : PointKind::undominated;
+}
+
+QString DseDocument::exportFront(const QString& path) const {
+    if (!inputs_ || front_.empty())
+        return tr("No front to export: run a search first.");
+    const auto names = dse::objective_names(objectives_);
+    const auto& cluster = *inputs_->request.cluster;
+    std::string contents;
+    if (path.endsWith(".csv", Qt::CaseInsensitive)) {
+        contents = dse::front_csv(front_, names, cluster);
+    } else {
+        auto entries = nlohmann::ordered_json::array();
+        for (const auto& s : front_) {
+            auto entry = dse::solution_json(s, names, cluster);
+            entry["generation"] = s.generation;
+            entries.push_back(std::move(entry));
+        }
+        const nlohmann::ordered_json document{{"model", inputs_->request.model->file},
+                                              {"cluster", cluster.file},
+                                              {"rules", inputs_->request.rules},
+                                              {"kernels", inputs_->kernelCount()},
+                                              {"objectives", names},
+                                              {"evaluations", evaluations_},
+                                              {"cancelled", cancelled_},
+                                              {"front", entries},
+                                              {"hypervolume", dse::history_json(history_)}};
+        contents = document.dump(2) + "\n";
+    }
+    try {
+        write_file_atomically(path.toStdString(), contents);
+    } catch (const std::exception& e) {
+        return tr("Cannot export the front: %1").arg(QString::fromStdString(e.what()));
+    }
+    return {};
 }
 
 nlohmann::json DseDocument::saveState() const {
@@ -181,7 +250,7 @@ QString DseDocument::apply(const nlohmann::json& json) {
         evaluations_ = result.evaluations;
         budget_ = result.budget;
         cancelled_ = result.cancelled;
-        emit resultChanged();
+        resultMoved();
     }
     return {};
 }

@@ -51,6 +51,16 @@ public:
     // A restored result waits for its kernels and cluster.
     bool isWaiting() const { return pending_.is_object(); }
 
+    // An evaluated mapping against the front: on it, dominated by one of its solutions (better or
+    // equal in every objective, better in one), neither (evaluated at another level), or
+    // infeasible (over a device's memory, or PEs that would wait on each other).
+    enum class PointKind { front, dominated, undominated, infeasible };
+    PointKind kindOf(int evaluatedIndex) const;
+
+    // Writes the front: CSV for a path ending in .csv, else JSON (cleave dse --json's keys, with
+    // the model, cluster, rules and kernel count), atomically. Why it cannot, or empty.
+    QString exportFront(const QString& path) const;
+
     // A search over `inputs` starts: the result before it goes.
     void startSearch(PartitionInputsPtr inputs, const dse::ObjectiveSet& objectives,
                      std::int64_t budget);
@@ -82,6 +92,7 @@ signals:
 private:
     QString apply(const nlohmann::json& state);
     void inputsChanged();
+    void resultMoved(); // classifies the evaluated mappings, then says the result changed
 
     PartitionDocument* mapping_;
     dse::SearchSettings settings_;
@@ -95,7 +106,8 @@ private:
     std::int64_t evaluations_ = 0;
     std::int64_t budget_ = 0;
     bool cancelled_ = false;
-    nlohmann::json pending_; // a restored state waiting for its kernels and cluster
+    nlohmann::json pending_;       // a restored state waiting for its kernels and cluster
+    std::vector<PointKind> kinds_; // per evaluated mapping
 };
 
 } // namespace cleave::ui

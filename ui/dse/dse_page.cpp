@@ -4,11 +4,7 @@
 #include "ui/charts/hypervolume_chart.hpp"
 #include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
-#include "core/atomic_file.hpp"
 #include "core/dse/exploration_inputs.hpp"
-#include "core/dse/front_output.hpp"
-#include "core/dse/pareto_front.hpp"
-#include "core/dse/search_state.hpp"
 #include "core/input_error.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_front_model.hpp"
@@ -31,9 +27,6 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
-#include <cmath>
-#include <limits>
-#include <unordered_map>
 #include <utility>
 
 namespace cleave::ui {
@@ -480,7 +473,6 @@ void DsePage::showOutcome() {
 
 void DsePage::showResult() {
     frontModel_->setFront(dse_->front(), dse_->objectives(), dse_->inputs());
-    classify();
     drawFront();
     table_->resizeColumnsToContents();
     drawHypervolume();
@@ -495,40 +487,6 @@ void DsePage::showResult() {
         progress_->setTextVisible(false);
     }
     updateButtons();
-}
-
-// Each evaluated point against the front on show: on it, dominated by one of its solutions
-// (better or equal in every objective, better in one), neither (evaluated at another level), or
-// over a device's memory.
-void DsePage::classify() {
-    const auto& front = frontModel_->front();
-    std::unordered_map<std::string, int> onFront;
-    for (const auto& s : front)
-        onFront.emplace(dse::mapping_id(s.mapping), 0);
-    const auto& points = dse_->evaluated();
-    kinds_.assign(points.size(), PointKind::undominated);
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        const auto& p = points[i];
-        if (!p.feasible) {
-            kinds_[i] = PointKind::infeasible;
-            continue;
-        }
-        if (onFront.count(dse::mapping_id(p.mapping))) {
-            kinds_[i] = PointKind::front;
-            continue;
-        }
-        for (const auto& f : front)
-            if (dse::dominates(f.objectives, p.objectives)) {
-                kinds_[i] = PointKind::dominated;
-                break;
-            }
-    }
-}
-
-DsePage::PointKind DsePage::kindOf(int index) const {
-    return index >= 0 && index < static_cast<int>(kinds_.size())
-               ? kinds_[static_cast<std::size_t>(index)]
-               : PointKind::undominated;
 }
 
 QString DsePage::nameOf(Quantity quantity) const {
@@ -616,18 +574,18 @@ void DsePage::drawFront() {
     std::vector<ParetoFrontChart::CloudPoint> cloud;
     const auto& evaluated = dse_->evaluated();
     for (std::size_t i = 0; i < evaluated.size(); ++i) {
-        const PointKind kind = kinds_[i];
+        const auto kind = dse_->kindOf(static_cast<int>(i));
         // Points no front solution dominates are always drawn (mostly mappings with the same
         // figures as one on the front, which keeps one mapping per figures).
-        const Display display = kind == PointKind::infeasible  ? infeasible
-                                : kind == PointKind::dominated ? dominated
+        const Display display = kind == DseDocument::PointKind::infeasible  ? infeasible
+                                : kind == DseDocument::PointKind::dominated ? dominated
                                                                : Display::shown;
-        if (kind == PointKind::front || display == Display::hidden)
+        if (kind == DseDocument::PointKind::front || display == Display::hidden)
             continue;
         auto mark = ScatterCloudItem::Mark::dot;
-        if (display == Display::marked && kind == PointKind::infeasible)
+        if (display == Display::marked && kind == DseDocument::PointKind::infeasible)
             mark = ScatterCloudItem::Mark::cross;
-        else if (display == Display::marked && kind == PointKind::dominated)
+        else if (display == Display::marked && kind == DseDocument::PointKind::dominated)
             mark = ScatterCloudItem::Mark::square;
         const auto& s = evaluated[i];
         cloud.push_back({QPointF(valueOf(s, x), valueOf(s, y)),
@@ -735,14 +693,14 @@ QString DsePage::evaluatedSummary(int index) const {
         return {};
     const auto& s = dse_->evaluated()[static_cast<std::size_t>(index)];
     QString kind;
-    switch (kindOf(index)) {
-    case PointKind::front: kind = tr("On the front."); break;
-    case PointKind::dominated: kind = tr("Dominated by the front."); break;
-    case PointKind::undominated:
+    switch (dse_->kindOf(index)) {
+    case DseDocument::PointKind::front: kind = tr("On the front."); break;
+    case DseDocument::PointKind::dominated: kind = tr("Dominated by the front."); break;
+    case DseDocument::PointKind::undominated:
         kind = tr("Not dominated by the front: the same figures as a solution on it, or "
                   "figures of another level.");
         break;
-    case PointKind::infeasible: {
+    case DseDocument::PointKind::infeasible: {
         // A PE with two segments (another PE's in between) waits on that PE, which waits on it.
         auto pes = s.mapping.pes;
         std::sort(pes.begin(), pes.end());
@@ -759,43 +717,12 @@ QString DsePage::evaluatedSummary(int index) const {
 }
 
 bool DsePage::exportFront(const QString& path) {
-    const auto& inputs = dse_->inputs();
-    if (!inputs || frontModel_->front().empty()) {
-        error_->setText(tr("No front to export: run a search first."));
+    if (const QString error = dse_->exportFront(path); !error.isEmpty()) {
+        error_->setText(error);
         return false;
     }
-    const auto names = dse::objective_names(dse_->objectives());
-    const auto& cluster = *inputs->request.cluster;
-    const auto& front = frontModel_->front();
-    std::string contents;
-    if (path.endsWith(".csv", Qt::CaseInsensitive)) {
-        contents = dse::front_csv(front, names, cluster);
-    } else {
-        auto entries = nlohmann::ordered_json::array();
-        for (const auto& s : front) {
-            auto entry = dse::solution_json(s, names, cluster);
-            entry["generation"] = s.generation;
-            entries.push_back(std::move(entry));
-        }
-        const nlohmann::ordered_json document{
-            {"model", inputs->request.model->file},
-            {"cluster", cluster.file},
-            {"rules", inputs->request.rules},
-            {"kernels", inputs->kernelCount()},
-            {"objectives", names},
-            {"evaluations", dse_->evaluations()},
-            {"cancelled", dse_->cancelled()},
-            {"front", entries},
-            {"hypervolume", dse::history_json(dse_->history())}};
-        contents = document.dump(2) + "\n";
-    }
-    try {
-        write_file_atomically(path.toStdString(), contents);
-    } catch (const std::exception& e) {
-        error_->setText(tr("Cannot export the front: %1").arg(QString::fromStdString(e.what())));
-        return false;
-    }
-    status_->setText(tr("Wrote the front (%n solution(s)) to %1.", "", static_cast<int>(front.size()))
+    status_->setText(tr("Wrote the front (%n solution(s)) to %1.", "",
+                        static_cast<int>(dse_->front().size()))
                          .arg(QFileInfo(path).fileName()));
     return true;
 }

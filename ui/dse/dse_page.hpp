@@ -47,8 +47,6 @@ public:
     enum class Quantity { none, throughput, memory, energy, latency, generation };
     // How the evaluated points off the front are drawn, per kind (dominated, infeasible).
     enum class Display { hidden, shown, marked };
-    // An evaluated point against the front on show.
-    enum class PointKind { front, dominated, undominated, infeasible };
 
     // The settings on show; why they cannot run (the check's message), or empty.
     dse::SearchSettings settings() const;
@@ -63,16 +61,15 @@ public:
     // Applies the front's solution `index` (table order: fastest first) to the Partition tab.
     bool applySolution(int index);
 
-    // The kind of the document's evaluated mapping `evaluatedIndex`.
-    PointKind kindOf(int evaluatedIndex) const;
-    // The evaluated points drawn under the front: indices into evaluated(), in drawing order.
+    // The evaluated points drawn under the front: indices into the document's evaluated(), in
+    // drawing order.
     const std::vector<int>& cloud() const { return cloud_; }
     // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
     bool applyEvaluated(int index);
     QString evaluatedSummary(int index) const;
 
-    // Writes the front: CSV for a path ending in .csv, else JSON (cleave dse --json's keys).
-    // False with the reason in errorText() when it cannot.
+    // Writes the front (DseDocument::exportFront); false with the reason in errorText() when it
+    // cannot.
     bool exportFront(const QString& path);
     void exportFrontDialog();
 
@@ -128,7 +125,6 @@ private:
     void drawHypervolume();
     double valueOf(const dse::Solution& solution, Quantity quantity) const;
     QString nameOf(Quantity quantity) const;
-    void classify();
     bool applyMapping(const dse::Solution& solution);
 
     DseDocument* dse_;
@@ -159,7 +155,6 @@ private:
     QTableView* table_;
 
     QString settingsError_;
-    std::vector<PointKind> kinds_; // per evaluated point of the document
     std::vector<int> cloud_;
     bool applying_ = false;   // showing the document's settings and view: no edit
     bool discardRun_ = false; // a state was restored while a search ran: drop what it reports

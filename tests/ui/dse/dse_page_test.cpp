@@ -102,10 +102,10 @@ int countMarks(const DsePage& panel, cleave::ui::ScatterCloudItem::Mark mark) {
     return n;
 }
 
-int countKind(const DsePage& panel, DsePage::PointKind kind) {
+int countKind(const DsePage& panel, DseDocument::PointKind kind) {
     int n = 0;
     for (int i = 0; i < static_cast<int>(panel.document()->evaluated().size()); ++i)
-        n += panel.kindOf(i) == kind ? 1 : 0;
+        n += panel.document()->kindOf(i) == kind ? 1 : 0;
     return n;
 }
 
@@ -385,15 +385,15 @@ private slots:
         QVERIFY(evaluated.size() > panel.document()->front().size());
         QVERIFY(evaluated.size() <= cleave::ui::DseEvaluatedPoints::kDefaultCapacity);
         // Every solution of the front was evaluated and is classified as on it.
-        QCOMPARE(countKind(panel, DsePage::PointKind::front), static_cast<int>(panel.document()->front().size()));
-        const int dominated = countKind(panel, DsePage::PointKind::dominated);
-        const int undominated = countKind(panel, DsePage::PointKind::undominated);
+        QCOMPARE(countKind(panel, DseDocument::PointKind::front), static_cast<int>(panel.document()->front().size()));
+        const int dominated = countKind(panel, DseDocument::PointKind::dominated);
+        const int undominated = countKind(panel, DseDocument::PointKind::undominated);
         QVERIFY(dominated > 0);
         // No NX overflows its 8 GiB with ResNet-18: the infeasible points are mappings whose PEs
         // would wait on each other, a PE running two segments with another's in between.
-        const int waiting = countKind(panel, DsePage::PointKind::infeasible);
+        const int waiting = countKind(panel, DseDocument::PointKind::infeasible);
         for (int i = 0; i < static_cast<int>(evaluated.size()); ++i)
-            if (panel.kindOf(i) == DsePage::PointKind::infeasible) {
+            if (panel.document()->kindOf(i) == DseDocument::PointKind::infeasible) {
                 auto pes = evaluated[static_cast<std::size_t>(i)].mapping.pes;
                 std::sort(pes.begin(), pes.end());
                 QVERIFY(std::adjacent_find(pes.begin(), pes.end()) != pes.end());
@@ -402,9 +402,9 @@ private slots:
             bool byFront = false;
             for (const auto& f : panel.document()->front())
                 byFront = byFront || dominates(f, evaluated[static_cast<std::size_t>(i)]);
-            if (panel.kindOf(i) == DsePage::PointKind::dominated)
+            if (panel.document()->kindOf(i) == DseDocument::PointKind::dominated)
                 QVERIFY(byFront);
-            if (panel.kindOf(i) == DsePage::PointKind::undominated)
+            if (panel.document()->kindOf(i) == DseDocument::PointKind::undominated)
                 QVERIFY(!byFront);
         }
 
@@ -420,7 +420,7 @@ private slots:
             int dot = -1;
             double farthest = 0;
             for (int k = 0; k < static_cast<int>(panel.cloud().size()); ++k) {
-                if (panel.kindOf(panel.cloud()[static_cast<std::size_t>(k)]) != DsePage::PointKind::dominated)
+                if (panel.document()->kindOf(panel.cloud()[static_cast<std::size_t>(k)]) != DseDocument::PointKind::dominated)
                     continue;
                 double nearest = 1e9;
                 for (auto* series : view->series())
@@ -462,13 +462,13 @@ private slots:
         int madeInfeasible = 0;
         auto& entries = state["result"]["evaluated"];
         for (std::size_t i = 0; i < entries.size() && madeInfeasible < 5; ++i)
-            if (panel.kindOf(static_cast<int>(i)) == DsePage::PointKind::dominated) {
+            if (panel.document()->kindOf(static_cast<int>(i)) == DseDocument::PointKind::dominated) {
                 entries[i]["feasible"] = false;
                 ++madeInfeasible;
             }
         QCOMPARE(madeInfeasible, 5);
         QVERIFY2(panel.document()->restoreState(state).isEmpty(), qPrintable(panel.statusText()));
-        QCOMPARE(countKind(panel, DsePage::PointKind::infeasible), waiting + 5);
+        QCOMPARE(countKind(panel, DseDocument::PointKind::infeasible), waiting + 5);
         QCOMPARE(panel.infeasibleBox()->currentText(), QString("hidden"));
         QCOMPARE(static_cast<int>(cloud->points().size()), undominated);
         choose(panel.infeasibleBox(), "shown");
@@ -608,7 +608,7 @@ private slots:
         QVERIFY(!panel.cloud().empty());
         choose(panel.dominatedBox(), "hidden");
         QCOMPARE(chart->lines().size(),
-                 panel.document()->front().size() + static_cast<std::size_t>(countKind(panel, DsePage::PointKind::undominated)));
+                 panel.document()->front().size() + static_cast<std::size_t>(countKind(panel, DseDocument::PointKind::undominated)));
         // Each axis runs from its least value (bottom) to its greatest (top).
         int least = 0, most = 0;
         const auto& lines = chart->lines();
