@@ -3,7 +3,7 @@
 #include "ui/cluster/grouping_page.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
-#include "ui/partition/partition_page.hpp"
+#include "ui/partition/partition_document.hpp"
 #include "ui/shell/theme.hpp"
 #include "ui/document/project_controller.hpp"
 
@@ -84,12 +84,12 @@ int main(int argc, char** argv) {
         if (parser.isSet(cluster) && window->openCluster(parser.value(cluster)) &&
             parser.isSet(mapping))
             QObject::connect(
-                window->partitionPage(), &cleave::ui::PartitionPage::prepared, window,
+                window->document()->mapping(), &cleave::ui::PartitionDocument::prepared, window,
                 [window, file = parser.value(mapping)] { window->openMapping(file); },
                 Qt::SingleShotConnection);
         if (parser.isSet(cluster) && parser.isSet(dse))
             QObject::connect(
-                window->partitionPage(), &cleave::ui::PartitionPage::prepared, window,
+                window->document()->mapping(), &cleave::ui::PartitionDocument::prepared, window,
                 [window] {
                     window->centralTabs()->setCurrentWidget(window->dsePage());
                     window->dsePage()->run();

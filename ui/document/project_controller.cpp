@@ -8,7 +8,6 @@
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
-#include "ui/partition/partition_page.hpp"
 #include "ui/shell/start_page.hpp"
 
 #include <QAbstractButton>
@@ -85,7 +84,7 @@ ProjectController::ProjectController(MainWindow* window)
             resetBaselineIfUntitled();
         scheduleUpdate();
     });
-    connect(window_->partitionPage(), &PartitionPage::prepared, this, [this] {
+    connect(window_->document()->mapping(), &PartitionDocument::prepared, this, [this] {
         if (restoring_)
             continueRestore();
     });
@@ -147,7 +146,7 @@ project::Project ProjectController::snapshot() const {
     }
     p.rules = document->ruleSet().toStdString();
     p.device = document->device().toStdString();
-    const auto* partition = window_->document()->mapping();
+    const auto* partition = document->mapping();
     if (partition->hasMapping()) {
         const auto& inputs = *partition->inputs();
         p.mapping = nlohmann::json::parse(autodice::mapping_file_json(
@@ -288,15 +287,15 @@ void ProjectController::restore(project::Project p, const QString& file, const Q
 void ProjectController::continueRestore() {
     if (!restoring_ || !restoring_->modelShown)
         return;
-    auto* page = window_->partitionPage();
-    const auto& inputs = page->document()->inputs();
+    const auto* mapping = window_->document()->mapping();
+    const auto& inputs = mapping->inputs();
     const bool current = inputs && inputs->request.model == window_->model() &&
                          inputs->request.kernels == window_->document()->kernels() &&
                          inputs->request.cluster.get() == restoring_->shown;
     if (current)
         return applyMapping();
-    if (!page->isPreparing() && !inputs)
-        finishRestore(page->noticeText());
+    if (!mapping->isPreparing() && !inputs)
+        finishRestore(mapping->failure());
 }
 
 void ProjectController::applyMapping() {

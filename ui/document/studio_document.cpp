@@ -32,6 +32,7 @@ StudioDocument::StudioDocument(QObject* parent)
         cluster_ = clusterEditor_->clusterPtr();
         bump();
         emit clusterChanged();
+        preparePartition();
     });
     connect(dse_, &DseDocument::changed, this, &StudioDocument::noteChange);
     connect(grouping_, &GroupingDocument::changed, this, &StudioDocument::noteChange);
@@ -100,6 +101,7 @@ void StudioDocument::setCluster(ClusterPtr cluster) {
     settingCluster_ = false;
     bump();
     emit clusterChanged();
+    preparePartition();
 }
 
 // Every change of model or method comes here: the kernels, then their prediction.
@@ -110,6 +112,12 @@ void StudioDocument::regroup() {
             : nullptr;
     schedulePrediction();
     emit kernelsChanged();
+    preparePartition();
+}
+
+// The mapping's inputs: every kernel predicted on every PE of the cluster.
+void StudioDocument::preparePartition() {
+    mapping_->prepare({model_, kernels_, cluster_, ruleSet_.toStdString()});
 }
 
 // The figures on show stay until the new ones arrive, a few milliseconds later.

@@ -98,6 +98,7 @@ signals:
 private:
     void bump();
     void regroup();
+    void preparePartition();
     void schedulePrediction();
     void predict();
     void takeLatency(const LatencyReportPtr& report);

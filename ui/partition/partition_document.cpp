@@ -1,7 +1,7 @@
 #include "ui/partition/partition_document.hpp"
 
-#include "ui/partition/partition_commands.hpp"
 #include "core/partition/balanced_mapping.hpp"
+#include "ui/partition/partition_commands.hpp"
 
 #include <QUndoStack>
 #include <algorithm>
@@ -10,15 +10,42 @@
 namespace cleave::ui {
 
 PartitionDocument::PartitionDocument(QObject* parent)
-    : QObject(parent), undo_(new QUndoStack(this)) {}
+    : QObject(parent), runner_(new PartitionRunner(this)), undo_(new QUndoStack(this)) {
+    connect(runner_, &PartitionRunner::prepared, this, [this](const PartitionInputsPtr& inputs) {
+        failure_.clear();
+        setInputs(inputs);
+        emit prepared();
+    });
+    connect(runner_, &PartitionRunner::failed, this, [this](const QString& message) {
+        failure_ = message;
+        clear();
+        emit prepared();
+    });
+}
+
+void PartitionDocument::prepare(PartitionRequest request) {
+    request_ = std::move(request);
+    if (!request_.model || !request_.kernels || !request_.cluster) {
+        runner_->cancel();
+        failure_.clear();
+        clear();
+        return;
+    }
+    runner_->start(request_);
+    emit preparing();
+}
+
+bool PartitionDocument::isPreparing() const {
+    return runner_->isRunning();
+}
 
 void PartitionDocument::setInputs(PartitionInputsPtr inputs) {
     undo_->clear();
     inputs_ = std::move(inputs);
-    mapping_ = inputs_ && inputs_->costs ? partition::default_mapping(*inputs_->costs,
-                                                             *inputs_->request.cluster,
-                                                             inputs_->kernel_ms)
-                                    : partition::Mapping{};
+    mapping_ = inputs_ && inputs_->costs
+                   ? partition::default_mapping(*inputs_->costs, *inputs_->request.cluster,
+                                                inputs_->kernel_ms)
+                   : partition::Mapping{};
     emit inputsChanged();
     applyMapping(mapping_);
 }

@@ -1,6 +1,8 @@
 // The mapping the partition view edits: split points with a PE per segment over the kernels of
 // the model on show, its evaluation (partition::MappingCosts, microseconds, so every edit is
-// evaluated at once) and the undo history of its edits. Views observe mappingChanged().
+// evaluated at once) and the undo history of its edits. Its inputs come from a request (model,
+// kernels, cluster) predicted on every PE off the UI thread (PartitionRunner), or are set as
+// they are. Views observe inputsChanged() and mappingChanged().
 #pragma once
 
 #include "ui/partition/partition_inputs.hpp"
@@ -17,6 +19,14 @@ class PartitionDocument : public QObject {
 
 public:
     explicit PartitionDocument(QObject* parent = nullptr);
+
+    // Kernels and a cluster to map: predicted on every PE off the UI thread, then the inputs
+    // (prepared() either way; failure() says why there are none). A request without a model,
+    // kernels or cluster clears the inputs at once. The mapping on show stays until then.
+    void prepare(PartitionRequest request);
+    const PartitionRequest& request() const { return request_; }
+    bool isPreparing() const;
+    const QString& failure() const { return failure_; } // of the newest request; empty if none
 
     // New kernels, cluster or latencies: the default mapping (default_mapping), no history.
     void setInputs(PartitionInputsPtr inputs);
@@ -54,10 +64,15 @@ public:
     void applyMapping(const partition::Mapping& mapping);
 
 signals:
+    void preparing(); // a request is being predicted
+    void prepared();  // the newest request's inputs, or its failure, are on show
     void inputsChanged();
     void mappingChanged();
 
 private:
+    PartitionRequest request_;
+    PartitionRunner* runner_;
+    QString failure_;
     PartitionInputsPtr inputs_;
     partition::Mapping mapping_;
     partition::Evaluation evaluation_;

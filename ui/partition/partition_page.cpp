@@ -22,9 +22,9 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTableView>
 #include <QUndoStack>
-#include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
@@ -33,11 +33,11 @@
 namespace cleave::ui {
 
 PartitionPage::PartitionPage(PartitionDocument* document, QWidget* parent)
-    : QWidget(parent), runner_(new PartitionRunner(this)), document_(document),
-      stack_(new QStackedWidget(this)), emptyLabel_(new QLabel(this)),
-      reopenButton_(new QPushButton(this)), clusterLabel_(new QLabel(this)),
-      summaryLabel_(new QLabel(this)), noticeLabel_(new QLabel(this)),
-      progress_(new QProgressBar(this)), balanceButton_(new QPushButton(tr("Balance"), this)),
+    : QWidget(parent), document_(document), stack_(new QStackedWidget(this)),
+      emptyLabel_(new QLabel(this)), reopenButton_(new QPushButton(this)),
+      clusterLabel_(new QLabel(this)), summaryLabel_(new QLabel(this)),
+      noticeLabel_(new QLabel(this)), progress_(new QProgressBar(this)),
+      balanceButton_(new QPushButton(tr("Balance"), this)),
       exportButton_(new QPushButton(tr("Export…"), this)),
       allLanes_(new QCheckBox(tr("All PEs"), this)), view_(new PartitionView(document_, this)),
       figures_(new PeFiguresView(
@@ -147,10 +147,12 @@ PartitionPage::PartitionPage(PartitionDocument* document, QWidget* parent)
     connect(split_, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
     stack_->addWidget(content);
 
-    connect(runner_, &PartitionRunner::prepared, this, &PartitionPage::showInputs);
-    connect(runner_, &PartitionRunner::failed, this, &PartitionPage::showFailure);
+    connect(document_, &PartitionDocument::preparing, this, &PartitionPage::showPreparing);
+    connect(document_, &PartitionDocument::prepared, this, &PartitionPage::showPrepared);
     connect(document_, &PartitionDocument::mappingChanged, this, &PartitionPage::updateSummary);
     connect(document_, &PartitionDocument::inputsChanged, this, [this] {
+        if (!document_->isPreparing())
+            progress_->hide();
         updateEmptyState();
         updateNotice();
         if (const auto& inputs = document_->inputs()) {
@@ -167,67 +169,37 @@ PartitionPage::PartitionPage(PartitionDocument* document, QWidget* parent)
     updateNotice();
 }
 
-void PartitionPage::setKernels(ModelPtr model, KernelGraphPtr kernels, const QString& rules) {
-    model_ = std::move(model);
-    kernels_ = std::move(kernels);
-    rules_ = rules.toStdString();
-    prepare();
-}
-
-void PartitionPage::setCluster(ClusterPtr cluster) {
-    cluster_ = std::move(cluster);
-    prepare();
-}
-
-bool PartitionPage::isPreparing() const {
-    return runner_->isRunning();
-}
-
-void PartitionPage::prepare() {
+// The mapping on show stays until the new latencies arrive.
+void PartitionPage::showPreparing() {
     updateEmptyState();
-    if (!model_ || !kernels_ || !cluster_) {
-        runner_->cancel();
-        progress_->hide();
-        document_->clear();
-        return;
-    }
-    // The mapping on show stays until the new latencies arrive.
+    const auto& cluster = *document_->request().cluster;
     progress_->show();
     summaryLabel_->setText(tr("Predicting every kernel on the %1 PEs of %2…")
-                               .arg(cluster_->pes.size())
-                               .arg(QFileInfo(QString::fromStdString(cluster_->file)).fileName()));
-    runner_->start({model_, kernels_, cluster_, rules_});
+                               .arg(cluster.pes.size())
+                               .arg(QFileInfo(QString::fromStdString(cluster.file)).fileName()));
 }
 
-void PartitionPage::showInputs(const PartitionInputsPtr& inputs) {
+void PartitionPage::showPrepared() {
     progress_->hide();
-    mappingNotice_.clear();
-    document_->setInputs(inputs);
-    updateSummary();
-    emit prepared();
-}
-
-void PartitionPage::showFailure(const QString& message) {
-    progress_->hide();
-    document_->clear();
-    mappingNotice_ = message;
+    mappingNotice_ = document_->failure();
     updateNotice();
     updateSummary();
-    emit prepared();
 }
 
 void PartitionPage::updateEmptyState() {
-    const bool ready = (model_ && kernels_ && cluster_) || document_->inputs();
+    const auto& request = document_->request();
+    const auto& cluster = request.cluster;
+    const bool ready = (request.model && request.kernels && cluster) || document_->inputs();
     stack_->setCurrentIndex(ready ? 1 : 0);
     if (ready)
         return;
     emptyLabel_->setText(
-        !cluster_ ? tr("Open a cluster (File > Open Cluster…: a .cluster.json or an AutoDiCE "
-                       "platform.txt) to split the model across its devices.")
-                  : tr("Open a model to split it across %1.")
-                        .arg(QFileInfo(QString::fromStdString(cluster_->file)).fileName()));
+        !cluster ? tr("Open a cluster (File > Open Cluster…: a .cluster.json or an AutoDiCE "
+                      "platform.txt) to split the model across its devices.")
+                 : tr("Open a model to split it across %1.")
+                       .arg(QFileInfo(QString::fromStdString(cluster->file)).fileName()));
     const QString last = QSettings().value("partition/lastCluster").toString();
-    reopenButton_->setVisible(!cluster_ && !last.isEmpty() && QFileInfo::exists(last));
+    reopenButton_->setVisible(!cluster && !last.isEmpty() && QFileInfo::exists(last));
     reopenButton_->setText(tr("Open %1").arg(QFileInfo(last).fileName()));
     reopenButton_->setProperty("path", last);
 }
@@ -236,7 +208,7 @@ void PartitionPage::updateSummary() {
     const bool has = document_->hasMapping();
     balanceButton_->setEnabled(has);
     exportButton_->setEnabled(has);
-    if (isPreparing())
+    if (document_->isPreparing())
         return;
     summaryLabel_->setText(summaryText());
 }
@@ -362,9 +334,9 @@ QString PartitionPage::openMapping(const QString& path) {
     try {
         const auto pe_of_node =
             autodice::read_mapping_file(file, *inputs.request.model, *inputs.request.cluster);
-        segments = autodice::mapping_segments(pe_of_node, *inputs.request.model,
-                                              *inputs.request.kernels, *inputs.request.cluster,
-                                              inputs.pe_errors, file);
+        segments =
+            autodice::mapping_segments(pe_of_node, *inputs.request.model, *inputs.request.kernels,
+                                       *inputs.request.cluster, inputs.pe_errors, file);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }

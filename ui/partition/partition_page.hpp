@@ -30,15 +30,9 @@ class PartitionPage : public QWidget {
     Q_OBJECT
 
 public:
-    // Shows and edits `document`'s mapping (the window's: StudioDocument::mapping()).
+    // Shows and edits `document`'s mapping (the window's: StudioDocument::mapping(), which the
+    // studio document asks to prepare for its kernels and cluster).
     explicit PartitionPage(PartitionDocument* document, QWidget* parent = nullptr);
-
-    // The kernels on show and the fusion method they came from (predictors are made for it).
-    void setKernels(ModelPtr model, KernelGraphPtr kernels, const QString& rules);
-    void setCluster(ClusterPtr cluster);
-    const ClusterPtr& cluster() const { return cluster_; }
-    // Latencies for the newest kernels and cluster are being predicted.
-    bool isPreparing() const;
 
     // An AutoDiCE mapping.json of the mapping on show, written atomically; an error message, or
     // empty when it was saved.
@@ -65,7 +59,6 @@ public:
     QString noticeText() const;  // PEs without latencies, a mapping file that is not SPE shaped
 
 signals:
-    void prepared(); // the newest inputs are on show
     void openClusterRequested();
     void exportRequested(); // the Export button
     void reopenClusterRequested(const QString& path);
@@ -75,19 +68,13 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void prepare();
-    void showInputs(const PartitionInputsPtr& inputs);
-    void showFailure(const QString& message);
+    void showPreparing();
+    void showPrepared();
     void updateSummary();
     void updateNotice();
     void updateEmptyState();
     void fitSplit();
 
-    ModelPtr model_;
-    KernelGraphPtr kernels_;
-    std::string rules_;
-    ClusterPtr cluster_;
-    PartitionRunner* runner_;
     PartitionDocument* document_;
     QStackedWidget* stack_;
     QLabel* emptyLabel_;

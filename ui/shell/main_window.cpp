@@ -113,10 +113,6 @@ MainWindow::MainWindow(QWidget* parent)
         new ClusterPage(document_->clusterEditor(), document_->grouping(), tabs_);
     tabs_->addTab(clusterPage_, tr("Cluster"));
     tabs_->addTab(clusterPage_->groupingPage(), tr("Grouping"));
-    // One cluster, the document's: opened in the window, edited in the Cluster tab (the
-    // document's editor), split in the Partition tab.
-    connect(document_, &StudioDocument::clusterChanged, partitionPage_,
-            [this] { partitionPage_->setCluster(document_->cluster()); });
     pages_->addWidget(tabs_);
     setCentralWidget(pages_);
 
@@ -545,12 +541,9 @@ void MainWindow::selectNodes(const QList<int>& nodes) {
         nodeView_->scrollTo(rows.first().topLeft(), QAbstractItemView::PositionAtCenter);
 }
 
-// The Partition tab follows the kernels on show; a kernel clicked in its strip is selected in the
-// kernel dock, the graph and the properties dock.
+// The Partition tab shows the document's mapping of its kernels onto its cluster; a kernel clicked
+// in its strip is selected in the kernel dock, the graph and the properties dock.
 void MainWindow::connectPartition() {
-    connect(document_, &StudioDocument::kernelsChanged, this, [this] {
-        partitionPage_->setKernels(document_->model(), document_->kernels(), document_->ruleSet());
-    });
     connect(partitionPage_, &PartitionPage::kernelActivated, this,
             [this](int kernel) { kernelDock_->selectKernel(kernel); });
     connect(partitionPage_, &PartitionPage::openClusterRequested, this,

@@ -15,6 +15,8 @@
 #include "ui/cluster/cluster_link_model.hpp"
 #include "ui/cluster/cluster_page.hpp"
 #include "ui/cluster/grouping_page.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_page.hpp"
 
@@ -315,8 +317,8 @@ private slots:
         QCOMPARE(page->undoStack()->count(), 0);
         chooseDevice(*page, "jetson-agx-xavier");
         QCOMPARE(page->addDevice(), QString());
-        QCOMPARE(window.partitionPage()->cluster()->hosts.size(), 9u);
-        QVERIFY(window.partitionPage()->cluster()->find_pe("jetson-agx-xavier-01_gpu"));
+        QCOMPARE(window.document()->mapping()->request().cluster->hosts.size(), 9u);
+        QVERIFY(window.document()->mapping()->request().cluster->find_pe("jetson-agx-xavier-01_gpu"));
 
         // Edit > Undo takes back the Cluster tab's edit while it shows, the Partition tab's else.
         window.centralTabs()->setCurrentWidget(page);
@@ -328,7 +330,7 @@ private slots:
         QVERIFY(undo->isEnabled());
         QVERIFY2(undo->text().contains("Add host"), qPrintable(undo->text()));
         undo->trigger();
-        QCOMPARE(window.partitionPage()->cluster()->hosts.size(), 8u);
+        QCOMPARE(window.document()->mapping()->request().cluster->hosts.size(), 8u);
         window.centralTabs()->setCurrentWidget(window.partitionPage());
         QVERIFY(!undo->text().contains("host"));
 
@@ -337,9 +339,9 @@ private slots:
         for (int h = 0; h < 8; ++h)
             all << h;
         QCOMPARE(page->document()->removeHosts(all), QString());
-        QVERIFY(!window.partitionPage()->cluster());
+        QVERIFY(!window.document()->mapping()->request().cluster);
         page->undoStack()->undo();
-        QCOMPARE(window.partitionPage()->cluster()->hosts.size(), 8u);
+        QCOMPARE(window.document()->mapping()->request().cluster->hosts.size(), 8u);
     }
 
     void groupingGivesCoresGroups() {

@@ -49,7 +49,7 @@ int runChild() {
     window.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
     if (!shown.wait(60000))
         return say("FAILED model"), 1;
-    QSignalSpy prepared(window.partitionPage(), &cleave::ui::PartitionPage::prepared);
+    QSignalSpy prepared(window.document()->mapping(), &cleave::ui::PartitionDocument::prepared);
     if (!window.openCluster(cleave::test::exampleCluster()) || !prepared.wait(60000))
         return say("FAILED cluster"), 1;
     auto* document = window.partitionPage()->document();
@@ -135,7 +135,7 @@ private slots:
         const auto* document = window.partitionPage()->document();
         QCOMPARE(mappingText(document->mapping()), autosaved);
         QCOMPARE(QFileInfo(window.modelPath()).fileName(), QString("resnet18.onnx"));
-        QCOMPARE(window.partitionPage()->cluster()->hosts.size(), std::size_t{8});
+        QCOMPARE(window.document()->mapping()->request().cluster->hosts.size(), std::size_t{8});
         // Recovered work is unsaved work: modified, and no longer offered while this window has it.
         QVERIFY(window.project()->isModified());
         QTRY_VERIFY(window.windowTitle().endsWith(" *"));

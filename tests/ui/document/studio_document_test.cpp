@@ -13,6 +13,7 @@
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/kernel_table_model.hpp"
 #include "ui/partition/partition_page.hpp"
+#include "ui/partition/partition_document.hpp"
 #include "ui/shell/main_window.hpp"
 
 #include <QComboBox>
@@ -93,7 +94,7 @@ private slots:
             QString(CLEAVE_EXAMPLE_CLUSTERS_DIR "/nx8.cluster.json").toStdString()));
         document->setCluster(cluster);
         QCOMPARE(document->revision(), opened + 3);
-        QCOMPARE(window.partitionPage()->cluster(), cluster);
+        QCOMPARE(window.document()->mapping()->request().cluster, cluster);
         document->setCluster(cluster);
         QCOMPARE(document->revision(), opened + 3);
         // It is what the Cluster tab's editor shows, with no history; an edit there is the
@@ -104,7 +105,7 @@ private slots:
         QCOMPARE(editor->addHost("raspberry-pi-4"), QString());
         QCOMPARE(document->revision(), opened + 4);
         QCOMPARE(document->cluster()->hosts.size(), std::size_t{9});
-        QCOMPARE(window.partitionPage()->cluster(), document->cluster());
+        QCOMPARE(window.document()->mapping()->request().cluster, document->cluster());
         editor->undoStack()->undo();
         QCOMPARE(document->cluster()->hosts.size(), std::size_t{8});
         QCOMPARE(document->revision(), opened + 5);

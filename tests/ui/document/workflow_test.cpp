@@ -53,7 +53,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
         QVERIFY(cleave::test::openProject(*window_, project_));
         QCOMPARE(window_->modelPath(), QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
-        const auto& cluster = window_->partitionPage()->cluster();
+        const auto& cluster = window_->document()->mapping()->request().cluster;
         QVERIFY(cluster);
         QCOMPARE(cluster->hosts.size(), std::size_t{8});
         QVERIFY(document()->hasMapping());
@@ -144,7 +144,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(window_.get()));
         QVERIFY(cleave::test::openProject(*window_, project_));
         QCOMPARE(window_->modelPath(), QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
-        QCOMPARE(window_->partitionPage()->cluster()->hosts.size(), std::size_t{8});
+        QCOMPARE(window_->document()->mapping()->request().cluster->hosts.size(), std::size_t{8});
         QVERIFY(cleave::test::sameMapping(document()->mapping(), applied_));
         QCOMPARE(window_->document()->ruleSet(), QString("ort-cpu"));
         // The DSE front is back without a search.
@@ -196,7 +196,7 @@ private slots:
         button->click();
         QVERIFY(opened.wait(60000));
         QCOMPARE(QFileInfo(window.modelPath()).fileName(), QString("resnet101.onnx"));
-        QCOMPARE(window.partitionPage()->cluster()->hosts.size(), std::size_t{8});
+        QCOMPARE(window.document()->mapping()->request().cluster->hosts.size(), std::size_t{8});
         QVERIFY(window.partitionPage()->document()->hasMapping());
         QVERIFY(!window.project()->isModified());
     }

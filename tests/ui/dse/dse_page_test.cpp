@@ -13,6 +13,7 @@
 #include "ui/charts/pareto_front_chart.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_page.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
@@ -336,7 +337,7 @@ private slots:
         auto* panel = window.dsePage();
         QVERIFY(!tabs->isTabEnabled(tabs->indexOf(panel)));
         QVERIFY(cleave::test::openModel(window, "resnet18"));
-        QSignalSpy prepared(window.partitionPage(), &PartitionPage::prepared);
+        QSignalSpy prepared(window.document()->mapping(), &cleave::ui::PartitionDocument::prepared);
         QVERIFY(window.openCluster(kNx8));
         QVERIFY(prepared.wait(30000));
         QVERIFY(tabs->isTabEnabled(tabs->indexOf(panel)));

@@ -10,6 +10,7 @@
 #include "core/partition/balanced_mapping.hpp"
 #include "../studio_waits.hpp"
 #include "ui/partition/link_traffic_model.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
@@ -109,7 +110,7 @@ private slots:
     void openedClusterGetsTheBestBalancedMapping() {
         cleave::ui::MainWindow window;
         QVERIFY(cleave::test::openModel(window, "resnet18"));
-        QSignalSpy prepared(window.partitionPage(), &PartitionPage::prepared);
+        QSignalSpy prepared(window.document()->mapping(), &cleave::ui::PartitionDocument::prepared);
         QVERIFY(window.openCluster(kNx8));
         QCOMPARE(window.centralTabs()->currentWidget(), window.partitionPage());
         QVERIFY(prepared.wait(30000));
@@ -190,7 +191,7 @@ private slots:
         QCOMPARE(failed.count(), 1);
         const QString message = failed.first().at(1).toString();
         QVERIFY2(message.startsWith(path + ": /hosts/0/device"), qPrintable(message));
-        QVERIFY(!window.partitionPage()->cluster());
+        QVERIFY(!window.document()->mapping()->request().cluster);
     }
 
     void draggingAHandleMovesTheSplitAndTheFigures() {

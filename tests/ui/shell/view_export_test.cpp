@@ -16,6 +16,8 @@
 #include "ui/graph/graph_view.hpp"
 #include "ui/latency/latency_breakdown_dock.hpp"
 #include "ui/latency/latency_legend.hpp"
+#include "ui/partition/partition_document.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
@@ -170,7 +172,7 @@ private slots:
         window.resize(1200, 800);
         window.show();
         QVERIFY(openResnet18(window));
-        QSignalSpy prepared(window.partitionPage(), &PartitionPage::prepared);
+        QSignalSpy prepared(window.document()->mapping(), &cleave::ui::PartitionDocument::prepared);
         QVERIFY(window.openCluster(QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json"));
         QVERIFY(prepared.wait(30000));
         const QString strip = dir_.filePath("strip.svg");
