@@ -33,6 +33,8 @@ StudioDocument::StudioDocument(QObject* parent)
         bump();
         emit clusterChanged();
         preparePartition();
+        if (!deviceChosen_)
+            schedulePrediction();
     });
     connect(dse_, &DseDocument::changed, this, &StudioDocument::noteChange);
     connect(grouping_, &GroupingDocument::changed, this, &StudioDocument::noteChange);
@@ -73,12 +75,22 @@ QString StudioDocument::setRuleSet(const QString& spec) {
 }
 
 void StudioDocument::setDevice(const QString& device) {
-    if (device == device_)
+    const bool same = device == device_;
+    deviceChosen_ = true;
+    if (same)
         return;
     device_ = device;
     bump();
     emit deviceChanged(device);
     schedulePrediction();
+}
+
+// Until one is chosen: the device of the cluster's first host, else (empty) the first library
+// device with a predictor that loads.
+std::string StudioDocument::deviceToPredict() const {
+    if (!deviceChosen_ && cluster_ && !cluster_->hosts.empty())
+        return cluster_->hosts.front().device_ref;
+    return deviceChosen_ ? device_.toStdString() : std::string();
 }
 
 void StudioDocument::setMeasuredRun(MeasuredRunPtr run) {
@@ -102,6 +114,8 @@ void StudioDocument::setCluster(ClusterPtr cluster) {
     bump();
     emit clusterChanged();
     preparePartition();
+    if (!deviceChosen_) // the default device follows the cluster
+        schedulePrediction();
 }
 
 // Every change of model or method comes here: the kernels, then their prediction.
@@ -131,13 +145,14 @@ void StudioDocument::predict() {
         emit latencyChanged(nullptr);
         return;
     }
-    runner_->start({model_, kernels_, device_.toStdString(), ruleSet_.toStdString(), measured_});
+    runner_->start({model_, kernels_, deviceToPredict(), ruleSet_.toStdString(), measured_});
 }
 
 void StudioDocument::takeLatency(const LatencyReportPtr& report) {
     latency_ = report;
-    if (device_.isEmpty() && report->hasFigures()) { // the default, now known: no edit
-        device_ = QString::fromStdString(report->request.device);
+    const QString shown = QString::fromStdString(report->request.device);
+    if (!deviceChosen_ && report->hasFigures() && shown != device_) { // the default: no edit
+        device_ = shown;
         emit deviceChanged(device_);
     }
     emit latencyChanged(report);

@@ -49,8 +49,9 @@ public:
     const KernelGraphPtr& kernels() const { return kernels_; }
 
     // A library id or a device file, chosen by the user; latency is predicted for it by the
-    // predictor `cleave predict` picks. Until one is chosen, the first prediction takes the
-    // first library device with a predictor that loads: device() then names it, which is no edit.
+    // predictor `cleave predict` picks. Until one is chosen, predictions take the device of the
+    // cluster's first host, else the first library device with a predictor that loads, and
+    // device() names the one taken, which is no edit.
     void setDevice(const QString& device);
     const QString& device() const { return device_; } // empty until chosen or the default known
     // A measured run of the model, compared with its prediction in every report; null: none.
@@ -98,6 +99,7 @@ signals:
 private:
     void bump();
     void regroup();
+    std::string deviceToPredict() const;
     void preparePartition();
     void schedulePrediction();
     void predict();
@@ -109,6 +111,7 @@ private:
     fusion::FusionMethod method_;
     KernelGraphPtr kernels_;
     QString device_;
+    bool deviceChosen_ = false; // by the user or a project; else device_ is the default shown
     MeasuredRunPtr measured_;
     LatencyReportPtr latency_;
     ClusterPtr cluster_;

@@ -12,8 +12,8 @@
 #include "ui/graph/node_table_model.hpp"
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/kernel_table_model.hpp"
-#include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_document.hpp"
+#include "ui/partition/partition_page.hpp"
 #include "ui/shell/main_window.hpp"
 
 #include <QComboBox>
@@ -109,6 +109,33 @@ private slots:
         editor->undoStack()->undo();
         QCOMPARE(document->cluster()->hosts.size(), std::size_t{8});
         QCOMPARE(document->revision(), opened + 5);
+    }
+
+    void theDefaultDeviceFollowsTheCluster() {
+        ui::MainWindow window;
+        QVERIFY(cleave::test::openModel(window, "resnet18"));
+        auto* document = window.document();
+        const auto load = [](const char* name) {
+            return std::make_shared<const device::Cluster>(device::load_cluster(
+                (QString(CLEAVE_EXAMPLE_CLUSTERS_DIR "/") + name).toStdString()));
+        };
+        // No device chosen: the cluster's first host's, which is no edit.
+        document->setCluster(load("nx8.cluster.json"));
+        const auto revision = document->revision();
+        QVERIFY(cleave::test::waitForPrediction(*document));
+        QCOMPARE(document->device(), QString("jetson-xavier-nx"));
+        QCOMPARE(document->latency()->request.device, std::string("jetson-xavier-nx"));
+        QCOMPARE(window.kernelDock()->deviceBox()->currentText(), QString("jetson-xavier-nx"));
+        QCOMPARE(document->revision(), revision);
+        document->setCluster(load("xeon4.cluster.json"));
+        QVERIFY(cleave::test::waitForPrediction(*document));
+        QCOMPARE(document->device(), QString("xeon-ort-16t"));
+        // A device chosen stays when the cluster changes.
+        QVERIFY(cleave::test::predictOn(*document, "nvidia-h100"));
+        document->setCluster(load("nx8.cluster.json"));
+        QVERIFY(cleave::test::waitForPrediction(*document));
+        QCOMPARE(document->device(), QString("nvidia-h100"));
+        QCOMPARE(document->latency()->request.device, std::string("nvidia-h100"));
     }
 
     void theProjectIsModifiedWhenTheRevisionMoves() {
