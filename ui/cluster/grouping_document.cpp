@@ -1,22 +1,9 @@
 #include "ui/cluster/grouping_document.hpp"
 
 #include "core/grouping/device_vectors.hpp"
-#include "core/input_error.hpp"
 #include "ui/cluster/cluster_document.hpp"
 
 namespace cleave::ui {
-
-QString groupingMessage(const std::exception& e) {
-    if (const auto* input = dynamic_cast<const InputError*>(&e)) {
-        QString text = QString::fromStdString(input->problem());
-        if (!input->place().empty())
-            text = QString::fromStdString(input->place()) + ": " + text;
-        if (!input->file().empty())
-            text = QString::fromStdString(input->file()) + ": " + text;
-        return text;
-    }
-    return QString::fromStdString(e.what());
-}
 
 GroupingDocument::GroupingDocument(ClusterDocument* cluster, QObject* parent)
     : QObject(parent), cluster_(cluster) {
@@ -43,7 +30,7 @@ QString GroupingDocument::openVectors(const QString& path) {
     try {
         vectors = grouping::load_device_vectors(path.toStdString());
     } catch (const std::exception& e) {
-        return groupingMessage(e);
+        return QString::fromStdString(e.what());
     }
     vectors_ = path;
     benchmarks_ = vectors.benchmarks;
@@ -118,7 +105,7 @@ QString GroupingDocument::restoreState(const nlohmann::json& state) {
             }
         }
     } catch (const std::exception& e) {
-        const QString message = tr("grouping state: %1").arg(groupingMessage(e));
+        const QString message = tr("grouping state: %1").arg(QString::fromStdString(e.what()));
         emit restored(message, {});
         return message;
     }

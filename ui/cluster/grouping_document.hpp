@@ -22,9 +22,6 @@ class ClusterDocument;
 
 using GroupingOutcomePtr = std::shared_ptr<const grouping::GroupingOutcome>;
 
-// What went wrong, as the tab says it: "file: place: problem" for bad input.
-QString groupingMessage(const std::exception& e);
-
 class GroupingDocument : public QObject {
     Q_OBJECT
 

@@ -321,7 +321,7 @@ void GroupingPage::workloadChanged() {
         if (sender() == workload_)
             rate_->setValue(std::round(0.8 * tasks * 100) / 100);
     } catch (const std::exception& e) {
-        capacity_->setText(groupingMessage(e));
+        capacity_->setText(QString::fromStdString(e.what()));
     }
 }
 
@@ -391,7 +391,7 @@ bool GroupingPage::run() {
                 std::make_shared<const grouping::GroupingOutcome>(grouping::run_grouping(job));
             return {outcome, {}, clock.elapsed() / 1000.0};
         } catch (const std::exception& e) {
-            return {nullptr, groupingMessage(e), 0};
+            return {nullptr, QString::fromStdString(e.what()), 0};
         }
     }));
     return true;
