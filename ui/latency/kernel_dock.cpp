@@ -209,7 +209,7 @@ void KernelDock::showKernels() {
     const auto& model = document_->model();
     const auto& graph = document_->kernels();
     if (!model || !graph) {
-        kernels_->setKernels(nullptr, {});
+        kernels_->setKernels(nullptr, nullptr);
         summary_->setText(tr("No model"));
         return;
     }
@@ -236,7 +236,7 @@ void KernelDock::showKernels() {
     else
         summary_->setToolTip(
             tr("Unseen in training: %1; scored by op category alone").arg(unmatched.join(", ")));
-    kernels_->setKernels(model, *graph);
+    kernels_->setKernels(model, graph);
     view_->resizeColumnsToContents();
     view_->horizontalHeader()->setSectionResizeMode(KernelTableModel::Ops, QHeaderView::Stretch);
 }

@@ -8,24 +8,24 @@ namespace cleave::ui {
 
 KernelTableModel::KernelTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void KernelTableModel::setKernels(ModelPtr model, fusion::KernelGraph kernels) {
+void KernelTableModel::setKernels(ModelPtr model, KernelGraphPtr kernels) {
     beginResetModel();
     model_ = std::move(model);
-    kernels_ = std::move(kernels);
+    kernels_ = kernels ? std::move(kernels) : std::make_shared<const fusion::KernelGraph>();
     latency_.clear();
     endResetModel();
 }
 
 void KernelTableModel::setLatency(std::vector<predict::KernelLatency> latency) {
-    if (latency.size() != kernels_.kernels.size())
+    if (latency.size() != kernels_->kernels.size())
         latency.clear();
     latency_ = std::move(latency);
-    if (!kernels_.kernels.empty())
+    if (!kernels_->kernels.empty())
         emit dataChanged(index(0, Latency), index(rowCount() - 1, Latency));
 }
 
 int KernelTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : static_cast<int>(kernels_.kernels.size());
+    return parent.isValid() ? 0 : static_cast<int>(kernels_->kernels.size());
 }
 
 int KernelTableModel::columnCount(const QModelIndex& parent) const {
@@ -42,7 +42,7 @@ QString KernelTableModel::ops(const fusion::Kernel& kernel) const {
 QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     if (!model_ || !index.isValid())
         return {};
-    const auto& kernel = kernels_.kernels[static_cast<std::size_t>(index.row())];
+    const auto& kernel = kernels_->kernels[static_cast<std::size_t>(index.row())];
     if (role == SearchRole)
         return QString::fromStdString(kernel.type + '\n' + kernel.name) + '\n' + ops(kernel);
     switch (index.column()) {

@@ -6,6 +6,7 @@
 #include "core/fusion/kernel_graph.hpp"
 #include "core/predict/predictor.hpp"
 #include "ui/document/model_load_runner.hpp"
+#include "ui/graph/graph_layout_runner.hpp"
 #include "ui/graph/term_filter_proxy.hpp"
 
 #include <QAbstractTableModel>
@@ -33,8 +34,9 @@ public:
 
     explicit KernelTableModel(QObject* parent = nullptr);
 
-    void setKernels(ModelPtr model, fusion::KernelGraph kernels);
-    const fusion::KernelGraph& kernels() const { return kernels_; }
+    // The kernels shown, shared with the studio document; null: none.
+    void setKernels(ModelPtr model, KernelGraphPtr kernels);
+    const fusion::KernelGraph& kernels() const { return *kernels_; }
     // One entry per kernel, or none: the Latency column stays empty.
     void setLatency(std::vector<predict::KernelLatency> latency);
     bool hasLatency() const { return !latency_.empty(); }
@@ -50,7 +52,7 @@ private:
     QVariant latencyCell(int row, int role) const;
 
     ModelPtr model_;
-    fusion::KernelGraph kernels_;
+    KernelGraphPtr kernels_ = std::make_shared<const fusion::KernelGraph>();
     std::vector<predict::KernelLatency> latency_;
 };
 
