@@ -30,11 +30,7 @@ StudioDocument::StudioDocument(QObject* parent)
         if (settingCluster_)
             return;
         cluster_ = clusterEditor_->clusterPtr();
-        bump();
-        emit clusterChanged();
-        preparePartition();
-        if (!deviceChosen_)
-            schedulePrediction();
+        clusterMoved();
     });
     connect(dse_, &DseDocument::changed, this, &StudioDocument::noteChange);
     connect(grouping_, &GroupingDocument::changed, this, &StudioDocument::noteChange);
@@ -111,10 +107,15 @@ void StudioDocument::setCluster(ClusterPtr cluster) {
     settingCluster_ = true;
     clusterEditor_->setCluster(cluster_);
     settingCluster_ = false;
+    clusterMoved();
+}
+
+// A new cluster: a change; the mapping's inputs, and the default device, follow it.
+void StudioDocument::clusterMoved() {
     bump();
     emit clusterChanged();
     preparePartition();
-    if (!deviceChosen_) // the default device follows the cluster
+    if (!deviceChosen_)
         schedulePrediction();
 }
 

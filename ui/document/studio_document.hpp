@@ -101,6 +101,7 @@ private:
     void regroup();
     std::string deviceToPredict() const;
     void preparePartition();
+    void clusterMoved();
     void schedulePrediction();
     void predict();
     void takeLatency(const LatencyReportPtr& report);

@@ -8,7 +8,7 @@
 #include "ui/partition/partition_document.hpp"
 
 #include <algorithm>
-#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace cleave::ui {
@@ -46,11 +46,9 @@ void DseDocument::setView(nlohmann::json view, bool edit) {
         emit changed();
 }
 
-void DseDocument::startSearch(PartitionInputsPtr inputs, const dse::ObjectiveSet& objectives,
-                              std::int64_t budget) {
-    pending_ = nullptr;
+// No front, evaluated mappings or history; `inputs` searched over with `budget`.
+void DseDocument::resetResult(PartitionInputsPtr inputs, std::int64_t budget) {
     inputs_ = std::move(inputs);
-    objectives_ = objectives;
     front_.clear();
     evaluated_.clear();
     history_.clear();
@@ -58,6 +56,13 @@ void DseDocument::startSearch(PartitionInputsPtr inputs, const dse::ObjectiveSet
     budget_ = budget;
     cancelled_ = false;
     resultMoved();
+}
+
+void DseDocument::startSearch(PartitionInputsPtr inputs, const dse::ObjectiveSet& objectives,
+                              std::int64_t budget) {
+    pending_ = nullptr;
+    objectives_ = objectives;
+    resetResult(std::move(inputs), budget);
 }
 
 void DseDocument::addStep(const std::vector<dse::Solution>& front,
@@ -87,14 +92,7 @@ void DseDocument::finishSearch(const dse::SearchResult& result,
 void DseDocument::clearResult() {
     if (!inputs_ && front_.empty() && evaluated_.size() == 0 && history_.empty())
         return;
-    inputs_.reset();
-    front_.clear();
-    evaluated_.clear();
-    history_.clear();
-    evaluations_ = 0;
-    budget_ = 0;
-    cancelled_ = false;
-    resultMoved();
+    resetResult(nullptr, 0);
 }
 
 // A result searched over other kernels or another cluster no longer applies; a restored one
@@ -111,9 +109,9 @@ void DseDocument::inputsChanged() {
 }
 
 void DseDocument::resultMoved() {
-    std::unordered_map<std::string, int> onFront;
+    std::unordered_set<std::string> onFront;
     for (const auto& s : front_)
-        onFront.emplace(dse::mapping_id(s.mapping), 0);
+        onFront.insert(dse::mapping_id(s.mapping));
     const auto& points = evaluated_.points();
     kinds_.assign(points.size(), PointKind::undominated);
     for (std::size_t i = 0; i < points.size(); ++i) {

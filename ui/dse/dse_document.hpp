@@ -92,6 +92,7 @@ signals:
 private:
     QString apply(const nlohmann::json& state);
     void inputsChanged();
+    void resetResult(PartitionInputsPtr inputs, std::int64_t budget);
     void resultMoved(); // classifies the evaluated mappings, then says the result changed
 
     PartitionDocument* mapping_;
