@@ -20,8 +20,23 @@ inline constexpr int kOpCategories = 12; // the last: ops in no category
 inline constexpr int kNodeNumericFeatures = 10;
 inline constexpr int kEdgeFeatures = 13;
 
-// Op kin: convolutions, matrix products, normalisations, activations, other unary ops, binary
-// ops, pooling, reductions, layout, gather/scatter, shape constants; kOpCategories - 1: none.
+// Op kin: op_category's values.
+enum OpCategory : int {
+    kCategoryConvolution,
+    kCategoryMatrixProduct,
+    kCategoryNormalisation,
+    kCategoryActivation,
+    kCategoryUnary, // other unary ops
+    kCategoryBinary,
+    kCategoryPooling,
+    kCategoryReduction, // reductions and softmax
+    kCategoryLayout,
+    kCategoryGatherScatter, // concatenation, slicing, gathers, padding, resizing
+    kCategoryShape,         // shape constants and arithmetic
+    kCategoryNone,
+};
+static_assert(kCategoryNone == kOpCategories - 1);
+
 int op_category(const std::string& op);
 
 struct FusionFeatures {

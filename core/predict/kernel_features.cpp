@@ -14,8 +14,6 @@ bool is_additive_feature(const std::string& name) {
 
 namespace {
 
-constexpr int kConvolution = 0; // fusion::op_category
-constexpr int kMatrixProduct = 1;
 
 double elements(const graph::Model& model, int tensor) {
     if (tensor < 0)
@@ -83,11 +81,11 @@ GemmShape gemm_shape(const graph::Model& model, const graph::Node& anchor, const
         return {};
     GemmShape g;
     g.k = static_cast<double>(anchor.cost.macs) / out_elements;
-    if (category == kConvolution && conv.cout > 0) {
+    if (category == fusion::kCategoryConvolution && conv.cout > 0) {
         g.m = static_cast<double>(conv.cout / conv.groups);
         g.n = out_elements / static_cast<double>(dim(model, out, 0) > 0 ? dim(model, out, 0) : 1) /
               static_cast<double>(conv.cout);
-    } else if (category == kMatrixProduct) {
+    } else if (category == fusion::kCategoryMatrixProduct) {
         const auto r = rank(model, out);
         g.n = r >= 1 ? static_cast<double>(dim(model, out, r - 1)) : 1;
         g.m = g.n > 0 ? out_elements / g.n : 0;
@@ -170,7 +168,7 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
     const int anchor_index = kernel_anchor(model, kernel);
     const auto& anchor = model.nodes[static_cast<std::size_t>(anchor_index)];
     ConvShape conv;
-    if (fusion::op_category(anchor.op) == kConvolution)
+    if (fusion::op_category(anchor.op) == fusion::kCategoryConvolution)
         conv = conv_shape(model, anchor);
     double fused = 0;
     int run_time_nodes = 0;
@@ -210,7 +208,7 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
 std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel) {
     const auto& anchor = model.nodes[static_cast<std::size_t>(kernel_anchor(model, kernel))];
     const int category = fusion::op_category(anchor.op);
-    if (category == kConvolution) {
+    if (category == fusion::kCategoryConvolution) {
         const auto c = conv_shape(model, anchor);
         if (c.groups > 1 && c.groups == c.cin)
             return anchor.op + "/depthwise";
@@ -218,7 +216,7 @@ std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel) 
             return anchor.op + "/grouped";
         return anchor.op + (c.kernel_area == 1 ? "/1x1" : "/kxk");
     }
-    if (category == kMatrixProduct) {
+    if (category == fusion::kCategoryMatrixProduct) {
         // A product with one row (batch-1 classifier heads) is bound by reading the weights.
         const int out = first(anchor.outputs);
         const auto r = rank(model, out);
