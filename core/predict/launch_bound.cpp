@@ -19,15 +19,17 @@ constexpr double kLeastFloorUs = 1e-3;
 // exactly would otherwise take all the weight.
 constexpr double kLeastRelativeError = 0.01;
 
-// Columns of the (then linear) model, in this order: overhead, shared floor, one floor extra per
-// group, one compute term per compute-bound group, one memory term shared by all.
+// Columns of the (then linear) model, in this order: overhead, shared floor, per group a floor
+// extra above it and one below it (both >= 0, so that a group's floor can sit on either side of
+// the shared one), one compute term per compute-bound group, one memory term shared by all.
 struct Layout {
     int overhead = -1;
     int floor = 0;
-    int extras = 0;
+    int extras = 0; // per group g: above at extras + 2g, below at extras + 2g + 1
     std::vector<int> compute;         // per group, -1 where the group has no fitted compute term
     std::vector<double> known_gflops; // per group, > 0 where its rate is given
-    int memory = 0;
+    double known_bandwidth_gbs = 0;   // > 0: no memory column
+    int memory = -1;
     int size = 0;
 };
 
@@ -38,23 +40,29 @@ double known_rate(const LaunchBoundFitOptions& o, int group) {
 Layout layout_of(const LaunchBoundFitOptions& o) {
     Layout l;
     l.known_gflops = o.known_gflops;
+    l.known_bandwidth_gbs = o.known_bandwidth_gbs;
     int next = 0;
     if (o.fit_overhead)
         l.overhead = next++;
     l.floor = next++;
     l.extras = next;
-    next += o.groups;
+    next += 2 * o.groups;
     for (int g = 0; g < o.groups; ++g) {
         const bool bound = known_rate(o, g) <= 0 && (o.compute_bound.empty() ||
                                                      o.compute_bound[static_cast<std::size_t>(g)]);
         l.compute.push_back(bound ? next++ : -1);
     }
-    l.memory = next++;
+    if (!(o.known_bandwidth_gbs > 0))
+        l.memory = next++;
     l.size = next;
     return l;
 }
 
 enum class Branch { floor, compute, memory };
+
+double group_floor(const Layout& l, const Eigen::VectorXd& theta, int group) {
+    return theta(l.floor) + theta(l.extras + 2 * group) - theta(l.extras + 2 * group + 1);
+}
 
 struct Terms {
     double floor_us, compute_us, memory_us;
@@ -66,7 +74,10 @@ Terms terms(const Layout& l, const Eigen::VectorXd& theta, const LaunchBoundKern
     const int c = l.compute[g];
     const double known = l.known_gflops.empty() ? 0.0 : l.known_gflops[g];
     const double compute = known > 0 ? k.flops / (known * 1e3) : c >= 0 ? theta(c) * k.flops : 0.0;
-    return {theta(l.floor) + theta(l.extras + k.group), compute, theta(l.memory) * k.bytes};
+    const double memory = l.known_bandwidth_gbs > 0 ? k.bytes / (l.known_bandwidth_gbs * 1e3)
+                          : l.memory >= 0         ? theta(l.memory) * k.bytes
+                                                  : 0.0;
+    return {group_floor(l, theta, k.group), compute, memory};
 }
 
 double predicted_us(const Layout& l, const Eigen::VectorXd& theta, const LaunchBoundTotal& t) {
@@ -80,7 +91,8 @@ double predicted_us(const Layout& l, const Eigen::VectorXd& theta, const LaunchB
 
 // The design row of a total: with `additive`, every kernel adds to all its columns (the model
 // floor + work, which starts the fit); else only to the branch of the max it is on. Time on a
-// compute branch whose rate is known is no column's: it goes to `fixed_us`.
+// compute branch whose rate is known, or on the memory branch with a known bandwidth, is no
+// column's: it goes to `fixed_us`.
 Eigen::VectorXd design_row(const Layout& l, const Eigen::VectorXd& theta, const LaunchBoundTotal& t,
                            bool additive, double& fixed_us) {
     Eigen::VectorXd row = Eigen::VectorXd::Zero(l.size);
@@ -99,7 +111,8 @@ Eigen::VectorXd design_row(const Layout& l, const Eigen::VectorXd& theta, const 
         }
         if (additive || branch == Branch::floor) {
             row(l.floor) += k.launches;
-            row(l.extras + k.group) += k.launches;
+            row(l.extras + 2 * k.group) += k.launches;
+            row(l.extras + 2 * k.group + 1) -= k.launches;
         }
         if (additive || branch == Branch::compute) {
             if (c >= 0)
@@ -107,8 +120,12 @@ Eigen::VectorXd design_row(const Layout& l, const Eigen::VectorXd& theta, const 
             else
                 fixed_us += k.launches * terms(l, theta, k).compute_us;
         }
-        if (additive || branch == Branch::memory)
-            row(l.memory) += k.launches * k.bytes;
+        if (additive || branch == Branch::memory) {
+            if (l.memory >= 0)
+                row(l.memory) += k.launches * k.bytes;
+            else
+                fixed_us += k.launches * terms(l, theta, k).memory_us;
+        }
     }
     return row;
 }
@@ -153,7 +170,9 @@ LaunchBoundFit fit_launch_bound(const std::vector<LaunchBoundTotal>& totals,
         (!options.compute_bound.empty() &&
          options.compute_bound.size() != static_cast<std::size_t>(options.groups)) ||
         (!options.known_gflops.empty() &&
-         options.known_gflops.size() != static_cast<std::size_t>(options.groups)))
+         options.known_gflops.size() != static_cast<std::size_t>(options.groups)) ||
+        (!options.floor_ridge_factors.empty() &&
+         options.floor_ridge_factors.size() != static_cast<std::size_t>(options.groups)))
         throw std::invalid_argument("launch-bound: groups and compute_bound do not match");
     double launches_per_us = 0;
     std::vector<double> floors; // each total's time per launch: the floor's scale
@@ -184,8 +203,13 @@ LaunchBoundFit fit_launch_bound(const std::vector<LaunchBoundTotal>& totals,
     // error on every total.
     Eigen::VectorXd penalty = Eigen::VectorXd::Zero(l.size);
     for (int g = 0; g < options.groups; ++g)
-        penalty(l.extras + g) =
-            options.floor_ridge * static_cast<double>(n) / (floor_scale * floor_scale);
+        for (const int side : {0, 1})
+            penalty(l.extras + 2 * g + side) =
+                options.floor_ridge *
+                (options.floor_ridge_factors.empty()
+                     ? 1.0
+                     : options.floor_ridge_factors[static_cast<std::size_t>(g)]) *
+                static_cast<double>(n) / (floor_scale * floor_scale);
     Eigen::VectorXd w = y.array().square().inverse();
     Eigen::VectorXd theta = Eigen::VectorXd::Zero(l.size);
     theta(l.floor) = floor_scale;
@@ -221,15 +245,17 @@ LaunchBoundFit fit_launch_bound(const std::vector<LaunchBoundTotal>& totals,
     fit.overhead_us = l.overhead >= 0 ? best(l.overhead) : 0.0;
     fit.shared_floor_us = std::max(best(l.floor), kLeastFloorUs);
     fit.training_mape = best_mape;
-    const double memory = best(l.memory);
+    const double memory = l.memory >= 0 ? best(l.memory) : 0.0;
     for (int g = 0; g < options.groups; ++g) {
         const int c = l.compute[static_cast<std::size_t>(g)];
         LaunchBoundParameters p;
-        p.floor_us = std::max(best(l.floor) + best(l.extras + g), kLeastFloorUs);
+        p.floor_us = std::max(group_floor(l, best, g), kLeastFloorUs);
         p.gflops = known_rate(options, g) > 0 ? known_rate(options, g)
                    : c >= 0 && best(c) > 0    ? 1.0 / (best(c) * 1e3)
                                               : 0.0;
-        p.bandwidth_gbs = memory > 0 ? 1.0 / (memory * 1e3) : 0.0;
+        p.bandwidth_gbs = options.known_bandwidth_gbs > 0 ? options.known_bandwidth_gbs
+                          : memory > 0                     ? 1.0 / (memory * 1e3)
+                                                           : 0.0;
         fit.groups.push_back(p);
     }
     return fit;

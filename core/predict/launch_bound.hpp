@@ -46,11 +46,17 @@ struct LaunchBoundFitOptions {
     // little about the GPU's rate, and a held-out family with big convolutions would take it
     // from families whose convolutions never reach it.
     std::vector<double> known_gflops;
+    // A bandwidth known beforehand (GB/s) for every group, or 0 to fit one from the totals.
+    double known_bandwidth_gbs = 0;
     bool fit_overhead = true; // a per-total constant, for end-to-end totals
-    // Groups' floors are a shared floor plus a per-group extra that this ridge (on the extra over
-    // the shared floor, relative) pulls to 0: with few totals, ops seen together in every model
-    // (Conv, BatchNormalization, Relu) cannot be told apart and would otherwise trade floors.
+    // Groups' floors are a shared floor plus a per-group extra, above or below it, that this
+    // ridge (on the extra, relative to the floor) pulls to 0: with few totals, ops seen together
+    // in every model (Conv, BatchNormalization, Relu) cannot be told apart and would otherwise
+    // trade floors.
     double floor_ridge = 1.0;
+    // Per group, a factor on floor_ridge (0: that group's floor is free); empty: 1 for every
+    // group.
+    std::vector<double> floor_ridge_factors;
     int iterations = 60;
 };
 

@@ -1,6 +1,6 @@
 // The launch-bound model: its per-launch form, the joint fit on end-to-end totals (recovering
 // the floor, the overhead and a rate from totals made by known parameters, keeping a known
-// rate), the per-kernel Regressor's fit, its file round trip and the files it refuses.
+// rate and a known bandwidth), the per-kernel Regressor's fit, its file round trip and the files it refuses.
 #include "core/predict/kernel_features.hpp"
 #include "core/predict/launch_bound.hpp"
 #include "core/predict/regressor.hpp"
@@ -87,6 +87,27 @@ private slots:
         QVERIFY(std::abs(fit.groups[0].floor_us - 20) < 0.2);
     }
 
+    void aKnownBandwidthIsKept() {
+        // Group 1 moves 100 MB per launch: 50 us at 2 TB/s, above its 30 us floor.
+        auto totals = made_totals(40, 3);
+        for (auto& t : totals)
+            for (auto& k : t.kernels)
+                if (k.group == 1) {
+                    k.bytes = 1e8;
+                    t.us += 20;
+                }
+        LaunchBoundFitOptions options;
+        options.groups = 2;
+        options.compute_bound = {true, false};
+        options.known_bandwidth_gbs = 2000;
+        options.floor_ridge = 0;
+        const auto fit = fit_launch_bound(totals, options);
+        QCOMPARE(fit.groups[1].bandwidth_gbs, 2000.0);
+        QCOMPARE(fit.groups[0].bandwidth_gbs, 2000.0);
+        QVERIFY2(fit.training_mape < 1e-3, std::to_string(fit.training_mape).c_str());
+        QVERIFY(std::abs(fit.groups[0].floor_us - 20) < 0.2);
+    }
+
     void theRidgePullsFloorsTogether() {
         LaunchBoundFitOptions options;
         options.groups = 2;
@@ -95,6 +116,36 @@ private slots:
         const auto fit = fit_launch_bound(made_totals(60, 1), options);
         QVERIFY(std::abs(fit.groups[0].floor_us - fit.groups[1].floor_us) < 1);
         QVERIFY(fit.shared_floor_us > 15);
+    }
+
+    void aFreeGroupsFloorSitsBelowTheSharedOne() {
+        // Launches of a kernel (group 0, 20 us) and of a view (group 1, 3 us) in random mixes,
+        // plus 400 us: the ridge holds group 0 at the shared floor, and group 1, free of it, goes
+        // below.
+        std::mt19937 random(4);
+        std::uniform_int_distribution<int> launches(20, 400);
+        std::vector<LaunchBoundTotal> totals;
+        for (int r = 0; r < 60; ++r) {
+            LaunchBoundTotal t;
+            t.us = 400;
+            for (int g = 0; g < 2; ++g) {
+                const int n = launches(random);
+                t.kernels.push_back({g, static_cast<double>(n), 0.0, 0.0});
+                t.us += n * (g == 0 ? 20.0 : 3.0);
+            }
+            totals.push_back(std::move(t));
+        }
+        LaunchBoundFitOptions options;
+        options.groups = 2;
+        options.compute_bound = {false, false};
+        options.floor_ridge = 100;
+        options.floor_ridge_factors = {1, 0};
+        const auto fit = fit_launch_bound(totals, options);
+        QVERIFY2(std::abs(fit.groups[1].floor_us - 3) < 0.1,
+                 std::to_string(fit.groups[1].floor_us).c_str());
+        QVERIFY2(std::abs(fit.groups[0].floor_us - 20) < 0.2,
+                 std::to_string(fit.groups[0].floor_us).c_str());
+        QVERIFY(fit.training_mape < 1e-3);
     }
 
     void badTotalsAreRefused() {
