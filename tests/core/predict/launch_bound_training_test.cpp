@@ -94,6 +94,50 @@ private slots:
         QCOMPARE(parameters(p, "Gemm").gflops, gflops);
         QCOMPARE(parameters(p, "Relu").gflops, 0.0);
     }
+
+    void kernelListsGiveTheBandwidth() {
+        // The listed arithmetic takes 4 us per launch, the FLOPs at 100 GFLOP/s and the bytes of
+        // the convolutions and matrix products (weights included) at 50 GB/s, added.
+        Totals totals;
+        const auto method = fusion::find_fusion_method("ort-cpu");
+        for (std::size_t i = 0; i < totals.runs.size(); ++i) {
+            double us = 0;
+            for (const auto& k : fusion::detect_kernels(totals.models[i], method).kernels) {
+                const auto type = cost_type(cost_class(totals.models[i], k));
+                if (type == "Conv" || type == "Gemm" || type == "MatMul")
+                    us += static_cast<double>(k.launches) * 4.0 +
+                          static_cast<double>(k.flops) / 100e3 +
+                          static_cast<double>(k.bytes_in + k.bytes_out) / 50e3;
+            }
+            totals.runs[i].launched_us = {{"sm90_xmma_fprop_implicit_gemm_f32", us}};
+        }
+        PredictorTrainingOptions options;
+        options.device = "xeon-ort-1t";
+        options.kind = kLaunchBoundKind;
+        const auto p = train_predictor(totals.all(), options);
+        const double gflops = parameters(p, "Conv").gflops;
+        const double bandwidth = parameters(p, "Relu").bandwidth_gbs;
+        QVERIFY2(std::abs(gflops - 100) < 2, std::to_string(gflops).c_str());
+        QVERIFY2(std::abs(bandwidth - 50) < 1, std::to_string(bandwidth).c_str());
+        QCOMPARE(parameters(p, "Conv").bandwidth_gbs, bandwidth); // one bandwidth for every op
+    }
+
+    void opsGroupByHowEagerDispatchesThem() {
+        QCOMPARE(eager_group("Conv"), int{kConvolutions});
+        QCOMPARE(eager_group("MatMul"), int{kMatrixProducts}); // Linear's product
+        QCOMPARE(eager_group("Gemm"), int{kMatrixProducts});
+        for (const char* view : {"Reshape", "Flatten", "Transpose", "Slice", "Split", "Unsqueeze",
+                                 "Dropout", "Shape"})
+            QCOMPARE(eager_group(view), int{kViews});
+        for (const char* copy : {"Concat", "Pad", "Resize", "Expand", "DepthToSpace"})
+            QCOMPARE(eager_group(copy), int{kCopies});
+        QCOMPARE(eager_group("BatchNormalization"), int{kNormalisations});
+        QCOMPARE(eager_group("LayerNormalization"), int{kNormalisations});
+        QCOMPARE(eager_group("GlobalAveragePool"), int{kPools});
+        QCOMPARE(eager_group("Softmax"), int{kReductions});
+        for (const char* elementwise : {"Relu", "Sigmoid", "Mul", "Erf", "Cast", "NoSuchOp"})
+            QCOMPARE(eager_group(elementwise), int{kElementwise});
+    }
 };
 
 QTEST_APPLESS_MAIN(LaunchBoundTrainingTest)

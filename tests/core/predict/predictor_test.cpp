@@ -10,6 +10,7 @@
 #include "core/input_error.hpp"
 #include "core/predict/kernel_features.hpp"
 #include "core/predict/lasso.hpp"
+#include "core/predict/launch_bound_training.hpp"
 #include "core/predict/measured_kernels.hpp"
 #include "core/predict/predictor_library.hpp"
 #include "core/predict/predictor_training.hpp"
@@ -332,9 +333,10 @@ private slots:
     void shippedH100PredictorsCostEveryKernel() {
         // PyTorch eager at batch 1 on the H100 is bound by the host's launches: resnet50's
         // medians over its seven input sizes (32 .. 224) span 3.55-8.91 ms at fp32 and
-        // 4.19-9.93 ms at fp16 (../shared/data/cuda-h100.json.xz), runs a busy host slowed
-        // included; at 224x224, the example model's size, 5.655 ms and 8.636 ms. The predictors
-        // are fitted to the absolute percentage error, so they follow the unhurried runs.
+        // 4.19-9.93 ms at fp16 in ../shared/data/cuda-h100.json.xz, runs a busy host slowed
+        // included; at 224x224, the example model's size, the project's own runs
+        // (examples/data/torch-eager-h100.json.xz, the fastest of three sweeps) took 4.608 ms and
+        // 5.046 ms.
         const auto model = graph::load_model(CLEAVE_EXAMPLE_MODELS_DIR "/resnet50.onnx");
         const auto kernels =
             fusion::detect_kernels(model, fusion::find_fusion_method("pytorch-eager"));
@@ -343,8 +345,8 @@ private slots:
             const char* device;
             double measured_224_ms, fastest_ms, slowest_ms, tolerance;
         };
-        for (const Case c : {Case{"h100-cudnn-fp32", 5.655, 3.554, 8.912, 0.30},
-                             Case{"h100-cudnn-fp16", 8.636, 4.186, 9.926, 0.45}}) {
+        for (const Case c : {Case{"h100-cudnn-fp32", 4.608, 3.554, 8.912, 0.15},
+                             Case{"h100-cudnn-fp16", 5.046, 4.186, 9.926, 0.15}}) {
             QVERIFY2(shipped_predictor(c.device), c.device);
             const auto p = predictor_for(device::find_device(c.device), "", "");
             QCOMPARE(p.kind, std::string("launch-bound"));
@@ -356,8 +358,11 @@ private slots:
             QVERIFY2(std::abs(latency.total_ms - c.measured_224_ms) / c.measured_224_ms <
                          c.tolerance,
                      at.c_str());
+            // A view (Flatten) launches no kernel and may cost the host next to nothing.
             for (const auto& k : latency.kernels)
-                QVERIFY2(k.us > 1 && k.us < 1000, (at + " " + k.model_class).c_str());
+                QVERIFY2(k.us > 0 && k.us < 1000 &&
+                             (k.us > 1 || eager_group(cost_type(k.model_class)) == kViews),
+                         (at + " " + k.model_class).c_str());
         }
     }
 
