@@ -50,6 +50,18 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
         ::unlink(pattern.c_str());
         throw InputError(path.string(), "", "cannot replace the file (" + reason + ")");
     }
+    // The new name lives in the folder: flush it too, or a power cut can lose the rename. Some
+    // file systems cannot flush a folder (EINVAL) or are read-only; then there is nothing to do.
+    const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        const bool flushed = ::fsync(dir) == 0 || errno == EINVAL || errno == EROFS;
+        const std::string reason = std::strerror(errno);
+        ::close(dir);
+        if (!flushed)
+            throw InputError(path.string(), "",
+                             "written, but its folder could not be flushed to disk (" + reason +
+                                 ")");
+    }
 }
 
 } // namespace cleave
