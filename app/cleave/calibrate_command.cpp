@@ -10,6 +10,7 @@
 #include "core/profile/profiler.hpp"
 #include "core/temporary_folder.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 #include "output.hpp"
 
 #include <cstdio>
@@ -150,7 +151,8 @@ int run_calibrate(const CalibrateOptions& options) {
         examples.empty() ? std::vector<fs::path>{} : calibration::example_models_in(examples);
     run.work_folder = work;
     run.keep_networks = !options.keep.empty();
-    run.progress = [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); };
+    Progress progress;
+    run.progress = [&progress](const std::string& line) { progress.line(line); };
     run.poll = [&interrupt] {
         if (interrupt.raised())
             throw Cancelled();
@@ -160,10 +162,12 @@ int run_calibrate(const CalibrateOptions& options) {
         result = calibration::calibrate(*profiler, run);
     } catch (const std::exception& e) {
         // Ctrl-C also reaches the runtime's own process, which then fails whatever it was doing.
-        if (interrupt.raised() || dynamic_cast<const Cancelled*>(&e))
-            throw InputError("", "calibrate",
-                             "interrupted: nothing was written; the user library is unchanged");
-        throw;
+        if (!interrupt.raised() && !dynamic_cast<const Cancelled*>(&e))
+            throw;
+        progress.clear();
+        std::fprintf(stderr, "cleave: calibrate: interrupted: nothing was written; the user "
+                             "library is unchanged\n");
+        return kInterruptedExit;
     }
     if (!options.keep.empty())
         profile::save_measured_dataset(result.data, work / "data.json");

@@ -5,9 +5,9 @@
 #include "core/grouping/device_vectors.hpp"
 #include "core/input_error.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <set>
 
@@ -74,8 +74,7 @@ int run_device_vector(const DeviceVectorOptions& options) {
     vector_options.rules = options.rules;
     const auto vectors = grouping::compute_device_vectors(devices, models, vector_options);
     for (const auto& m : models.missing())
-        std::cerr << "cleave: warning: " << options.models << ": no " << m
-                  << ".onnx; its benchmarks were left out\n";
+        warn(options.models + ": no " + m + ".onnx; its benchmarks were left out");
 
     if (!options.out.empty())
         grouping::save_device_vectors(vectors, options.out);

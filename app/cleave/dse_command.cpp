@@ -12,6 +12,7 @@
 #include "interrupt.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -44,7 +45,6 @@ struct DseOptions {
     unsigned seed = 1;
     bool json = false;
     std::string out;
-    bool quiet = false;
     // Level 2 measured with Open MPI (mpi_measurement.hpp) instead of replayed.
     std::string measure;
     autodice::MpiLaunch launch;
@@ -112,11 +112,12 @@ int run_dse(const DseOptions& options) {
     const auto& space = *inputs->space;
     const auto& cluster = inputs->cluster;
     const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
+    Progress progress;
     for (const auto& note : inputs->notes)
-        std::fprintf(stderr, "cleave: note: %s\n", note.c_str());
+        progress.line("cleave: note: " + note);
     std::unique_ptr<DseMeasurement> measurement;
     if (!options.measure.empty()) {
-        measurement = std::make_unique<DseMeasurement>(*inputs, options.launch, !options.quiet);
+        measurement = std::make_unique<DseMeasurement>(*inputs, options.launch, !quiet());
         inputs->space->set_measurement(
             [m = measurement.get()](const partition::KernelAssignment& a) {
                 return m->measure(a);
@@ -128,34 +129,37 @@ int run_dse(const DseOptions& options) {
     // Ctrl-C: the search stops after the generation it is in and the front so far is written as
     // usual, marked "cancelled".
     std::optional<Interrupt> interrupt(std::in_place);
-    const auto progress = [&](const dse::Generation& step) {
+    const auto on_generation = [&](const dse::Generation& step) {
         if (interrupt->raised() && !control.cancelled()) {
             control.cancel();
-            std::fprintf(stderr, "cleave: interrupted: stopping after this generation with the "
-                                 "front so far\n");
+            progress.line("cleave: interrupted: stopping after this generation with the front so "
+                          "far");
         }
-        if (options.quiet)
-            return;
-        if (step.phase_index != last_phase || step.phase_end || step.generation % 25 == 0) {
-            std::fprintf(stderr,
-                         "stage %d (%d PEs) level %d (%s) generation %d/%d: %lld/%lld evaluations, "
-                         "front %zu, hypervolume %.4f\n",
-                         step.phase->stage, step.phase->pes, static_cast<int>(step.phase->level),
-                         level_name(step.phase->level, space.measured()), step.generation,
-                         step.phase->generations, static_cast<long long>(step.evaluations),
-                         static_cast<long long>(step.budget), step.front.size(), step.hypervolume);
-            last_phase = step.phase_index;
-        }
+        char state[256];
+        std::snprintf(state, sizeof state,
+                      "stage %d (%d PEs) level %d (%s) generation %d/%d: %lld/%lld evaluations, "
+                      "front %zu, hypervolume %.4f",
+                      step.phase->stage, step.phase->pes, static_cast<int>(step.phase->level),
+                      level_name(step.phase->level, space.measured()), step.generation,
+                      step.phase->generations, static_cast<long long>(step.evaluations),
+                      static_cast<long long>(step.budget), step.front.size(), step.hypervolume);
+        // A phase's first and last generations stay; the ones between pass.
+        if (step.phase_index != last_phase || step.phase_end)
+            progress.line(state);
+        else
+            progress.update(state);
+        last_phase = step.phase_index;
     };
-    auto result = dse::run_search(space, settings, progress, &control);
+    auto result = dse::run_search(space, settings, on_generation, &control);
     interrupt.reset();
+    progress.clear();
     std::sort(result.front.begin(), result.front.end(),
               [](const auto& a, const auto& b) { return a.throughput_per_s > b.throughput_per_s; });
 
     auto notes = inputs->notes;
     if (result.front.empty() && !result.cancelled) {
         notes.push_back(dse::empty_front_explanation(settings.encoding));
-        std::fprintf(stderr, "cleave: note: %s\n", notes.back().c_str());
+        progress.line("cleave: note: " + notes.back());
     }
     const auto names = dse::objective_names(space.objectives());
     const auto& best = space.best_single_pe();
@@ -221,7 +225,7 @@ int run_dse(const DseOptions& options) {
             document["measurements"] = measurement->json();
         emit_json(document, options.json, options.out);
         if (options.json)
-            return 0;
+            return result.cancelled ? kInterruptedExit : 0;
     }
 
     std::printf("%s on %s: %d kernels by %s, %zu PEs searched, %lld evaluations\n",
@@ -251,7 +255,8 @@ int run_dse(const DseOptions& options) {
                     energy,
                     dse::mapping_key(s.mapping, cluster).c_str());
     }
-    return 0;
+    // Ctrl-C: the front so far is written as promised, and the exit status says it was cut short.
+    return result.cancelled ? kInterruptedExit : 0;
 }
 
 } // namespace
@@ -333,7 +338,6 @@ Action add_dse_command(CLI::App& app) {
     command->add_flag("--mpi-rankfile", options->launch.use_rankfile,
                       "--measure: run the ranks on the cluster's hosts by the package's rankfile "
                       "(default: every rank on this machine)");
-    command->add_flag("--quiet", options->quiet, "No progress on stderr");
     command->add_flag("--json", options->json, "Print the front and hypervolumes as JSON");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
     return [options] { return run_dse(*options); };

@@ -52,8 +52,10 @@ dse::MeasuredThroughput DseMeasurement::measure(const partition::KernelAssignmen
         // One mapping that cannot run does not end the search: it counts as infeasible.
         record.result.failed = true;
         record.error = e.what();
-        std::fprintf(stderr, "cleave: note: measuring %s failed; it counts as infeasible: %s\n",
-                     key.c_str(), e.what());
+        if (verbose_)
+            std::fprintf(stderr,
+                         "cleave: note: measuring %s failed; it counts as infeasible: %s\n",
+                         key.c_str(), e.what());
     }
     index_.emplace(assignment.pe_of_kernel, records_.size());
     records_.push_back(std::move(record));

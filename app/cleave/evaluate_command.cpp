@@ -6,10 +6,10 @@
 #include "core/predict/run_consistency.hpp"
 #include "output.hpp"
 #include "predictor_runs.hpp"
+#include "progress.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <iostream>
 #include <map>
 
 namespace cleave::cli {
@@ -246,14 +246,12 @@ int run_evaluate(EvaluateOptions& options) {
             const auto loaded = load_predictor_runs(options.data, options.models, selection);
             options.training.device = device;
             options.training.rules = options.rules;
+            Progress progress;
             const auto families = predict::leave_family_out(
                 loaded.runs, method, options.training, [&](const std::string& family) {
-                    if (!options.json)
-                        std::fprintf(stderr, "\r%s: holding out %-14s", device.c_str(),
-                                     family.c_str());
+                    progress.update(device + ": holding out " + family);
                 });
-            if (!options.json)
-                std::fprintf(stderr, "\r%60s\r", "");
+            progress.clear();
             devices.push_back(report(device, families, options));
         }
     }

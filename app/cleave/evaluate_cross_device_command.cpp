@@ -6,6 +6,7 @@
 #include "core/fusion/fusion_method.hpp"
 #include "measured_devices.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <cstdio>
 
@@ -47,9 +48,8 @@ int run_evaluate_cross_device(EvaluateCrossDeviceOptions& options) {
             device.runs.push_back(&r);
         devices.push_back(std::move(device));
     }
-    options.evaluation.progress = [](const std::string& line) {
-        std::fprintf(stderr, "%s\n", line.c_str());
-    };
+    Progress progress;
+    options.evaluation.progress = [&progress](const std::string& line) { progress.line(line); };
     const auto results = predict::evaluate_cross_device(devices, method, options.evaluation);
 
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();

@@ -8,11 +8,11 @@
 #include "core/input_error.hpp"
 #include "core/profile/run_models.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "training_options.hpp"
 
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <map>
 #include <optional>
 #include <set>
@@ -70,8 +70,7 @@ int run_fuse_eval(const FuseEvalOptions& options) {
                 runs.push_back({run.model, model, &run});
         }
     for (const auto& m : run_models.missing())
-        std::cerr << "cleave: warning: " << options.models << ": no " << m
-                  << ".onnx; its runs were skipped\n";
+        warn(options.models + ": no " + m + ".onnx; its runs were skipped");
     if (runs.empty())
         throw InputError(options.data.empty() ? "--data" : options.data.front(), "",
                          "no run matched: expected runs with per-kernel 'covers' at --threads " +
@@ -84,14 +83,14 @@ int run_fuse_eval(const FuseEvalOptions& options) {
         std::set<std::string> families;
         for (const auto& r : runs)
             families.insert(profile::model_family(r.name));
+        Progress progress;
         for (const auto& family : families) {
             std::vector<fusion::FusionExample> training;
             for (const auto& r : runs)
                 if (profile::model_family(r.name) != family)
                     training.push_back(r);
-            if (!options.json)
-                std::fprintf(stderr, "training without %s (%zu runs)...\n", family.c_str(),
-                             training.size());
+            progress.update("training without " + family + " (" +
+                            std::to_string(training.size()) + " runs)");
             held_out.emplace(family, fusion::train_learned_fusion(training, options.training));
         }
     }

@@ -6,11 +6,11 @@
 #include "core/input_error.hpp"
 #include "core/profile/run_models.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "training_options.hpp"
 
 #include <algorithm>
 #include <cstdio>
-#include <iostream>
 
 namespace cleave::cli {
 
@@ -44,8 +44,7 @@ int run_fuse_train(FuseTrainOptions options) {
                 examples.push_back({run.model, model, &run});
         }
     for (const auto& m : run_models.missing())
-        std::cerr << "cleave: warning: " << options.models << ": no " << m
-                  << ".onnx; its runs were skipped\n";
+        warn(options.models + ": no " + m + ".onnx; its runs were skipped");
     if (examples.empty())
         throw InputError(
             options.data.front(), "",
@@ -53,10 +52,12 @@ int run_fuse_train(FuseTrainOptions options) {
                 std::to_string(options.threads) + " whose models are in " + options.models +
                 " and whose family is not held out");
 
-    const int every = std::max(1, options.training.epochs / 10);
+    Progress progress;
     options.training.progress = [&](int epoch, double loss) {
-        if (epoch % every == 0 || epoch == options.training.epochs)
-            std::fprintf(stderr, "epoch %5d/%d  loss %.5f\n", epoch, options.training.epochs, loss);
+        char state[64];
+        std::snprintf(state, sizeof state, "epoch %d/%d  loss %.5f", epoch,
+                      options.training.epochs, loss);
+        progress.update(state);
     };
     const auto learned = fusion::train_learned_fusion(examples, options.training);
     fusion::save_learned_fusion(learned, options.out);

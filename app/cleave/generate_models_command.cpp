@@ -4,6 +4,7 @@
 #include "core/input_error.hpp"
 #include "core/modelgen/model_specs.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,15 +27,13 @@ struct GenerateOptions {
 };
 
 int write_specs(const std::vector<modelgen::ModelSpec>& specs, const GenerateOptions& options) {
-    // Progress on one rewritten line at a terminal, nothing in logs.
-    const bool terminal = isatty(STDERR_FILENO);
+    Progress progress;
     const auto written = modelgen::write_models(
         specs, options.out, options.seed, [&](int done, int total, const std::string& name) {
-            if (terminal)
-                std::fprintf(stderr, "\r[%d/%d] %-40s", done, total, name.c_str());
+            progress.update("[" + std::to_string(done) + "/" + std::to_string(total) + "] " +
+                            name);
         });
-    if (terminal)
-        std::fprintf(stderr, "\r%60s\r", "");
+    progress.clear();
     std::uint64_t bytes = 0;
     auto models = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < written.size(); ++i) {

@@ -7,9 +7,9 @@
 #include "core/profile/ort_profile_import.hpp"
 #include "measured_run_summary.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <filesystem>
-#include <iostream>
 
 namespace cleave::cli {
 
@@ -50,7 +50,7 @@ int run_import_profile(ImportProfileOptions options) {
             break;
         }
     for (const auto& warning : model.warnings)
-        std::cerr << "cleave: " << options.model << ": " << warning << '\n';
+        warn(options.model + ": " + warning);
 
     profile::OrtImport imported =
         profile::import_ort_profile(trace, model, optimized, options.import);

@@ -7,6 +7,10 @@
 
 namespace cleave::cli {
 
+// The exit status of a command Ctrl-C stopped: 128 + SIGINT, what a shell reports for a program
+// the signal ended, so scripts see the same either way.
+inline constexpr int kInterruptedExit = 128 + SIGINT;
+
 class Interrupt {
 public:
     Interrupt();

@@ -2,6 +2,7 @@
 // failure.
 #include "cli_main.hpp"
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include <cleave/version.hpp>
 #include <map>
@@ -15,8 +16,13 @@ int main(int argc, char** argv) {
                                           cleave::kOnnxVersion + ", protobuf " +
                                           cleave::kProtobufVersion + ")");
     app.require_subcommand(1);
+    // Before or after the command's name (subcommands pass what they do not know to here).
+    bool quiet = false;
+    app.add_flag("--quiet,-q", quiet,
+                 "No progress, notes or warnings on stderr: results, and errors, only");
+    app.fallthrough();
     app.footer("Run 'cleave COMMAND --help' for a command's options. Exit codes: 0 success, "
-               "2 bad input or usage, 1 internal failure.");
+               "2 bad input or usage, 1 internal failure, 130 stopped by Ctrl-C.");
 
     std::map<CLI::App*, cleave::cli::Action> actions;
     auto add = [&](cleave::cli::Action action) {
@@ -51,6 +57,7 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_render_command(app));
 
     return cleave::cli::parse_and_run(app, argc, argv, "cleave", [&] {
+        cleave::cli::set_quiet(quiet);
         for (const auto& [command, action] : actions)
             if (command->parsed())
                 return action();

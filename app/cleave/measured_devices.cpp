@@ -3,9 +3,9 @@
 #include "core/device/device_library.hpp"
 #include "core/grouping/device_vectors.hpp"
 #include "core/input_error.hpp"
+#include "progress.hpp"
 
 #include <filesystem>
-#include <iostream>
 #include <map>
 #include <set>
 
@@ -147,8 +147,7 @@ MeasuredDevices load_measured_devices(const std::vector<std::string>& data,
         if (per_id[d.id] == 1)
             d.label = d.id;
     for (const auto& m : missing)
-        std::cerr << "cleave: warning: no " << m << ".onnx in the models folders; its runs were "
-                  << "skipped\n";
+        warn("no " + m + ".onnx in the models folders; its runs were skipped");
     return out;
 }
 

@@ -2,8 +2,8 @@
 
 #include "core/graph/input_shape.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "progress.hpp"
 
-#include <iostream>
 
 namespace cleave::cli {
 
@@ -26,7 +26,7 @@ graph::Model ModelOptions::load() const {
     options.autodice_names = autodice_names;
     auto loaded = graph::load_model(model, options);
     for (const auto& warning : loaded.warnings)
-        std::cerr << "cleave: warning: " << loaded.file << ": " << warning << '\n';
+        warn(loaded.file + ": " + warning);
     return loaded;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
+#include "progress.hpp"
 
 #include <iostream>
 #include <set>
@@ -55,8 +56,7 @@ PredictorRuns load_predictor_runs(const std::vector<std::string>& data, const st
                 out.runs.push_back(predict::prepare_run(*model, run));
         }
     for (const auto& m : out.models->missing())
-        std::cerr << "cleave: warning: " << models << ": no " << m
-                  << ".onnx; its runs were skipped\n";
+        warn(models + ": no " + m + ".onnx; its runs were skipped");
     if (out.runs.empty())
         throw InputError(data.empty() ? "--data" : data.front(), "",
                          "no run matched: expected runs" +

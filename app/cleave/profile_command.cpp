@@ -8,9 +8,9 @@
 #include "measured_run_summary.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <filesystem>
-#include <iostream>
 
 namespace cleave::cli {
 
@@ -46,7 +46,8 @@ int run_profile(ProfileCommandOptions options) {
     }
 
     const auto model = options.model.load();
-    options.profile.progress = [](const std::string& line) { std::cerr << line << '\n'; };
+    Progress progress;
+    options.profile.progress = [&progress](const std::string& line) { progress.line(line); };
     profile::MeasuredRun run = profiler->profile(model, options.profile);
 
     profile::put_run(data, run);

@@ -47,6 +47,7 @@ Action add_render_command(CLI::App& app) {
         "render", "Draw a studio view (graph, partition, front, hypervolume, breakdown) to a PNG "
                   "or SVG file, with no display (runs cleave-render; 'cleave render --help')");
     command->prefix_command();
+    command->fallthrough(false); // every word after "render" is cleave-render's
     command->set_help_flag(); // --help goes to cleave-render, which knows the options
     return [command] { return forward(command->remaining()); };
 }

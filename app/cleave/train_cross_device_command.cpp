@@ -5,6 +5,7 @@
 #include "core/predict/cross_device_base.hpp"
 #include "measured_devices.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <cstdio>
 
@@ -26,8 +27,7 @@ int run_train_cross_device(const TrainCrossDeviceOptions& options) {
     std::vector<predict::CrossDeviceDevice> devices;
     for (const auto& d : loaded.devices)
         devices.push_back({d.label, d.figures, predict::ProfiledKernels::of(d.runs)});
-    if (!options.json)
-        std::fprintf(stderr, "training on %zu devices\n", devices.size());
+    Progress().line("training on " + std::to_string(devices.size()) + " devices");
     const auto base = predict::train_cross_device_base(devices, options.training);
     predict::save_cross_device_base(base, options.out);
 

@@ -104,13 +104,38 @@ private slots:
         ::kill(static_cast<pid_t>(process.processId()), SIGINT);
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitStatus(), QProcess::NormalExit);
-        QCOMPARE(process.exitCode(), 0);
+        QCOMPARE(process.exitCode(), 130); // 128 + SIGINT, as a shell reports it
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
         QVERIFY(root["cancelled"].toBool());
         QVERIFY(!root["front"].toArray().isEmpty());
         QVERIFY(root["evaluations"].toInteger() < 16LL * 1000000);
+    }
+
+    // The conventions of every long command, here on dse: off a terminal (QProcess is a pipe)
+    // progress comes as plain lines, no carriage return; --quiet, before or after the command,
+    // leaves stdout's result and nothing on stderr.
+    void progressOffATerminalIsPlainLines() {
+        const Run run = run_cleave(small_run({"--stages", "1", "--levels", "1"}));
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        QVERIFY(run.err.contains("generation"));
+        QVERIFY(!run.err.contains('\r'));
+        QVERIFY(!run.out.contains('\r'));
+        const Run models = run_cleave({"generate-models", "--count", "2", "--out", dir_.filePath("gen")});
+        QVERIFY2(models.exit_code == 0, models.err.constData());
+        QVERIFY(!models.err.contains('\r'));
+    }
+
+    void quietLeavesOnlyTheResult() {
+        for (const QStringList& args :
+             {QStringList{"--quiet"} + small_run({"--stages", "1", "--levels", "1", "--json"}),
+              small_run({"--stages", "1", "--levels", "1", "--json", "-q"})}) {
+            const Run run = run_cleave(args);
+            QVERIFY2(run.exit_code == 0, run.err.constData());
+            QVERIFY2(run.err.isEmpty(), run.err.constData());
+            QVERIFY(!QJsonDocument::fromJson(run.out).object()["front"].toArray().isEmpty());
+        }
     }
 
     void sameSeedSameFront() {
