@@ -3,6 +3,7 @@
 // family is predicted by a predictor trained on the other families, at every thread count.
 #include "commands.hpp"
 #include "core/input_error.hpp"
+#include "core/statistics.hpp"
 #include "core/predict/run_consistency.hpp"
 #include "output.hpp"
 #include "predictor_runs.hpp"
@@ -109,16 +110,6 @@ nlohmann::ordered_json report(const std::string& device,
     if (!options.by_family)
         out["runs"] = runs;
     return out;
-}
-
-double quantile(std::vector<double> values, double q) {
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const double at = q * static_cast<double>(values.size() - 1);
-    const auto below = static_cast<std::size_t>(at);
-    const auto above = std::min(below + 1, values.size() - 1);
-    return values[below] + (at - static_cast<double>(below)) * (values[above] - values[below]);
 }
 
 // --consistency: per thread count, how far apart runs are on kernels no predictor can tell

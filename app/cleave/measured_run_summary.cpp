@@ -1,7 +1,7 @@
 #include "measured_run_summary.hpp"
 
 #include "core/graph/model.hpp"
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,7 +30,7 @@ nlohmann::ordered_json measured_run_json(const profile::MeasuredDataset& data,
             {"threads", run.threads},
             {"input_shape", run.input_shape},
             {"runs", run.e2e_ms.size()},
-            {"median_ms", profile::median(run.e2e_ms)},
+            {"median_ms", cleave::median(run.e2e_ms)},
             {"cv", run.cv.value_or(0)},
             {"kernels", run.kernels.size()},
             {"kernel_sum_ms", kernel_sum_ms(run)},
@@ -45,7 +45,7 @@ void print_measured_run(const profile::MeasuredDataset& data, const profile::Mea
     std::printf("%s %s, %s: median %.3f ms of %zu runs (cv %.1f%%), %zu kernels summing to "
                 "%.3f ms\n",
                 run.model.c_str(), graph::shape_to_string(run.input_shape).c_str(), threads.c_str(),
-                profile::median(run.e2e_ms), run.e2e_ms.size(), 100 * run.cv.value_or(0),
+                cleave::median(run.e2e_ms), run.e2e_ms.size(), 100 * run.cv.value_or(0),
                 run.kernels.size(), kernel_sum_ms(run));
     auto slowest = run.kernels;
     std::stable_sort(slowest.begin(), slowest.end(), [](const auto& a, const auto& b) {

@@ -8,7 +8,7 @@
 #include "core/predict/kernel_features.hpp"
 #include "core/predict/regressor.hpp"
 #include "core/profile/host_processor.hpp"
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 #include "network_choice.hpp"
 
 #include <algorithm>
@@ -269,7 +269,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         nominal = !guide;
     };
     const auto candidates = [&] {
-        const double scale = nominal && !speed_ratios.empty() ? profile::median(speed_ratios) : 1.0;
+        const double scale = nominal && !speed_ratios.empty() ? cleave::median(speed_ratios) : 1.0;
         std::vector<Candidate> out;
         for (std::size_t n = 0; n < pool.size(); ++n) {
             if (done[n])

@@ -5,7 +5,7 @@
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/predict/predictor_training.hpp"
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -156,7 +156,7 @@ DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
     for (std::size_t d = 0; d < devices.size(); ++d) {
         std::vector<double> row;
         for (const auto& name : out.benchmarks)
-            row.push_back(profile::median(by_name[d].at(name)->e2e_ms));
+            row.push_back(cleave::median(by_name[d].at(name)->e2e_ms));
         out.hp_ms.push_back(std::move(row));
     }
 

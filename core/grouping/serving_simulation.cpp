@@ -1,5 +1,7 @@
 #include "serving_simulation.hpp"
 
+#include "core/statistics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -90,9 +92,7 @@ ServingResult simulate_serving(const std::vector<int>& group_of, int groups,
             for (const double v : ms)
                 sum += v;
             group.mean_latency_ms = sum / static_cast<double>(ms.size());
-            std::sort(ms.begin(), ms.end());
-            group.p95_latency_ms = ms[std::min(
-                ms.size() - 1, static_cast<std::size_t>(0.95 * static_cast<double>(ms.size())))];
+            group.p95_latency_ms = quantile(ms, 0.95);
         }
         means.push_back(group.mean_latency_ms);
         completions.push_back(group.completion_s);

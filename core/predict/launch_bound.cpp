@@ -1,5 +1,6 @@
 #include "launch_bound.hpp"
 
+#include "core/statistics.hpp"
 #include "kernel_features.hpp"
 
 #include <Eigen/Dense>
@@ -194,9 +195,7 @@ LaunchBoundFit fit_launch_bound(const std::vector<LaunchBoundTotal>& totals,
     Eigen::VectorXd y(n);
     for (Eigen::Index i = 0; i < n; ++i)
         y(i) = totals[static_cast<std::size_t>(i)].us;
-    std::nth_element(floors.begin(), floors.begin() + static_cast<long>(floors.size() / 2),
-                     floors.end());
-    const double floor_scale = floors.empty() ? 1.0 : floors[floors.size() / 2];
+    const double floor_scale = floors.empty() ? 1.0 : median(floors);
 
     // Weighted squared error with weights y^-2 is the squared percentage error; the penalty is in
     // those units: an extra of one floor_scale costs as much as `floor_ridge` squared relative

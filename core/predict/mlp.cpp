@@ -1,5 +1,7 @@
 #include "mlp.hpp"
 
+#include "core/statistics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -121,13 +123,9 @@ void MlpRegressor::fit(const RegressionSamples& samples, unsigned seed) {
     }
 
     {
-        std::vector<double> sorted(y.data(), y.data() + y.size());
-        std::sort(sorted.begin(), sorted.end());
-        const auto at = [&](double q) {
-            return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
-        };
-        target_min_ = at(0.005);
-        target_max_ = at(0.995);
+        const std::vector<double> targets(y.data(), y.data() + y.size());
+        target_min_ = quantile(targets, 0.005);
+        target_max_ = quantile(targets, 0.995);
     }
     std::mt19937 random(seed);
     std::vector<Eigen::Index> order(static_cast<std::size_t>(x.rows()));

@@ -2,7 +2,7 @@
 
 #include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 #include "cross_device.hpp"
 #include "inference_overhead.hpp"
 #include "kernel_features.hpp"
@@ -64,7 +64,7 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
     d.threads = run.threads;
     d.dtype = run.dtype;
     d.model = &model;
-    d.e2e_ms = profile::median(run.e2e_ms);
+    d.e2e_ms = cleave::median(run.e2e_ms);
     const auto measured = measured_kernels(model, run);
     d.kernels_ms = measured.total_us / 1000.0;
     d.kernel_count = static_cast<int>(measured.kernels.kernels.size());

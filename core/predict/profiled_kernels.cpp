@@ -1,13 +1,13 @@
 #include "profiled_kernels.hpp"
 
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <map>
 
 namespace cleave::predict {
 
 KernelSample ProfiledKernel::sample() const {
-    return {cost_class, features, profile::median(us)};
+    return {cost_class, features, cleave::median(us)};
 }
 
 ProfiledKernels ProfiledKernels::of(const std::vector<RunData>& runs) {

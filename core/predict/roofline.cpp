@@ -1,6 +1,7 @@
 #include "roofline.hpp"
 
 #include "core/input_error.hpp"
+#include "core/statistics.hpp"
 #include "kernel_features.hpp"
 
 #include <algorithm>
@@ -81,9 +82,7 @@ void RooflineRegressor::fit(const RegressionSamples& samples, unsigned) {
     }
     if (ratios.empty())
         return;
-    std::nth_element(ratios.begin(), ratios.begin() + static_cast<long>(ratios.size() / 2),
-                     ratios.end());
-    parameters_.efficiency = std::clamp(ratios[ratios.size() / 2], 1e-4, 1.0);
+    parameters_.efficiency = std::clamp(median(ratios), 1e-4, 1.0);
 }
 
 double RooflineRegressor::predict(const double* features) const {

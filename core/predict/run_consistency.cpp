@@ -1,6 +1,6 @@
 #include "run_consistency.hpp"
 
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -37,7 +37,7 @@ ConsistencySummary run_consistency(const std::vector<const RunData*>& runs) {
                 oracle_us += s.us; // no twin elsewhere: the oracle knows its time
                 continue;
             }
-            const double median_us = profile::median(elsewhere);
+            const double median_us = cleave::median(elsewhere);
             oracle_us += median_us;
             twin_us += s.us;
             log_ratio += s.us * std::log(s.us / median_us);
@@ -70,7 +70,7 @@ SizeConsistency size_consistency(const std::vector<const RunData*>& runs) {
         for (std::size_t i = 0; i < times.size(); ++i) {
             std::vector<double> others = times;
             others.erase(others.begin() + static_cast<long>(i));
-            others_sum += std::abs(profile::median(others) - times[i]) / times[i];
+            others_sum += std::abs(cleave::median(others) - times[i]) / times[i];
         }
         // The error is piecewise linear in the one time, so its minimum lies at a measured one.
         double best = std::numeric_limits<double>::infinity();

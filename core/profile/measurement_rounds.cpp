@@ -1,6 +1,6 @@
 #include "measurement_rounds.hpp"
 
-#include "timing_statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <cstdio>
 #include <string>

@@ -2,7 +2,7 @@
 
 #include "core/fusion/rule_engine.hpp"
 #include "core/input_error.hpp"
-#include "timing_statistics.hpp"
+#include "core/statistics.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -6,7 +6,7 @@
 #include "core/plugin/plugin_registry.hpp"
 #include "core/profile/measurement_rounds.hpp"
 #include "core/profile/profiler.hpp"
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 #include "layer_kernels.hpp"
 
 #include <chrono>
@@ -184,7 +184,7 @@ public:
                 per_run.push_back(sum * us_per_tick);
             }
             run.kernels.push_back({std::move(kernel.name), std::move(kernel.op), "",
-                                   std::move(kernel.covers), profile::median(per_run)});
+                                   std::move(kernel.covers), cleave::median(per_run)});
         }
         return run;
     }

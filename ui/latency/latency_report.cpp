@@ -3,7 +3,7 @@
 #include "core/device/device_library.hpp"
 #include "core/predict/measured_kernels.hpp"
 #include "core/predict/predictor_library.hpp"
-#include "core/profile/timing_statistics.hpp"
+#include "core/statistics.hpp"
 #include "ui/latency/latency_format.hpp"
 
 #include <algorithm>
@@ -59,7 +59,7 @@ void compare_with_run(const predict::Predictor& predictor, LatencyReport& report
             report.measured_kernels.push_back(
                 {kernel.name, kernel.type, *measured.us[k] / 1000, predicted.kernels[k].us / 1000});
         }
-        report.measured_total_ms = profile::median(run.e2e_ms);
+        report.measured_total_ms = cleave::median(run.e2e_ms);
         report.predicted_total_ms = predicted.total_ms;
     } catch (const std::exception& e) {
         report.measured_kernels.clear();
