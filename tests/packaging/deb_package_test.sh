@@ -24,7 +24,8 @@ for f in ./usr/bin/cleave ./usr/bin/cleave-studio ./usr/bin/cleave-render \
          ./usr/share/icons/hicolor/scalable/apps/cleave.svg \
          ./usr/share/doc/cleave/copyright ./usr/share/doc/cleave/changelog.gz \
          ./usr/share/man/man1/cleave.1.gz ./usr/share/man/man1/cleave-studio.1.gz \
-         ./usr/share/man/man1/cleave-render.1.gz \
+         ./usr/share/man/man1/cleave-render.1.gz ./usr/share/man/man1/cleave-dse.1.gz \
+         ./usr/share/man/man1/cleave-calibrate.1.gz \
          ./usr/share/cleave/examples/clusters/nx8.cluster.json \
          ./usr/share/cleave/examples/example.cleave \
          ./usr/share/cleave/examples/models/resnet101.onnx \
@@ -62,6 +63,16 @@ esac
 rendered=$("$work/root/usr/bin/cleave" render graph "$examples/models/resnet101.onnx" --out "$work/graph.svg" --json 2>&1) ||
     { echo "cleave render failed: $rendered"; exit 1; }
 [ -s "$work/graph.svg" ] || { echo "cleave render wrote no graph.svg: $rendered"; exit 1; }
+# Every subcommand has its page, and it renders.
+pages=$(grep -c '^\./usr/share/man/man1/cleave-.*\.1\.gz$' "$work/files")
+commands=$("$work/root/usr/bin/cleave" --help | sed -n '/^Subcommands:/,/^$/p' | sed '1d;/^$/d' | grep -vc '^  render ')
+# cleave-studio.1 and cleave-render.1 are the two pages beyond the subcommands'.
+[ "$pages" -eq $((commands + 2)) ] || { echo "$pages cleave-*.1 pages for $commands subcommands"; exit 1; }
+if command -v man > /dev/null; then
+    MANWIDTH=80 man -l "$work/root/usr/share/man/man1/cleave-dse.1.gz" > "$work/dse.txt" 2>&1
+    grep -q 'CLEAVE-DSE(1)' "$work/dse.txt" && grep -q -- '--cluster' "$work/dse.txt" ||
+        { echo "man cleave-dse did not render its page:"; head -20 "$work/dse.txt"; exit 1; }
+fi
 version=$("$work/root/usr/bin/cleave" --version)
 echo "installed: $version"
 case "$version" in "cleave "*) ;; *) echo "unexpected version line"; exit 1 ;; esac
