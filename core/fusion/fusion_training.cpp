@@ -1,5 +1,6 @@
 #include "fusion_training.hpp"
 
+#include "core/adam.hpp"
 #include "fusion_score.hpp"
 #include "rule_engine.hpp"
 
@@ -155,26 +156,20 @@ LearnedFusion train_learned_fusion(const std::vector<FusionExample>& examples,
     if (batch.fused.size() == 0)
         return l;
     auto parameters = l.parameters();
-    std::vector<Matrix> m, v;
-    for (const auto* p : parameters) {
-        m.push_back(Matrix::Zero(p->rows(), p->cols()));
-        v.push_back(Matrix::Zero(p->rows(), p->cols()));
-    }
-    constexpr double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+    std::vector<Adam<Matrix>> moments;
+    for (const auto* p : parameters)
+        moments.emplace_back(*p);
     for (int epoch = 1; epoch <= options.epochs; ++epoch) {
         std::vector<Matrix> g;
         const double loss = fusion_loss(l, batch.features, batch.fused, &g);
         const double rate =
             options.learning_rate * (1.0 - 0.9 * (epoch - 1) / std::max(1, options.epochs - 1));
-        const double c1 = 1.0 - std::pow(beta1, epoch), c2 = 1.0 - std::pow(beta2, epoch);
         for (std::size_t i = 0; i < parameters.size(); ++i) {
             Matrix& p = *parameters[i];
             const bool bias = p.rows() == 1;
             if (!bias)
                 g[i] += options.weight_decay * p;
-            m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
-            v[i] = beta2 * v[i] + (1.0 - beta2) * g[i].cwiseProduct(g[i]);
-            p.array() -= rate * (m[i].array() / c1) / ((v[i].array() / c2).sqrt() + epsilon);
+            moments[i].step(p, g[i], rate, epoch);
         }
         if (options.progress)
             options.progress(epoch, loss);

@@ -1,5 +1,6 @@
 #include "mlp.hpp"
 
+#include "core/adam.hpp"
 #include "core/statistics.hpp"
 
 #include <algorithm>
@@ -16,24 +17,6 @@ namespace {
 
 Eigen::MatrixXd relu(const Eigen::MatrixXd& m) {
     return m.cwiseMax(0.0);
-}
-
-// Adam's moment estimates for one parameter block.
-struct AdamState {
-    Eigen::MatrixXd m, v;
-    explicit AdamState(const Eigen::MatrixXd& like)
-        : m(Eigen::MatrixXd::Zero(like.rows(), like.cols())),
-          v(Eigen::MatrixXd::Zero(like.rows(), like.cols())) {}
-};
-
-template <class Block>
-void adam_step(Block& parameter, const Eigen::MatrixXd& gradient, AdamState& s, double rate,
-               int step) {
-    constexpr double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
-    s.m = beta1 * s.m + (1 - beta1) * gradient;
-    s.v = beta2 * s.v + (1 - beta2) * gradient.cwiseProduct(gradient);
-    const double c1 = 1 - std::pow(beta1, step), c2 = 1 - std::pow(beta2, step);
-    parameter -= (rate * (s.m / c1).array() / ((s.v / c2).array().sqrt() + epsilon)).matrix();
 }
 
 Eigen::MatrixXd he_init(Eigen::Index rows, Eigen::Index cols, std::mt19937& random) {
@@ -145,6 +128,7 @@ void MlpRegressor::fit(const RegressionSamples& samples, unsigned seed) {
     b1_ = Eigen::RowVectorXd::Zero(options_.hidden1);
     b2_ = Eigen::RowVectorXd::Zero(options_.hidden2);
     b3_ = Eigen::RowVectorXd::Constant(1, y.mean());
+    using AdamState = Adam<Eigen::MatrixXd>;
     AdamState s1(w1_), s2(w2_), s3(w3_), sb1(b1_), sb2(b2_), sb3(b3_);
 
     auto best = std::make_tuple(w1_, w2_, w3_, b1_, b2_, b3_);
@@ -172,12 +156,13 @@ void MlpRegressor::fit(const RegressionSamples& samples, unsigned seed) {
                 (d2 * w2_.transpose()).cwiseProduct((z1.array() > 0).cast<double>().matrix());
             ++step;
             const double decay = options_.weight_decay;
-            adam_step(w3_, h2.transpose() * d3 + decay * w3_, s3, options_.learning_rate, step);
-            adam_step(w2_, h1.transpose() * d2 + decay * w2_, s2, options_.learning_rate, step);
-            adam_step(w1_, xb.transpose() * d1 + decay * w1_, s1, options_.learning_rate, step);
-            adam_step(b3_, d3.colwise().sum(), sb3, options_.learning_rate, step);
-            adam_step(b2_, d2.colwise().sum(), sb2, options_.learning_rate, step);
-            adam_step(b1_, d1.colwise().sum(), sb1, options_.learning_rate, step);
+            const double rate = options_.learning_rate;
+            s3.step(w3_, Eigen::MatrixXd(h2.transpose() * d3 + decay * w3_), rate, step);
+            s2.step(w2_, Eigen::MatrixXd(h1.transpose() * d2 + decay * w2_), rate, step);
+            s1.step(w1_, Eigen::MatrixXd(xb.transpose() * d1 + decay * w1_), rate, step);
+            sb3.step(b3_, Eigen::MatrixXd(d3.colwise().sum()), rate, step);
+            sb2.step(b2_, Eigen::MatrixXd(d2.colwise().sum()), rate, step);
+            sb1.step(b1_, Eigen::MatrixXd(d1.colwise().sum()), rate, step);
         }
         const double error = (forward(xv) - yv).squaredNorm() / static_cast<double>(yv.size());
         if (error < best_error) {
