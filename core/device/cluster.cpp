@@ -2,9 +2,9 @@
 
 #include "../atomic_file.hpp"
 #include "../input_error.hpp"
+#include "../json_reader.hpp"
 #include "device_library.hpp"
 #include "device_matching.hpp"
-#include "json_reader.hpp"
 #include "pe_key.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "device_spec.hpp"
 
 #include "../input_error.hpp"
-#include "json_reader.hpp"
+#include "../json_reader.hpp"
 #include "pe_key.hpp"
 
 #include <algorithm>

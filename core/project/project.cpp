@@ -3,19 +3,17 @@
 #include "core/atomic_file.hpp"
 #include "core/autodice/mapping_file.hpp"
 #include "core/device/device_library.hpp"
-#include "core/device/json_reader.hpp"
 #include "core/fusion/rule_set.hpp"
 #include "core/graph/input_shape.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 
 #include <algorithm>
 #include <climits>
 
 namespace cleave::project {
 
-using device::child_pointer;
-using device::JsonReader;
 using nlohmann::json;
 namespace fs = std::filesystem;
 

@@ -1,11 +1,11 @@
 #include "json_reader.hpp"
 
-#include "../input_error.hpp"
+#include "input_error.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-namespace cleave::device {
+namespace cleave {
 
 using nlohmann::json;
 
@@ -161,4 +161,4 @@ void JsonReader::only_known(const json& object, const std::string& pointer,
     }
 }
 
-} // namespace cleave::device
+} // namespace cleave

@@ -1,4 +1,5 @@
-// Reading the device and cluster files field by field: every wrong field becomes an InputError
+// Reading a JSON file field by field, the one way every file Cleave reads is checked (devices,
+// clusters, projects, predictors and their models): every wrong field becomes an InputError
 // naming the file, the JSON pointer and what was expected there.
 #pragma once
 
@@ -7,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace cleave::device {
+namespace cleave {
 
 class JsonReader {
 public:
@@ -61,4 +62,4 @@ private:
 std::string child_pointer(const std::string& pointer, const std::string& key);
 std::string child_pointer(const std::string& pointer, std::size_t index);
 
-} // namespace cleave::device
+} // namespace cleave
