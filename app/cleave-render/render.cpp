@@ -24,6 +24,7 @@
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"
 #include "ui/shell/theme.hpp"
+#include "ui/shell/translations.hpp"
 #include "ui/shell/view_export.hpp"
 
 #include <QApplication>
@@ -343,6 +344,7 @@ int run_render(const RenderOptions& options) {
     static char name[] = "cleave-render";
     static char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
+    cleave::ui::installTranslations(app);
     QApplication::setStyle(QStyleFactory::create("Fusion"));
     QApplication::setPalette(
         ui::themePalette(ui::themeFromKey(QString::fromStdString(options.theme))));

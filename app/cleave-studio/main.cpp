@@ -5,6 +5,7 @@
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/shell/theme.hpp"
+#include "ui/shell/translations.hpp"
 #include "ui/document/project_controller.hpp"
 
 #include <QApplication>
@@ -18,6 +19,7 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName("Cleave");
     QApplication::setApplicationName("cleave-studio");
     QApplication::setApplicationVersion(cleave::kVersion);
+    cleave::ui::installTranslations(app);
     // One look on every desktop, so screenshots and docs match what users see.
     QApplication::setStyle(QStyleFactory::create("Fusion"));
     // The palette saved in View > Theme (light, dark, or the platform's); docs/studio.md.
