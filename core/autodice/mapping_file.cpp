@@ -4,6 +4,7 @@
 #include "core/graph/autodice_names.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -16,19 +17,6 @@ namespace {
 constexpr const char* kExpected =
     "an AutoDiCE mapping.json: one object whose keys are PE keys of the cluster (nx01_gpu, "
     "nx01_arm012345) and whose values list ONNX node names";
-
-std::string pointer_token(const std::string& key) {
-    std::string token;
-    for (const char c : key) {
-        if (c == '~')
-            token += "~0";
-        else if (c == '/')
-            token += "~1";
-        else
-            token += c;
-    }
-    return "/" + token;
-}
 
 // Up to `shown` items, then how many more.
 std::string listed(const std::vector<std::string>& items, std::size_t shown = 10) {
@@ -59,7 +47,7 @@ std::vector<int> check_mapping(const nlohmann::json& root, const std::string& fi
             first_place = place;
     };
     for (const auto& [key, value] : root.items()) {
-        const std::string key_place = pointer_token(key);
+        const std::string key_place = child_pointer("", key);
         const auto* pe = cluster.find_pe(key);
         if (!pe) {
             unknown_keys.push_back(key);
