@@ -113,7 +113,7 @@ Predictor train_launch_bound_on_totals(const std::vector<const RunData*>& runs,
     // Kernel-launching groups share a floor that a ridge holds them near: Conv, BN and ReLU come
     // together in nearly every model, and free floors would trade time between them (a model
     // with a convolution and no activation after it, MobileNet's projections, then comes out
-    // 20-27% short). Views, which launch nothing, and copies, each model with its own number
+    // 18-27% short). Views, which launch nothing, and copies, each model with its own number
     // of them, keep floors of their own. The ridge's weight is the one of 0.001, 0.01, 0.03, 0.1,
     // 0.3 and 1 with the least error on families held out (docs/predictors.md); from 0.01 to 1
     // the error moves by less than half a point.
