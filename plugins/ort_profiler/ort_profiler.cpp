@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -36,12 +37,32 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Where onnxruntime-node is installed (scripts/setup.sh: npm ci in the build folder); the
-// environment variable CLEAVE_ORT_NODE_DIR overrides the folder the build found.
+// The folder an installed package keeps onnxruntime-node and ort_session.mjs in, beside the
+// plugins' folder (<prefix>/lib/cleave/onnxruntime-node); empty in a build tree.
+fs::path installed_folder() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<const void*>(&installed_folder), &info) == 0 || !info.dli_fname)
+        return {};
+    const auto folder = fs::path(info.dli_fname).parent_path().parent_path() / "onnxruntime-node";
+    std::error_code ignored;
+    return fs::exists(folder / "ort_session.mjs", ignored) ? folder : fs::path();
+}
+
+// Where onnxruntime-node is: CLEAVE_ORT_NODE_DIR when set, else the installed package's copy,
+// else the build folder's npm install (scripts/setup.sh).
 fs::path modules_folder() {
     if (const char* dir = std::getenv("CLEAVE_ORT_NODE_DIR"); dir && *dir)
         return dir;
+    if (const auto installed = installed_folder(); !installed.empty())
+        return installed;
     return CLEAVE_ORT_NODE_DIR;
+}
+
+// The session script: the installed package's, else the source tree's.
+fs::path session_script() {
+    if (const auto installed = installed_folder(); !installed.empty())
+        return installed / "ort_session.mjs";
+    return CLEAVE_ORT_SESSION_SCRIPT;
 }
 
 std::string ort_version(const fs::path& modules) {
@@ -74,7 +95,7 @@ public:
         posix_spawn_file_actions_adddup2(&actions, up[1], STDOUT_FILENO);
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
                                          O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const std::string node = CLEAVE_NODE_EXECUTABLE, script = CLEAVE_ORT_SESSION_SCRIPT,
+        const std::string node = CLEAVE_NODE_EXECUTABLE, script = session_script().string(),
                           argument = config.dump();
         std::vector<char*> argv{const_cast<char*>(node.c_str()), const_cast<char*>(script.c_str()),
                                 const_cast<char*>(argument.c_str()), nullptr};
@@ -192,8 +213,9 @@ public:
                                     {"optimized", optimized.string()}};
         NodeSession session(model.file, config, folder.path() / "node.log");
         const auto ready = session.ask("", "load it");
-        say("ONNX Runtime " + ready.value("version", std::string("?")) + ", " +
-            std::to_string(options.threads) + " thread" + (options.threads == 1 ? "" : "s"));
+        say("ONNX Runtime " + ready.value("version", std::string("?")) + " (" + modules.string() +
+            "), " + std::to_string(options.threads) + " thread" +
+            (options.threads == 1 ? "" : "s"));
 
         // The plain session timed end to end in rounds until steady, then the profiled one run
         // as many times (after the same warm-ups) for its kernels.

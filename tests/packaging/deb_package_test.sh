@@ -32,7 +32,10 @@ for f in ./usr/bin/cleave ./usr/bin/cleave-studio ./usr/bin/cleave-render \
          ./usr/share/cleave/examples/models/squeezenet1_1.onnx.xz \
          ./usr/share/cleave/examples/models/bert_base.onnx.xz \
          ./usr/share/cleave/predictors/xeon-ort-1t.json.xz \
-         ./usr/share/cleave/predictors/h100-cudnn-fp16.json.xz; do
+         ./usr/share/cleave/predictors/h100-cudnn-fp16.json.xz \
+         ./usr/lib/cleave/plugins/libcleave_plugin_ort_profiler.so \
+         ./usr/lib/cleave/onnxruntime-node/ort_session.mjs \
+         ./usr/lib/cleave/onnxruntime-node/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1; do
     grep -qx "$f" "$work/files" || { echo "missing from the package: $f"; exit 1; }
 done
 # Stripped: no debug sections left in the programs.
@@ -58,6 +61,16 @@ predicted=$("$work/root/usr/bin/cleave" predict "$examples/models/resnet101.onnx
 case "$predicted" in
     *"\"predictor\": \"gbdt $work/root/usr/share/cleave/predictors/xeon-ort-1t.json.xz\""*) ;;
     *) echo "the installed cleave did not use its installed predictor: $predicted" | head -c 600; exit 1 ;;
+esac
+# The installed ort profiler runs ONNX Runtime from the package's own onnxruntime-node, not the
+# build folder's (it says which in its progress line).
+xz -dc "$examples/models/squeezenet1_1.onnx.xz" > "$work/squeezenet1_1.onnx"
+profiled=$(env -u CLEAVE_ORT_NODE_DIR "$work/root/usr/bin/cleave" profile "$work/squeezenet1_1.onnx" \
+    --backend ort --out "$work/ort.json" --repeats 3 --max-rounds 1 --warmup 1 2>&1) ||
+    { echo "the installed cleave could not profile with ort: $profiled"; exit 1; }
+case "$profiled" in
+    *"($work/root/usr/lib/cleave/onnxruntime-node)"*) ;;
+    *) echo "the installed ort profiler did not use the package's onnxruntime-node: $profiled" | head -c 800; exit 1 ;;
 esac
 # cleave render runs the installed cleave-render beside it.
 rendered=$("$work/root/usr/bin/cleave" render graph "$examples/models/resnet101.onnx" --out "$work/graph.svg" --json 2>&1) ||
