@@ -3,8 +3,8 @@
 // predictor's fusion method, grouped by how eager dispatches their anchor op (convolutions,
 // matrix products, normalisations, pools, reductions, views, copies, elementwise), each group
 // with its own launch floor, fitted jointly so that their predicted times plus an overhead per
-// inference add up to the measured medians. The per-kernel form is exactly what was fitted, so every kernel of a model
-// gets its share (partition and DSE need them), not only the total.
+// inference add up to the measured medians. The per-kernel form is exactly what was fitted, so
+// every kernel of a model gets its share (partition and DSE need them), not only the total.
 #pragma once
 
 #include "predictor_training.hpp"
