@@ -1,7 +1,8 @@
 #!/bin/sh
 # The .deb: cpack builds it from the build tree, it holds the programs, plugins, desktop file,
 # AppStream metainfo, icon and Debian documents, dpkg installs it (into a private root and
-# database, so the machine running the test is left alone), the installed cleave runs, and
+# database, so the machine running the test is left alone), the installed cleave, cleave-studio
+# --version and cleave profile --backend ort run from it alone, and
 # lintian (when installed) reports no errors.
 # Usage: deb_package_test.sh BUILD_DIR
 set -eu
@@ -86,6 +87,9 @@ if command -v man > /dev/null; then
     grep -q 'CLEAVE-DSE(1)' "$work/dse.txt" && grep -q -- '--cluster' "$work/dse.txt" ||
         { echo "man cleave-dse did not render its page:"; head -20 "$work/dse.txt"; exit 1; }
 fi
+studio=$(QT_QPA_PLATFORM=offscreen "$work/root/usr/bin/cleave-studio" --version 2>&1) ||
+    { echo "the installed cleave-studio --version failed: $studio"; exit 1; }
+case "$studio" in *"cleave-studio "*) ;; *) echo "unexpected cleave-studio --version: $studio"; exit 1 ;; esac
 version=$("$work/root/usr/bin/cleave" --version)
 echo "installed: $version"
 case "$version" in "cleave "*) ;; *) echo "unexpected version line"; exit 1 ;; esac
