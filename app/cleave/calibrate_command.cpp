@@ -10,8 +10,8 @@
 #include "core/profile/profiler.hpp"
 #include "core/temporary_folder.hpp"
 #include "interrupt.hpp"
-#include "progress.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -3,8 +3,8 @@
 // family is predicted by a predictor trained on the other families, at every thread count.
 #include "commands.hpp"
 #include "core/input_error.hpp"
-#include "core/statistics.hpp"
 #include "core/predict/run_consistency.hpp"
+#include "core/statistics.hpp"
 #include "output.hpp"
 #include "predictor_runs.hpp"
 #include "progress.hpp"

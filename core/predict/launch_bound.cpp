@@ -167,15 +167,14 @@ LaunchBoundFit fit_launch_bound(const std::vector<LaunchBoundTotal>& totals,
                                 const LaunchBoundFitOptions& options) {
     if (totals.empty())
         throw std::invalid_argument("launch-bound: no totals to fit");
-    if (options.groups < 1 ||
-        (!options.compute_bound.empty() &&
-         options.compute_bound.size() != static_cast<std::size_t>(options.groups)) ||
-        (!options.known_gflops.empty() &&
-         options.known_gflops.size() != static_cast<std::size_t>(options.groups)) ||
-        (!options.floor_ridge_factors.empty() &&
-         options.floor_ridge_factors.size() != static_cast<std::size_t>(options.groups)))
-        throw std::invalid_argument("launch-bound: groups and compute_bound do not match");
-    double launches_per_us = 0;
+    // A per-group option is empty (the default for every group) or has one entry per group.
+    const auto per_group = [&](const auto& values) {
+        return values.empty() || values.size() == static_cast<std::size_t>(options.groups);
+    };
+    if (options.groups < 1 || !per_group(options.compute_bound) ||
+        !per_group(options.known_gflops) || !per_group(options.floor_ridge_factors))
+        throw std::invalid_argument("launch-bound: compute_bound, known_gflops or "
+                                    "floor_ridge_factors do not match the groups");
     std::vector<double> floors; // each total's time per launch: the floor's scale
     for (const auto& t : totals) {
         if (!(t.us > 0))
@@ -188,7 +187,6 @@ LaunchBoundFit fit_launch_bound(const std::vector<LaunchBoundTotal>& totals,
         }
         if (launches > 0)
             floors.push_back(t.us / launches);
-        launches_per_us += launches / t.us;
     }
     const auto l = layout_of(options);
     const auto n = static_cast<Eigen::Index>(totals.size());

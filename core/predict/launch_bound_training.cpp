@@ -86,13 +86,12 @@ Predictor train_launch_bound_on_totals(const std::vector<const RunData*>& runs,
             const int group = eager_group(type);
             auto& seen = types.try_emplace(type, group, 0).first->second;
             ++seen.second;
+            const LaunchBoundKernel launch{group, static_cast<double>(kernel.launches),
+                                           static_cast<double>(kernel.flops),
+                                           static_cast<double>(kernel.bytes_in + kernel.bytes_out)};
             if (listed_dense_us > 0 && is_dense(group))
-                dense_total.kernels.push_back(
-                    {0, static_cast<double>(kernel.launches), static_cast<double>(kernel.flops),
-                     static_cast<double>(kernel.bytes_in + kernel.bytes_out)});
-            total.kernels.push_back({group, static_cast<double>(kernel.launches),
-                                     static_cast<double>(kernel.flops),
-                                     static_cast<double>(kernel.bytes_in + kernel.bytes_out)});
+                dense_total.kernels.push_back({0, launch.launches, launch.flops, launch.bytes});
+            total.kernels.push_back(launch);
         }
         totals.push_back(std::move(total));
         if (!dense_total.kernels.empty())

@@ -38,14 +38,19 @@ namespace {
 namespace fs = std::filesystem;
 
 // The folder an installed package keeps onnxruntime-node and ort_session.mjs in, beside the
-// plugins' folder (<prefix>/lib/cleave/onnxruntime-node); empty in a build tree.
-fs::path installed_folder() {
-    Dl_info info{};
-    if (dladdr(reinterpret_cast<const void*>(&installed_folder), &info) == 0 || !info.dli_fname)
-        return {};
-    const auto folder = fs::path(info.dli_fname).parent_path().parent_path() / "onnxruntime-node";
-    std::error_code ignored;
-    return fs::exists(folder / "ort_session.mjs", ignored) ? folder : fs::path();
+// plugins' folder (<prefix>/lib/cleave/onnxruntime-node); empty in a build tree. Looked up once.
+const fs::path& installed_folder() {
+    static const fs::path folder = [] {
+        Dl_info info{};
+        if (dladdr(reinterpret_cast<const void*>(&installed_folder), &info) == 0 ||
+            !info.dli_fname)
+            return fs::path();
+        const auto candidate =
+            fs::path(info.dli_fname).parent_path().parent_path() / "onnxruntime-node";
+        std::error_code ignored;
+        return fs::exists(candidate / "ort_session.mjs", ignored) ? candidate : fs::path();
+    }();
+    return folder;
 }
 
 // Where onnxruntime-node is: CLEAVE_ORT_NODE_DIR when set, else the installed package's copy,
@@ -53,15 +58,15 @@ fs::path installed_folder() {
 fs::path modules_folder() {
     if (const char* dir = std::getenv("CLEAVE_ORT_NODE_DIR"); dir && *dir)
         return dir;
-    if (const auto installed = installed_folder(); !installed.empty())
-        return installed;
+    if (!installed_folder().empty())
+        return installed_folder();
     return CLEAVE_ORT_NODE_DIR;
 }
 
 // The session script: the installed package's, else the source tree's.
 fs::path session_script() {
-    if (const auto installed = installed_folder(); !installed.empty())
-        return installed / "ort_session.mjs";
+    if (!installed_folder().empty())
+        return installed_folder() / "ort_session.mjs";
     return CLEAVE_ORT_SESSION_SCRIPT;
 }
 
