@@ -123,14 +123,9 @@ ui::ExportResult renderGraph(const RenderOptions& options, const ui::ExportOptio
                            legend.get());
 }
 
-// The mapping to show: the one given, else the one the studio opens with.
-void showMapping(ui::PartitionDocument& document, const RenderOptions& options,
-                 const graph::Model& model, const fusion::KernelGraph& kernels,
+// The mapping given, shown in place of the one the studio opens with.
+void showMapping(ui::PartitionDocument& document, const cli::ChosenMapping& chosen,
                  const device::Cluster& cluster) {
-    if (options.mapping.mapping.empty() && options.mapping.pes.empty() &&
-        options.mapping.points.empty())
-        return;
-    const auto chosen = options.mapping.resolve(model, kernels, cluster);
     partition::Mapping mapping;
     if (chosen.split) {
         mapping = *chosen.split;
@@ -150,13 +145,19 @@ ui::ExportResult renderPartition(const RenderOptions& options, const ui::ExportO
     if (options.cluster.empty())
         throw InputError("", "--cluster",
                          "the partition view needs a cluster file or platform.txt");
-    if (!options.mapping.mapping.empty() || !options.mapping.pes.empty() ||
-        !options.mapping.points.empty())
+    const bool mapped = !options.mapping.mapping.empty() || !options.mapping.pes.empty() ||
+                        !options.mapping.points.empty();
+    if (mapped)
         options.mapping.check();
     auto cluster = std::make_shared<const device::Cluster>(device::load_cluster(options.cluster));
     auto model = std::make_shared<const graph::Model>(loadModel(options));
+    const auto method = fusion::find_fusion_method(options.rules);
+    std::optional<cli::ChosenMapping> chosen;
+    if (mapped) // its kernels: a mapping.json may cut some, and each PE fuses its part apart
+        chosen = options.mapping.resolve(*model, fusion::detect_kernels(*model, method), method,
+                                         *cluster);
     auto kernels = std::make_shared<const fusion::KernelGraph>(
-        fusion::detect_kernels(*model, fusion::find_fusion_method(options.rules)));
+        chosen ? chosen->kernels : fusion::detect_kernels(*model, method));
     auto inputs = std::make_shared<const ui::PartitionInputs>(
         ui::prepare_partition({model, kernels, cluster, options.rules}));
     if (!inputs->costs) {
@@ -171,7 +172,8 @@ ui::ExportResult renderPartition(const RenderOptions& options, const ui::ExportO
     }
     ui::PartitionDocument document;
     document.setInputs(inputs);
-    showMapping(document, options, *model, *kernels, *cluster);
+    if (chosen)
+        showMapping(document, *chosen, *cluster);
 
     QWidget page;
     auto* layout = new QVBoxLayout(&page);

@@ -51,9 +51,10 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
     std::optional<predict::Predictor> given;
     if (!options.predictor.empty())
         given = partition::load_cluster_predictor(options.predictor, cluster);
-    const auto kernels = fusion::detect_kernels(model, method);
+    const auto chosen =
+        options.mapping.resolve(model, fusion::detect_kernels(model, method), method, cluster);
+    const auto& kernels = chosen.kernels;
     const int kernel_count = static_cast<int>(kernels.kernels.size());
-    const auto chosen = options.mapping.resolve(model, kernels, cluster);
     const auto& mapping = chosen.split;
     const auto& assignment = chosen.assignment;
     if (!options.save_mapping.empty())

@@ -32,10 +32,10 @@ int run_export_autodice(const ExportAutodiceOptions& options) {
     const auto cluster = device::load_cluster(options.cluster);
     const auto model = options.model.load();
     const auto method = fusion::find_fusion_method(options.rules);
-    const auto kernels = fusion::detect_kernels(model, method);
+    const auto chosen =
+        options.mapping.resolve(model, fusion::detect_kernels(model, method), method, cluster);
+    const auto& kernels = chosen.kernels;
     const int kernel_count = static_cast<int>(kernels.kernels.size());
-
-    const auto chosen = options.mapping.resolve(model, kernels, cluster);
     const auto& assignment = chosen.assignment;
     const auto& source = chosen.source;
     const auto start = std::chrono::steady_clock::now();

@@ -2,6 +2,7 @@
 
 #include "core/autodice/mapping_file.hpp"
 #include "core/input_error.hpp"
+#include "progress.hpp"
 
 namespace cleave::cli {
 
@@ -20,15 +21,21 @@ void MappingOptions::check() const {
         throw InputError("", "--points", "split points need --pes, one PE key per segment");
 }
 
-ChosenMapping MappingOptions::resolve(const graph::Model& model, const fusion::KernelGraph& kernels,
+ChosenMapping MappingOptions::resolve(const graph::Model& model, fusion::KernelGraph kernels,
+                                      const fusion::FusionMethod& method,
                                       const device::Cluster& cluster) const {
     ChosenMapping chosen;
     const int kernel_count = static_cast<int>(kernels.kernels.size());
     if (!mapping.empty()) {
-        chosen.assignment = autodice::kernel_assignment(
-            autodice::read_mapping_file(mapping, model, cluster), model, kernels, cluster, mapping);
+        auto mapped = autodice::mapped_kernels(autodice::read_mapping_file(mapping, model, cluster),
+                                               model, kernels, method, cluster);
+        for (const auto& cut : mapped.cut)
+            warn(mapping + ": " + cut);
+        chosen.kernels = std::move(mapped.kernels);
+        chosen.assignment = std::move(mapped.assignment);
         chosen.source = mapping;
     } else {
+        chosen.kernels = std::move(kernels);
         chosen.split = partition::parse_mapping(points, pes, cluster, kernel_count);
         chosen.assignment = partition::assignment_of(*chosen.split, kernel_count);
         chosen.source = "--points/--pes";

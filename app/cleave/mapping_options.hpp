@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/device/cluster.hpp"
-#include "core/fusion/kernel_graph.hpp"
+#include "core/fusion/fusion_method.hpp"
 #include "core/partition/mapping.hpp"
 
 #include <CLI/CLI.hpp>
@@ -15,6 +15,9 @@ namespace cleave::cli {
 
 struct ChosenMapping {
     std::optional<partition::Mapping> split; // given as --points/--pes
+    // The kernels the mapping runs: the model's, or, where a mapping.json cuts through kernels,
+    // each PE's nodes fused apart (autodice::mapped_kernels).
+    fusion::KernelGraph kernels;
     partition::KernelAssignment assignment;
     std::string source; // the mapping.json, or "--points/--pes"
 };
@@ -27,8 +30,9 @@ struct MappingOptions {
     void add_to(CLI::App& command);
     // Exactly one of the two forms (InputError naming the flag); call before any loading.
     void check() const;
-    ChosenMapping resolve(const graph::Model& model, const fusion::KernelGraph& kernels,
-                          const device::Cluster& cluster) const;
+    // A mapping.json that cuts kernels is taken, with a warning per cut kernel (unless quiet).
+    ChosenMapping resolve(const graph::Model& model, fusion::KernelGraph kernels,
+                          const fusion::FusionMethod& method, const device::Cluster& cluster) const;
 };
 
 } // namespace cleave::cli

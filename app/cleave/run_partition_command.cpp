@@ -90,12 +90,13 @@ int run_partition(const RunPartitionOptions& options) {
         if (!options.predictor.empty())
             given = partition::load_cluster_predictor(options.predictor, cluster);
         auto model = graph::load_model(options.model);
-        auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method(options.rules));
+        const auto method = fusion::find_fusion_method(options.rules);
         const MappingOptions mapping{
             (std::filesystem::path(options.package) / "mapping.json").string(), "", ""};
-        auto assignment = mapping.resolve(model, kernels, cluster).assignment;
+        auto chosen = mapping.resolve(model, fusion::detect_kernels(model, method), method, cluster);
         prediction.emplace(PredictionInputs{std::move(cluster), std::move(given), std::move(model),
-                                            std::move(kernels), std::move(assignment)});
+                                            std::move(chosen.kernels),
+                                            std::move(chosen.assignment)});
     }
     const plugin::PluginRegistry registry;
     auto runner = registry.create<autodice::PartitionRunner>(options.runner, "--runner");

@@ -127,28 +127,36 @@ std::vector<int> read_mapping_file(const std::string& path, const graph::Model& 
     return check_mapping(read_json_file(path, kExpected), path, model, cluster);
 }
 
-partition::KernelAssignment kernel_assignment(const std::vector<int>& pe_of_node,
-                                              const graph::Model& model,
-                                              const fusion::KernelGraph& kernels,
-                                              const device::Cluster& cluster,
-                                              const std::string& file) {
-    partition::KernelAssignment assignment;
+MappedKernels mapped_kernels(const std::vector<int>& pe_of_node, const graph::Model& model,
+                             const fusion::KernelGraph& kernels,
+                             const fusion::FusionMethod& method, const device::Cluster& cluster) {
+    MappedKernels mapped;
+    const auto pe_of = [&](int node) { return pe_of_node[static_cast<std::size_t>(node)]; };
     for (const auto& kernel : kernels.kernels) {
-        const int pe = pe_of_node[static_cast<std::size_t>(kernel.nodes.front())];
-        for (const int n : kernel.nodes)
-            if (pe_of_node[static_cast<std::size_t>(n)] != pe) {
-                const auto& other = model.nodes[static_cast<std::size_t>(n)];
-                throw InputError(
-                    file, other.name,
-                    "kernel " + kernel.name + " (" + kernel.type + ", " +
-                        std::to_string(kernel.nodes.size()) + " nodes) runs as one launch, but " +
-                        "its nodes are mapped to " + cluster.pes[static_cast<std::size_t>(pe)].key +
-                        " and " + cluster.pes[static_cast<std::size_t>(pe_of_node[static_cast<std::size_t>(n)])].key +
-                        "; map all of " + kernel.name + "'s nodes to one PE");
-            }
-        assignment.pe_of_kernel.push_back(pe);
+        // The kernel's nodes per PE, PEs in the order its nodes first reach them.
+        std::vector<std::pair<int, std::vector<std::string>>> parts;
+        for (const int n : kernel.nodes) {
+            auto part = std::find_if(parts.begin(), parts.end(),
+                                     [&](const auto& p) { return p.first == pe_of(n); });
+            if (part == parts.end())
+                part = parts.insert(parts.end(), {pe_of(n), {}});
+            part->second.push_back(model.nodes[static_cast<std::size_t>(n)].name);
+        }
+        if (parts.size() < 2)
+            continue;
+        std::string where;
+        for (const auto& [pe, names] : parts)
+            where += (where.empty() ? "" : "; ") + listed(names, 4) + " on " +
+                     cluster.pes[static_cast<std::size_t>(pe)].key;
+        mapped.cut.push_back("the mapping cuts kernel " + kernel.name + " (" + kernel.type + ", " +
+                             std::to_string(kernel.nodes.size()) + " nodes): " + where +
+                             "; each PE fuses and runs its part as a kernel of its own");
     }
-    return assignment;
+    mapped.kernels =
+        mapped.cut.empty() ? kernels : fusion::detect_kernels(model, method, pe_of_node);
+    for (const auto& kernel : mapped.kernels.kernels)
+        mapped.assignment.pe_of_kernel.push_back(pe_of(kernel.nodes.front()));
+    return mapped;
 }
 
 std::string mapping_file_json(const graph::Model& model, const fusion::KernelGraph& kernels,
@@ -173,14 +181,12 @@ void save_mapping_file(const graph::Model& model, const fusion::KernelGraph& ker
     write_file_atomically(path, mapping_file_json(model, kernels, assignment, cluster));
 }
 
-MappingSegments mapping_segments(const std::vector<int>& pe_of_node, const graph::Model& model,
-                                 const fusion::KernelGraph& kernels,
+MappingSegments mapping_segments(const partition::KernelAssignment& assignment,
                                  const device::Cluster& cluster,
                                  const std::vector<std::string>& pe_errors,
                                  const std::string& file, const std::string& place) {
     MappingSegments segments;
-    segments.mapping =
-        partition::runs_of(kernel_assignment(pe_of_node, model, kernels, cluster, file));
+    segments.mapping = partition::runs_of(assignment);
     const auto& pes = segments.mapping.pes;
     const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
     for (const int pe : pes) {

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/device/cluster.hpp"
-#include "core/fusion/kernel_graph.hpp"
+#include "core/fusion/fusion_method.hpp"
 #include "core/partition/mapping.hpp"
 
 #include <filesystem>
@@ -22,25 +22,31 @@ std::vector<int> parse_mapping_file(const std::string& json_text, const std::str
 std::vector<int> read_mapping_file(const std::string& path, const graph::Model& model,
                                    const device::Cluster& cluster);
 
-// The PE of every kernel. A kernel runs as one launch, so a mapping that puts its nodes on two
-// PEs is refused (InputError naming the file, the kernel and its nodes' keys).
-partition::KernelAssignment kernel_assignment(const std::vector<int>& pe_of_node,
-                                              const graph::Model& model,
-                                              const fusion::KernelGraph& kernels,
-                                              const device::Cluster& cluster,
-                                              const std::string& file);
+// A node-level mapping's kernels and the PE of each. AutoDiCE maps nodes, so a mapping may cut
+// through a kernel (a Conv on one PE, its Relu on the next); each PE's runtime then fuses its
+// sub-model on its own. Where the mapping keeps every kernel of `kernels` on one PE, those are
+// the kernels; otherwise they are the model fused again, each PE's nodes apart
+// (fusion::detect_kernels with the mapping as parts), and `cut` says, once per kernel of
+// `kernels` the mapping cuts, which of its nodes run where.
+struct MappedKernels {
+    fusion::KernelGraph kernels;
+    partition::KernelAssignment assignment;
+    std::vector<std::string> cut;
+};
+MappedKernels mapped_kernels(const std::vector<int>& pe_of_node, const graph::Model& model,
+                             const fusion::KernelGraph& kernels,
+                             const fusion::FusionMethod& method, const device::Cluster& cluster);
 
-// A node-level mapping as the studio shows it: kernel_assignment, then each run of consecutive
-// kernels on one PE a segment (partition::runs_of). `pe_errors` holds, per cluster PE, why it has
-// no kernel latencies (empty where it has them); a PE without them that runs kernels is refused
+// A mapping's kernels as the studio shows them: each run of consecutive kernels on one PE a
+// segment (partition::runs_of). `pe_errors` holds, per cluster PE, why it has no kernel
+// latencies (empty where it has them); a PE without them that runs kernels is refused
 // (InputError at `place` in `file`, naming the PE and why). `scattered` names each PE that runs
 // more than one stretch of kernels ("nx01_gpu runs 2 separate stretches of kernels").
 struct MappingSegments {
     partition::Mapping mapping;
     std::vector<std::string> scattered;
 };
-MappingSegments mapping_segments(const std::vector<int>& pe_of_node, const graph::Model& model,
-                                 const fusion::KernelGraph& kernels,
+MappingSegments mapping_segments(const partition::KernelAssignment& assignment,
                                  const device::Cluster& cluster,
                                  const std::vector<std::string>& pe_errors,
                                  const std::string& file, const std::string& place = "");

@@ -25,10 +25,11 @@ FusionMethod find_fusion_method(const std::string& spec) {
     return {std::move(name), std::move(description), std::move(rules)};
 }
 
-KernelGraph detect_kernels(const graph::Model& model, const FusionMethod& method) {
+KernelGraph detect_kernels(const graph::Model& model, const FusionMethod& method,
+                           std::span<const int> parts) {
     if (const auto* rules = std::get_if<RuleSet>(&method.how))
-        return fuse_with_rules(model, *rules);
-    return fuse_learned(model, std::get<LearnedFusion>(method.how));
+        return fuse_with_rules(model, *rules, parts);
+    return fuse_learned(model, std::get<LearnedFusion>(method.how), parts);
 }
 
 std::vector<std::string> unmatched_ops(const graph::Model& model, const FusionMethod& method) {

@@ -20,7 +20,10 @@ inline constexpr const char* kLearnedPrefix = "learned:";
 // Throws InputError naming the file, or listing the shipped names, when it cannot be found.
 FusionMethod find_fusion_method(const std::string& spec);
 
-KernelGraph detect_kernels(const graph::Model& model, const FusionMethod& method);
+// With `parts` (a label per node: the PE a node-level mapping puts it on), each part is fused on
+// its own, as a runtime fuses each sub-model of a split model: no kernel spans two parts.
+KernelGraph detect_kernels(const graph::Model& model, const FusionMethod& method,
+                           std::span<const int> parts = {});
 
 // Op types of the model's run-time nodes the method knows nothing of, sorted: for a rule set, ops
 // no rule can match on either side (each such node is its own kernel: not fused); for a learned

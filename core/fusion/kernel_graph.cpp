@@ -23,8 +23,9 @@ std::vector<Edge> node_edges(const graph::Model& model) {
     return edges;
 }
 
-NodeGroups::NodeGroups(const graph::Model& model)
-    : parent_(model.nodes.size()), members_(model.nodes.size()), successors_(model.nodes.size()) {
+NodeGroups::NodeGroups(const graph::Model& model, std::span<const int> parts)
+    : parent_(model.nodes.size()), parts_(parts.begin(), parts.end()),
+      members_(model.nodes.size()), successors_(model.nodes.size()) {
     std::iota(parent_.begin(), parent_.end(), 0);
     for (std::size_t i = 0; i < members_.size(); ++i)
         members_[i] = {static_cast<int>(i)};
@@ -45,6 +46,8 @@ bool NodeGroups::merge(int u, int v) {
     const int a = find(u), b = find(v);
     if (a == b)
         return true;
+    if (!parts_.empty() && parts_[static_cast<std::size_t>(u)] != parts_[static_cast<std::size_t>(v)])
+        return false;
     // Search from a's successors outside a and b; reaching b through them means a cycle. Nodes
     // after the last of either group cannot lead back into it.
     const int limit = std::max(*std::max_element(members_[a].begin(), members_[a].end()),

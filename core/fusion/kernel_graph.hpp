@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,13 +43,16 @@ struct KernelGraph {
 };
 
 // Union-find over nodes that refuses any merge after which the contracted graph would have a
-// cycle (a path leaving one group through a third group and entering the other).
+// cycle (a path leaving one group through a third group and entering the other), and, given
+// `parts` (a label per node, such as the PE a mapping puts it on), any merge across two parts:
+// each part is then fused as if it were a model of its own.
 class NodeGroups {
 public:
-    explicit NodeGroups(const graph::Model& model);
+    explicit NodeGroups(const graph::Model& model, std::span<const int> parts = {});
 
     int find(int node);
-    // Merges the groups of u and v; returns false (and changes nothing) when it would make a cycle.
+    // Merges the groups of u and v; returns false (and changes nothing) when it would make a cycle
+    // or join two parts.
     bool merge(int u, int v);
     const std::vector<int>& members(int root) const {
         return members_[static_cast<std::size_t>(root)];
@@ -56,6 +60,7 @@ public:
 
 private:
     std::vector<int> parent_;
+    std::vector<int> parts_; // empty: one part
     std::vector<std::vector<int>> members_;
     std::vector<std::vector<int>> successors_;
 };

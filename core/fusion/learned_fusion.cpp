@@ -161,14 +161,15 @@ std::vector<double> fused_probabilities(const graph::Model& model, const std::ve
     return p;
 }
 
-KernelGraph fuse_learned(const graph::Model& model, const LearnedFusion& learned) {
+KernelGraph fuse_learned(const graph::Model& model, const LearnedFusion& learned,
+                         std::span<const int> parts) {
     auto edges = node_edges(model);
     const auto p = fused_probabilities(model, edges, learned);
     std::vector<std::size_t> order(edges.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t a, std::size_t b) { return p[a] > p[b]; });
-    NodeGroups groups(model);
+    NodeGroups groups(model, parts);
     for (const auto e : order)
         if (p[e] > 0.5)
             groups.merge(edges[e].from, edges[e].to);

@@ -47,7 +47,9 @@ std::string learned_kernel_type(const graph::Model& model, const std::vector<int
 // Per edge of `edges`: the probability that it is fused.
 std::vector<double> fused_probabilities(const graph::Model& model, const std::vector<Edge>& edges,
                                         const LearnedFusion& learned);
-KernelGraph fuse_learned(const graph::Model& model, const LearnedFusion& learned);
+// `parts`: as NodeGroups takes them (no kernel joins two parts).
+KernelGraph fuse_learned(const graph::Model& model, const LearnedFusion& learned,
+                         std::span<const int> parts = {});
 
 // JSON ("format": "cleave-fusion-model"), written atomically.
 void save_learned_fusion(const LearnedFusion& learned, const std::filesystem::path& path);

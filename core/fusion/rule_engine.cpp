@@ -115,8 +115,9 @@ void merge_siblings(const graph::Model& model, const FusionRule& rule,
 
 } // namespace
 
-KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules) {
-    NodeGroups groups(model);
+KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
+                            std::span<const int> parts) {
+    NodeGroups groups(model, parts);
     const auto count = model.nodes.size();
     // Per group root: the node that gives the kernel its identity, and the type a rule gave it.
     std::vector<int> anchor(count);

@@ -11,6 +11,8 @@ namespace cleave::fusion {
 // such nodes, and Shape/Size of a tensor whose shape is fully known.
 std::vector<bool> load_time_constants(const graph::Model& model);
 
-KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules);
+// `parts`: as NodeGroups takes them (no kernel joins two parts).
+KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
+                            std::span<const int> parts = {});
 
 } // namespace cleave::fusion

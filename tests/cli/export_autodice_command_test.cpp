@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,6 +21,8 @@ using cleave::test::written;
 const QString kResnet18 = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx";
 const QString kCluster = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json";
 const QString kPlatform = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.platform.txt";
+const QString kCutMapping =
+    QString(CLEAVE_TEST_DATA_DIR) + "/autodice/resnet18-conv-relu-cut/mapping.json";
 
 QJsonObject json_of(const Run& run) {
     return QJsonDocument::fromJson(run.out).object();
@@ -112,6 +115,33 @@ private slots:
                      run.err.contains("'nx_02_npu' is not an AutoDiCE PE key"),
                  run.err.constData());
         QVERIFY(!QFile::exists(dir_.filePath("bad-key")));
+    }
+
+    // AutoDiCE runs a mapping that cuts between a Conv and its Relu (each PE's runtime fuses its
+    // sub-model alone): exported with one warning per cut kernel, and costed with the parts.
+    void mappingThatCutsKernelsExportsWithAWarningEach() {
+        const QString out = dir_.filePath("cut");
+        Run run = run_cleave({"export-autodice", kResnet18, "--cluster", kCluster, "--mapping",
+                              kCutMapping, "--out", out, "--no-submodels", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        QCOMPARE(run.err.count("cleave: warning: "), 2);
+        QVERIFY2(run.err.contains("mapping.json: the mapping cuts kernel "
+                                  "/layer1/layer1.0/conv1/Conv (FusedConv, 3 nodes): "
+                                  "/layer1/layer1.0/conv1/Conv, "
+                                  "/layer1/layer1.0/bn1/BatchNormalization on nx01_gpu; "
+                                  "/layer1/layer1.0/relu/Relu on nx02_gpu; each PE fuses and "
+                                  "runs its part as a kernel of its own"),
+                 run.err.constData());
+        for (const char* table : {"sender.json", "receiver.json"})
+            QCOMPARE(QJsonDocument::fromJson(read(out + "/" + table)),
+                     QJsonDocument::fromJson(read(QFileInfo(kCutMapping).dir().filePath(table))));
+        const Run whole = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
+                                      "--points", "10", "--pes", "nx01_gpu,nx02_gpu", "--json"});
+        const Run cut = run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster,
+                                    "--mapping", kCutMapping, "--json", "--quiet"});
+        QVERIFY2(cut.exit_code == 0, cut.err.constData());
+        QVERIFY2(cut.err.isEmpty(), cut.err.constData());
+        QCOMPARE(json_of(cut)["kernels"].toInt(), json_of(whole)["kernels"].toInt() + 2);
     }
 
     void mappingErrorsLeaveTheEarlierExport() {

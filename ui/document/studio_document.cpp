@@ -50,6 +50,7 @@ void StudioDocument::noteChange() {
 void StudioDocument::setModel(const QString& path, ModelPtr model) {
     model_ = std::move(model);
     modelPath_ = path;
+    fusionParts_.clear();
     bump();
     emit modelChanged(path);
     regroup();
@@ -63,6 +64,7 @@ QString StudioDocument::setRuleSet(const QString& spec) {
     }
     const bool same = spec == ruleSet_;
     ruleSet_ = spec;
+    fusionParts_.clear();
     if (!same)
         bump();
     emit ruleSetChanged(spec);
@@ -119,12 +121,19 @@ void StudioDocument::clusterMoved() {
         schedulePrediction();
 }
 
-// Every change of model or method comes here: the kernels, then their prediction.
+void StudioDocument::setFusionParts(std::vector<int> parts) {
+    if (parts == fusionParts_ || (!parts.empty() && (!model_ || parts.size() != model_->nodes.size())))
+        return;
+    fusionParts_ = std::move(parts);
+    bump();
+    regroup();
+}
+
+// Every change of model, method or fusion parts comes here: the kernels, then their prediction.
 void StudioDocument::regroup() {
-    kernels_ =
-        model_
-            ? std::make_shared<const fusion::KernelGraph>(fusion::detect_kernels(*model_, method_))
-            : nullptr;
+    kernels_ = model_ ? std::make_shared<const fusion::KernelGraph>(
+                            fusion::detect_kernels(*model_, method_, fusionParts_))
+                      : nullptr;
     schedulePrediction();
     emit kernelsChanged();
     preparePartition();

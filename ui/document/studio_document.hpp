@@ -47,6 +47,11 @@ public:
     const fusion::FusionMethod& fusionMethod() const { return method_; }
     // The kernels the method makes of the model; null without a model.
     const KernelGraphPtr& kernels() const { return kernels_; }
+    // A label per node (the PE a node-level mapping puts it on) that no kernel may span: each
+    // part fused on its own, as each PE's runtime fuses its sub-model (fusion::detect_kernels).
+    // Empty: the model fused whole. A new model or fusion method clears them.
+    void setFusionParts(std::vector<int> parts);
+    const std::vector<int>& fusionParts() const { return fusionParts_; }
 
     // A library id or a device file, chosen by the user; latency is predicted for it by the
     // predictor `cleave predict` picks. Until one is chosen, predictions take the device of the
@@ -86,7 +91,7 @@ public:
 signals:
     void modelChanged(const QString& path);
     void ruleSetChanged(const QString& spec);
-    // A new model or method regrouped the kernels.
+    // A new model, method or fusion parts regrouped the kernels.
     void kernelsChanged();
     void deviceChanged(const QString& device);
     // A prediction for the kernels on show finished (it may carry an error instead of figures);
@@ -110,6 +115,7 @@ private:
     QString modelPath_;
     QString ruleSet_ = "ort-cpu";
     fusion::FusionMethod method_;
+    std::vector<int> fusionParts_;
     KernelGraphPtr kernels_;
     QString device_;
     bool deviceChosen_ = false; // by the user or a project; else device_ is the default shown

@@ -2,6 +2,7 @@
 
 #include "core/autodice/export.hpp"
 #include "core/autodice/mapping_file.hpp"
+#include "core/fusion/fusion_method.hpp"
 #include "core/partition/balanced_mapping.hpp"
 #include "ui/latency/latency_format.hpp"
 #include "ui/partition/link_traffic_model.hpp"
@@ -182,6 +183,15 @@ void PartitionPage::showPreparing() {
 void PartitionPage::showPrepared() {
     progress_->hide();
     mappingNotice_ = document_->failure();
+    if (pending_) {
+        // A mapping that cut kernels: shown once its regrouped kernels are predicted.
+        auto pending = std::move(*pending_);
+        pending_.reset();
+        const auto& inputs = document_->inputs();
+        if (inputs && inputs->request.kernels == pending.kernels)
+            if (const QString error = openMapping(pending.path, pending.cuts); !error.isEmpty())
+                mappingNotice_ = error;
+    }
     updateNotice();
     updateSummary();
 }
@@ -278,7 +288,7 @@ void PartitionPage::updateNotice() {
                          .arg(QString::fromStdString(reason));
     }
     if (!mappingNotice_.isEmpty())
-        lines << mappingNotice_;
+        lines << mappingNotice_.split('\n');
     // One line per notice, cut to the page's width; the whole text in the tooltip.
     notice_ = lines.join("\n");
     QStringList shown;
@@ -326,17 +336,40 @@ std::function<QString()> PartitionPage::exportTask(const QString& folder, bool s
 }
 
 QString PartitionPage::openMapping(const QString& path) {
+    return openMapping(path, {});
+}
+
+QString PartitionPage::openMapping(const QString& path, const QStringList& cuts) {
     if (!document_->hasMapping())
         return tr("Open a model and a cluster before a mapping.");
     const auto& inputs = *document_->inputs();
+    const auto& request = inputs.request;
     const std::string file = path.toStdString();
+    const QString name = QFileInfo(path).fileName();
     autodice::MappingSegments segments;
     try {
-        const auto pe_of_node =
-            autodice::read_mapping_file(file, *inputs.request.model, *inputs.request.cluster);
-        segments =
-            autodice::mapping_segments(pe_of_node, *inputs.request.model, *inputs.request.kernels,
-                                       *inputs.request.cluster, inputs.pe_errors, file);
+        auto pe_of_node = autodice::read_mapping_file(file, *request.model, *request.cluster);
+        const auto mapped =
+            autodice::mapped_kernels(pe_of_node, *request.model, *request.kernels,
+                                     fusion::find_fusion_method(request.rules), *request.cluster);
+        if (!mapped.cut.empty()) {
+            if (!cuts.isEmpty())
+                return tr("%1 still cuts kernels after they were fused per PE").arg(path);
+            QStringList cut;
+            for (const auto& note : mapped.cut)
+                cut << QString::fromStdString(note);
+            const auto asked = document_->request().kernels;
+            emit fusionPartsWanted(pe_of_node);
+            if (document_->request().kernels == asked) // nobody regrouped them
+                return QString::fromStdString(file + ": " + mapped.cut.front()) +
+                       tr("; kernels can be fused per PE only in a studio window");
+            pending_ = PendingMapping{path, cut, document_->request().kernels};
+            mappingNotice_ = tr("Opening %1: its PEs' nodes are fused apart and predicted…").arg(name);
+            updateNotice();
+            return {};
+        }
+        segments = autodice::mapping_segments(mapped.assignment, *request.cluster,
+                                              inputs.pe_errors, file);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
@@ -344,14 +377,18 @@ QString PartitionPage::openMapping(const QString& path) {
     QStringList scattered;
     for (const auto& note : segments.scattered)
         scattered << QString::fromStdString(note);
-    document_->replaceMapping(mapping, tr("Open %1").arg(QFileInfo(path).fileName()));
-    mappingNotice_ =
-        scattered.isEmpty()
-            ? QString()
-            : tr("%1 is not split-point shaped: %2. It is shown as %3 segments, one per "
-                 "stretch; each PE's figures sum its segments.")
-                  .arg(QFileInfo(path).fileName(), scattered.join("; "))
-                  .arg(mapping.pes.size());
+    document_->replaceMapping(mapping, tr("Open %1").arg(name));
+    QStringList notices;
+    if (!cuts.isEmpty())
+        notices << tr("%1 cuts through kernels, so each PE fuses its nodes on its own and the "
+                      "parts are costed as kernels of their own: %2")
+                       .arg(name, cuts.join("; "));
+    if (!scattered.isEmpty())
+        notices << tr("%1 is not split-point shaped: %2. It is shown as %3 segments, one per "
+                      "stretch; each PE's figures sum its segments.")
+                       .arg(name, scattered.join("; "))
+                       .arg(mapping.pes.size());
+    mappingNotice_ = notices.join("\n");
     updateNotice();
     return {};
 }

@@ -38,7 +38,9 @@ public:
     // empty when it was saved.
     QString saveMapping(const QString& path) const;
     // Shows a mapping.json (one undo step). Its kernels' runs become segments; a PE with several
-    // runs is shown but reported as not split-point shaped. An error message, or empty.
+    // runs is shown but reported as not split-point shaped. One that cuts through kernels asks
+    // for the kernels fused per PE (fusionPartsWanted) and is shown once they are predicted,
+    // with a notice per cut kernel. An error message, or empty.
     QString openMapping(const QString& path);
     // The split points that balance compute over the mapping's PEs, in its order (one undo step).
     void balance();
@@ -63,6 +65,9 @@ signals:
     void exportRequested(); // the Export button
     void reopenClusterRequested(const QString& path);
     void kernelActivated(int kernel);
+    // A mapping being opened cuts kernels: the model's nodes should be fused per part (a label
+    // per node), as StudioDocument::setFusionParts does.
+    void fusionPartsWanted(const std::vector<int>& parts);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -74,6 +79,7 @@ private:
     void updateNotice();
     void updateEmptyState();
     void fitSplit();
+    QString openMapping(const QString& path, const QStringList& cuts);
 
     PartitionDocument* document_;
     QStackedWidget* stack_;
@@ -94,6 +100,14 @@ private:
     QTableView* linkView_;
     MeasuredRunsPanel* measured_ = nullptr;
     QString mappingNotice_;
+    // A mapping that waits for kernels fused per PE: its file, the kernels it cut, the kernels
+    // requested for it.
+    struct PendingMapping {
+        QString path;
+        QStringList cuts;
+        KernelGraphPtr kernels;
+    };
+    std::optional<PendingMapping> pending_;
     QString notice_;
 };
 

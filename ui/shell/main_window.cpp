@@ -106,6 +106,8 @@ MainWindow::MainWindow(QWidget* parent)
     tabs_->addTab(graphPage_, tr("Graph"));
     tabs_->addTab(tablePage, tr("Nodes"));
     partitionPage_ = new PartitionPage(document_->mapping(), tabs_);
+    connect(partitionPage_, &PartitionPage::fusionPartsWanted, document_,
+            &StudioDocument::setFusionParts);
     tabs_->addTab(partitionPage_, tr("Partition"));
     dsePage_ = new DsePage(document_->dse(), tabs_);
     tabs_->addTab(dsePage_, tr("DSE"));

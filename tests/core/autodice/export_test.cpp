@@ -144,6 +144,30 @@ private slots:
                  nlohmann::json::parse("[1, 3]"));
     }
 
+    // A hand-written mapping cuts two kernels between a Conv (+ BatchNormalization) and its Relu:
+    // each PE fuses its part on its own, and the package equals AutoDiCE's for that mapping.
+    void mappingThatCutsConvFromReluMatchesAutodice() {
+        Case c{graph::load_model(kModels + "/resnet18.onnx"),
+               {},
+               device::load_cluster(kClusters + "/nx8.cluster.json"),
+               {}};
+        const auto method = fusion::find_fusion_method("ort-cpu");
+        const auto whole = fusion::detect_kernels(c.model, method);
+        const auto mapped = autodice::mapped_kernels(
+            autodice::read_mapping_file(kFixtures + "/resnet18-conv-relu-cut/mapping.json",
+                                        c.model, c.cluster),
+            c.model, whole, method, c.cluster);
+        QCOMPARE(mapped.cut.size(), std::size_t(2));
+        QVERIFY2(contains(mapped.cut[0], "kernel /layer1/layer1.0/conv1/Conv (FusedConv, 3 nodes)"),
+                 mapped.cut[0].c_str());
+        QVERIFY2(contains(mapped.cut[0], "/layer1/layer1.0/relu/Relu on nx02_gpu"),
+                 mapped.cut[0].c_str());
+        QCOMPARE(mapped.kernels.kernels.size(), whole.kernels.size() + 2);
+        c.kernels = mapped.kernels;
+        c.assignment = mapped.assignment;
+        compare_with_autodice(c, "resnet18-conv-relu-cut");
+    }
+
     void mappingJsonIsWhatTheMappingFileWriterWrites() {
         const Case c = load_case("resnet18.onnx", "7,30", "nx03_gpu,nx01_gpu,nx02_arm012345");
         QCOMPARE(package_of(c).mapping_json,

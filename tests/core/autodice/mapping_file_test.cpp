@@ -1,6 +1,6 @@
 // AutoDiCE mapping.json: both node namings read, AutoDiCE's consistency check (missing,
-// repeated and unknown nodes, unknown keys), fused kernels kept whole, and a written file read
-// back to the same assignment.
+// repeated and unknown nodes, unknown keys), a mapping that cuts a kernel fused per PE, and a
+// written file read back to the same assignment.
 #include "../partition/tiny_partition_model.hpp"
 #include "core/autodice/mapping_file.hpp"
 #include "core/input_error.hpp"
@@ -26,6 +26,15 @@ std::string error_of(Parse parse) {
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// A rule set that fuses a Relu into the Add reading it: relu2 + add3 of the tiny model.
+fusion::FusionMethod relu_add() {
+    return {"relu-add", "test",
+            fusion::parse_rule_set(R"({"format": "cleave-fusion-rules", "version": 1,
+                "name": "relu-add", "runtime": "test", "rules": [{"name": "relu-add",
+                "from": ["Relu"], "to": ["Add"], "kernel_type": "ReluAdd"}]})",
+                                   "relu-add.json")};
 }
 
 } // namespace
@@ -91,20 +100,37 @@ private slots:
                          "not valid JSON"));
     }
 
-    void kernelSplitAcrossPesIsRefused() {
-        const auto fused = test::tiny_kernels(model_, true);
+    // AutoDiCE maps nodes: a mapping may put relu2 and add3, one kernel, on two PEs. Each PE's
+    // runtime then fuses its part alone, so the kernels are fused again per PE, and the cut said.
+    void mappingThatCutsAKernelFusesEachPeApart() {
+        const auto method = relu_add();
+        const auto fused = fusion::detect_kernels(model_, method);
         QCOMPARE(fused.kernels.size(), std::size_t(3));
+        QCOMPARE(fused.kernels.back().type, std::string("ReluAdd"));
         const auto pe_of_node = parse_mapping_file(
             R"({"h1_gpu": ["relu0", "matmul1", "relu2"], "h2_gpu": ["add3"]})", "m.json", model_,
             cluster_);
-        const auto message = error_of(
-            [&] { autodice::kernel_assignment(pe_of_node, model_, fused, cluster_, "m.json"); });
-        QVERIFY2(contains(message, "kernel relu2"), message.c_str());
-        QVERIFY2(contains(message, "h1_gpu and h2_gpu"), message.c_str());
-        // Unfused, the same mapping is fine.
-        const auto whole = autodice::kernel_assignment(pe_of_node, model_, test::tiny_kernels(model_),
-                                                       cluster_, "m.json");
-        QCOMPARE(whole.pe_of_kernel, (std::vector<int>{1, 1, 1, 3}));
+        const auto mapped = autodice::mapped_kernels(pe_of_node, model_, fused, method, cluster_);
+        QCOMPARE(mapped.cut.size(), std::size_t(1));
+        QCOMPARE(mapped.cut.front(),
+                 std::string("the mapping cuts kernel relu2 (ReluAdd, 2 nodes): relu2 on h1_gpu; "
+                             "add3 on h2_gpu; each PE fuses and runs its part as a kernel of its "
+                             "own"));
+        QCOMPARE(mapped.kernels.kernels.size(), std::size_t(4));
+        QCOMPARE(mapped.kernels.kernels[3].type, std::string("Add"));
+        QCOMPARE(mapped.assignment.pe_of_kernel, (std::vector<int>{1, 1, 1, 3}));
+        // The parts carry the whole kernel's work between them.
+        QCOMPARE(mapped.kernels.kernels[2].macs + mapped.kernels.kernels[3].macs,
+                 fused.kernels[2].macs);
+
+        // A mapping that keeps every kernel on one PE keeps the kernels as they are.
+        const auto whole = autodice::mapped_kernels(
+            parse_mapping_file(R"({"h1_gpu": ["relu0", "matmul1"], "h2_gpu": ["relu2", "add3"]})",
+                               "m.json", model_, cluster_),
+            model_, fused, method, cluster_);
+        QVERIFY(whole.cut.empty());
+        QCOMPARE(whole.kernels.kernels.size(), std::size_t(3));
+        QCOMPARE(whole.assignment.pe_of_kernel, (std::vector<int>{1, 1, 3}));
     }
 
     // What the studio shows of a mapping.json or a project's mapping: segments of consecutive
@@ -115,8 +141,9 @@ private slots:
             R"({"h1_gpu": ["relu0", "add3"], "h2_gpu": ["matmul1", "relu2"]})", "m.json", model_,
             cluster_);
         std::vector<std::string> errors(cluster_.pes.size());
-        auto segments =
-            autodice::mapping_segments(pe_of_node, model_, kernels, cluster_, errors, "m.json");
+        const auto assignment =
+            autodice::mapped_kernels(pe_of_node, model_, kernels, relu_add(), cluster_).assignment;
+        auto segments = autodice::mapping_segments(assignment, cluster_, errors, "m.json");
         QCOMPARE(segments.mapping.points, (std::vector<int>{1, 3}));
         QCOMPARE(segments.mapping.pes, (std::vector<int>{1, 3, 1}));
         QCOMPARE(segments.scattered,
@@ -124,8 +151,7 @@ private slots:
 
         errors[3] = "no predictor and no fp32 peak";
         const auto message = error_of([&] {
-            autodice::mapping_segments(pe_of_node, model_, kernels, cluster_, errors, "p.cleave",
-                                       "/mapping");
+            autodice::mapping_segments(assignment, cluster_, errors, "p.cleave", "/mapping");
         });
         QCOMPARE(message, std::string("p.cleave: /mapping: h2_gpu runs kernels, but it has no "
                                       "predicted latencies, so the mapping cannot be evaluated: "
@@ -145,8 +171,9 @@ private slots:
   ])"), text.c_str());
         QVERIFY(text.find("h1_gpu") < text.find("h3_gpu")); // cluster order
         const auto back = autodice::read_mapping_file(path, model_, cluster_);
-        QCOMPARE(autodice::kernel_assignment(back, model_, kernels, cluster_, path).pe_of_kernel,
-                 assignment.pe_of_kernel);
+        QCOMPARE(
+            autodice::mapped_kernels(back, model_, kernels, relu_add(), cluster_).assignment.pe_of_kernel,
+            assignment.pe_of_kernel);
     }
 };
 

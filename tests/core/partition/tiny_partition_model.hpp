@@ -24,13 +24,10 @@ inline graph::Model tiny_partition_model() {
     return graph::load_model_from_bytes(b.bytes(), "tiny.onnx");
 }
 
-// One kernel per node, or relu2 and add3 fused into one kernel.
-inline fusion::KernelGraph tiny_kernels(const graph::Model& model, bool fuse_last = false) {
+// One kernel per node.
+inline fusion::KernelGraph tiny_kernels(const graph::Model& model) {
     const auto edges = fusion::node_edges(model);
-    std::vector<bool> fuse(edges.size(), false);
-    for (std::size_t e = 0; e < edges.size(); ++e)
-        fuse[e] = fuse_last && edges[e].from == 2 && edges[e].to == 3;
-    return fusion::group_kernels(model, edges, fuse);
+    return fusion::group_kernels(model, edges, std::vector<bool>(edges.size(), false));
 }
 
 // Hosts h1, h2, h3, each a Jetson Xavier NX whose GPU draws 10 W busy and whose network 2 W;

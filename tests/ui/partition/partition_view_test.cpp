@@ -10,6 +10,7 @@
 #include "core/partition/balanced_mapping.hpp"
 #include "../studio_waits.hpp"
 #include "ui/partition/link_traffic_model.hpp"
+#include "ui/document/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -34,6 +35,8 @@ using cleave::ui::PartitionPage;
 namespace {
 
 const QString kNx8 = QString(CLEAVE_EXAMPLE_CLUSTERS_DIR) + "/nx8.cluster.json";
+const QString kCutMapping =
+    QString(CLEAVE_TEST_DATA_DIR) + "/autodice/resnet18-conv-relu-cut/mapping.json";
 
 cleave::ui::ModelPtr resnet18() {
     static const auto model = std::make_shared<const cleave::graph::Model>(
@@ -152,6 +155,60 @@ private slots:
         QCOMPARE(document->mapping().pes, before.pes);
         redo->trigger();
         QCOMPARE(document->mapping().points.size(), before.points.size() + 1);
+    }
+
+    // A mapping.json that cuts two Conv kernels from their Relus: the window fuses each PE's
+    // nodes apart, shows the mapping once those kernels are predicted, and says which it cut.
+    // A page alone, which cannot regroup, refuses it with the reason.
+    void mappingThatCutsKernelsIsShownWithThePartsFusedApart() {
+        cleave::ui::MainWindow window;
+        QVERIFY(cleave::test::openModel(window, "resnet18"));
+        QSignalSpy prepared(window.document()->mapping(), &cleave::ui::PartitionDocument::prepared);
+        QVERIFY(window.openCluster(kNx8));
+        QVERIFY(prepared.wait(30000));
+        auto* page = window.partitionPage();
+        auto* document = page->document();
+        QCOMPARE(document->kernelCount(), 40);
+        QVERIFY(window.openMapping(kCutMapping));
+        QVERIFY2(page->noticeText().contains("fused apart"), qPrintable(page->noticeText()));
+        QVERIFY(prepared.wait(30000));
+        QCOMPARE(document->kernelCount(), 42);
+        QCOMPARE(window.document()->kernels()->kernels.size(), std::size_t(42));
+        QCOMPARE(document->mapping().pes.size(), std::size_t(3));
+        const auto& cluster = *document->inputs()->request.cluster;
+        QCOMPARE(cluster.pes[static_cast<std::size_t>(document->mapping().pes[0])].key,
+                 std::string("nx01_gpu"));
+        QVERIFY2(page->noticeText().contains("mapping.json cuts through kernels") &&
+                     page->noticeText().contains("/layer2/layer2.0/relu/Relu on nx03_gpu"),
+                 qPrintable(page->noticeText()));
+        // A project keeps the mapping by nodes: reopened, the parts are fused apart again.
+        QTemporaryDir dir;
+        const QString project = dir.filePath("cut.cleave");
+        window.project()->setCloseDecider(
+            [] { return cleave::ui::ProjectController::CloseDecision::discard; });
+        QVERIFY(window.project()->saveAs(project));
+        {
+            cleave::ui::MainWindow reopened;
+            QSignalSpy opened(reopened.project(), &cleave::ui::ProjectController::projectOpened);
+            reopened.openFile(project);
+            QVERIFY(opened.wait(60000));
+            auto* again = reopened.partitionPage()->document();
+            QCOMPARE(again->kernelCount(), 42);
+            QCOMPARE(again->mapping().points, document->mapping().points);
+            QCOMPARE(again->mapping().pes, document->mapping().pes);
+        }
+        // A new fusion method fuses the model whole again.
+        QCOMPARE(window.document()->setRuleSet("ort-cpu"), QString());
+        QVERIFY(window.document()->fusionParts().empty());
+        QCOMPARE(window.document()->kernels()->kernels.size(), std::size_t(40));
+
+        PartitionDocument alone;
+        PartitionPage bare{&alone};
+        showOn(bare, nx8());
+        const QString error = bare.openMapping(kCutMapping);
+        QVERIFY2(error.contains("cuts kernel /layer1/layer1.0/conv1/Conv") &&
+                     error.contains("only in a studio window"),
+                 qPrintable(error));
     }
 
     void balanceEvensOutComputeOverTheMappingsPes() {
