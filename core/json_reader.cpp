@@ -34,6 +34,11 @@ std::string child_pointer(const std::string& pointer, std::size_t index) {
     return pointer + "/" + std::to_string(index);
 }
 
+void rethrow_under(const InputError& error, const std::string& file, const std::string& pointer) {
+    const std::string place = error.place() == "/" ? "" : error.place();
+    throw InputError(file, pointer + place, error.problem());
+}
+
 void JsonReader::fail(const std::string& pointer, const std::string& problem) const {
     throw InputError(file_, pointer.empty() ? "/" : pointer, problem);
 }
@@ -82,14 +87,16 @@ std::string JsonReader::string(const json& object, const std::string& pointer,
                                const std::string& key, bool required,
                                const std::string& expected) const {
     const json* value = member(object, pointer, key, required, expected);
-    if (!value)
-        return {};
-    if (!value->is_string())
-        fail(child_pointer(pointer, key),
-             "expected " + expected + ", found " + std::string(value->type_name()));
-    if (value->get<std::string>().empty())
-        fail(child_pointer(pointer, key), "expected " + expected + ", found an empty string");
-    return value->get<std::string>();
+    return value ? string_at(*value, child_pointer(pointer, key), expected) : std::string();
+}
+
+std::string JsonReader::string_at(const json& value, const std::string& pointer,
+                                  const std::string& expected) const {
+    if (!value.is_string())
+        fail(pointer, "expected " + expected + ", found " + std::string(value.type_name()));
+    if (value.get<std::string>().empty())
+        fail(pointer, "expected " + expected + ", found an empty string");
+    return value.get<std::string>();
 }
 
 std::optional<double> JsonReader::number(const json& object, const std::string& pointer,
@@ -109,6 +116,43 @@ std::optional<double> JsonReader::number(const json& object, const std::string& 
     return v;
 }
 
+double JsonReader::finite(const json& object, const std::string& pointer,
+                          const std::string& key) const {
+    const json* value = member(object, pointer, key, true, "a number");
+    if (!value->is_number() || !std::isfinite(value->get<double>()))
+        fail(child_pointer(pointer, key),
+             "expected a finite number, found " +
+                 (value->is_number() ? value->dump() : std::string(value->type_name())));
+    return value->get<double>();
+}
+
+std::vector<double> JsonReader::finite_numbers(const json& object, const std::string& pointer,
+                                               const std::string& key, std::size_t count,
+                                               const std::string& expected) const {
+    const json* value = member(object, pointer, key, true, std::to_string(count) + " numbers");
+    return finite_numbers_at(*value, child_pointer(pointer, key), count, expected);
+}
+
+std::vector<double> JsonReader::finite_numbers_at(const json& value, const std::string& pointer,
+                                                  std::size_t count,
+                                                  const std::string& expected) const {
+    const std::string what = std::to_string(count) + " numbers, " + expected;
+    if (!value.is_array())
+        fail(pointer, "expected " + what + ", found " + std::string(value.type_name()));
+    if (value.size() != count)
+        fail(pointer, "expected " + what + ", found " + std::to_string(value.size()));
+    std::vector<double> numbers;
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto& v = value[i];
+        if (!v.is_number() || !std::isfinite(v.get<double>()))
+            fail(child_pointer(pointer, i),
+                 "expected a finite number, found " +
+                     (v.is_number() ? v.dump() : std::string(v.type_name())));
+        numbers.push_back(v.get<double>());
+    }
+    return numbers;
+}
+
 std::optional<bool> JsonReader::boolean(const json& object, const std::string& pointer,
                                         const std::string& key, bool required,
                                         const std::string& expected) const {
@@ -125,18 +169,24 @@ std::optional<bool> JsonReader::boolean(const json& object, const std::string& p
 std::optional<int> JsonReader::whole_number(const json& object, const std::string& pointer,
                                             const std::string& key, bool required, int min,
                                             int max) const {
-    const std::string expected =
-        "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
-    const json* value = member(object, pointer, key, required, expected);
+    const json* value = member(object, pointer, key, required,
+                               "a whole number from " + std::to_string(min) + " to " +
+                                   std::to_string(max));
     if (!value)
         return std::nullopt;
-    if (!value->is_number_integer())
-        fail(child_pointer(pointer, key),
-             "expected " + expected + ", found " +
-                 (value->is_number() ? value->dump() : std::string(value->type_name())));
-    const auto v = value->get<std::int64_t>();
+    return whole_number_at(*value, child_pointer(pointer, key), min, max);
+}
+
+int JsonReader::whole_number_at(const json& value, const std::string& pointer, int min,
+                                int max) const {
+    const std::string expected =
+        "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+    if (!value.is_number_integer())
+        fail(pointer, "expected " + expected + ", found " +
+                          (value.is_number() ? value.dump() : std::string(value.type_name())));
+    const auto v = value.get<std::int64_t>();
     if (v < min || v > max)
-        fail(child_pointer(pointer, key), "expected " + expected + ", found " + value->dump());
+        fail(pointer, "expected " + expected + ", found " + value.dump());
     return static_cast<int>(v);
 }
 

@@ -1,6 +1,8 @@
 // Reading a JSON file field by field, the one way every file Cleave reads is checked (devices,
 // clusters, projects, predictors and their models): every wrong field becomes an InputError
-// naming the file, the JSON pointer and what was expected there.
+// naming the file, the JSON pointer and what was expected there. A part read on its own (a
+// regressor's model, which plugins read too) uses a reader with an empty file, and its caller
+// places the errors under the part's pointer in the file (rethrow_under).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -40,6 +42,14 @@ public:
     std::optional<double> number(const nlohmann::json& object, const std::string& pointer,
                                  const std::string& key, bool required, const std::string& unit,
                                  bool zero_allowed = false) const;
+    // Any finite number (a weight, an offset), required.
+    double finite(const nlohmann::json& object, const std::string& pointer,
+                  const std::string& key) const;
+    // An array of `count` finite numbers, required; `expected` says what they are ("one per
+    // feature").
+    std::vector<double> finite_numbers(const nlohmann::json& object, const std::string& pointer,
+                                       const std::string& key, std::size_t count,
+                                       const std::string& expected) const;
     // true or false; `expected` says what the flag means, for the message.
     std::optional<bool> boolean(const nlohmann::json& object, const std::string& pointer,
                                 const std::string& key, bool required,
@@ -50,6 +60,13 @@ public:
 
     void expect_object(const nlohmann::json& value, const std::string& pointer,
                        const std::string& expected) const;
+    // The same checks for a value itself (an array's element) at `pointer`.
+    std::string string_at(const nlohmann::json& value, const std::string& pointer,
+                          const std::string& expected = "a string") const;
+    int whole_number_at(const nlohmann::json& value, const std::string& pointer, int min,
+                        int max) const;
+    std::vector<double> finite_numbers_at(const nlohmann::json& value, const std::string& pointer,
+                                          std::size_t count, const std::string& expected) const;
     // Refuses any member not in `known`, naming them.
     void only_known(const nlohmann::json& object, const std::string& pointer,
                     const std::vector<std::string>& known) const;
@@ -57,6 +74,13 @@ public:
 private:
     std::string file_;
 };
+
+class InputError;
+
+// An error of a part read on its own (a regressor's model, a cluster inside a project) moved
+// under `pointer` of `file`.
+[[noreturn]] void rethrow_under(const InputError& error, const std::string& file,
+                                const std::string& pointer);
 
 // `pointer` + "/" + key, with '~' and '/' escaped as RFC 6901 asks.
 std::string child_pointer(const std::string& pointer, const std::string& key);

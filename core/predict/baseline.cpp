@@ -1,5 +1,7 @@
 #include "baseline.hpp"
 
+#include "core/json_reader.hpp"
+
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -37,19 +39,15 @@ void NominalRoofline::write(nlohmann::json& doc) const {
 }
 
 NominalRoofline NominalRoofline::read(const nlohmann::json& doc, std::size_t feature_count) {
-    const auto column = [&](const nlohmann::json& value, const std::string& pointer) {
-        if (!value.is_number_integer() || value.get<long long>() < -1 ||
-            value.get<long long>() >= static_cast<long long>(feature_count))
-            throw std::runtime_error("at " + pointer + ": expected a feature column or -1");
-        return value.get<int>();
-    };
+    const JsonReader reader("");
+    const int last = static_cast<int>(feature_count) - 1;
     NominalRoofline b;
-    b.macs = column(doc.value("baseline_macs", nlohmann::json()), "/baseline_macs");
-    const auto columns = doc.value("baseline_bytes", nlohmann::json());
-    if (!columns.is_array())
-        throw std::runtime_error("at /baseline_bytes: expected an array of feature columns");
-    for (std::size_t j = 0; j < columns.size(); ++j)
-        b.bytes.push_back(column(columns[j], "/baseline_bytes/" + std::to_string(j)));
+    b.macs = reader.whole_number(doc, "", "baseline_macs", true, -1, last).value();
+    const auto* columns =
+        reader.array(doc, "", "baseline_bytes", true, "an array of feature columns");
+    for (std::size_t j = 0; j < columns->size(); ++j)
+        b.bytes.push_back(
+            reader.whole_number_at((*columns)[j], child_pointer("/baseline_bytes", j), 0, last));
     return b;
 }
 

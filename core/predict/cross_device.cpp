@@ -2,10 +2,12 @@
 
 #include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 #include "kernel_features.hpp"
 
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -14,15 +16,14 @@ namespace cleave::predict {
 
 namespace {
 
-// Runs `read`, its "at /x: ..." errors placed under `prefix` ("at /base/x: ...").
+// Runs `read`, its errors placed under `prefix` (/base/weights/3).
 void nested(const std::string& prefix, const std::function<void()>& read) {
     try {
         read();
-    } catch (const std::exception& e) {
-        const std::string what = e.what();
-        if (what.rfind("at ", 0) == 0)
-            throw std::runtime_error("at " + prefix + what.substr(3));
-        throw std::runtime_error("at " + prefix + ": " + what);
+    } catch (const InputError& e) {
+        rethrow_under(e, "", prefix);
+    } catch (const std::exception& e) { // a library's own error (XGBoost's)
+        throw InputError("", prefix, e.what());
     }
 }
 
@@ -116,60 +117,43 @@ std::string CrossDeviceRegressor::save() const {
 }
 
 void CrossDeviceRegressor::load(const std::string& text, std::size_t feature_count) {
-    const auto doc = nlohmann::json::parse(text);
-    if (!doc.is_object() || doc.value("target", "") != "log_us_over_base")
-        throw std::runtime_error("at /target: expected \"log_us_over_base\"");
-    if (!doc.contains("features") || !doc["features"].is_number_unsigned() ||
-        doc["features"].get<std::size_t>() != feature_count)
-        throw std::runtime_error("at /features: expected " + std::to_string(feature_count) +
-                                 ", the predictor's feature count");
-    const auto kind = doc.value("base_kind", nlohmann::json());
-    if (!kind.is_string() || !is_cross_device_base_kind(kind.get<std::string>()))
-        throw std::runtime_error("at /base_kind: expected gbdt or mlp, the base model's kind");
+    const JsonReader reader("");
+    const auto doc = reader.parse(text, "a cross-device model");
+    reader.expect_object(doc, "", "a cross-device model");
+    if (doc.value("target", "") != "log_us_over_base")
+        reader.fail("/target", "expected \"log_us_over_base\"");
+    if (reader.whole_number(doc, "", "features", true, 0, std::numeric_limits<int>::max()) !=
+        static_cast<int>(feature_count))
+        reader.fail("/features", "expected " + std::to_string(feature_count) +
+                                     ", the predictor's feature count");
+    const auto kind = reader.string(doc, "", "base_kind", true, "gbdt or mlp, the base model's kind");
+    if (!is_cross_device_base_kind(kind))
+        reader.fail("/base_kind", "expected gbdt or mlp, the base model's kind");
     std::unique_ptr<Regressor> model;
     try {
-        model = make_regressor(kind.get<std::string>(), "/base_kind");
+        model = make_regressor(kind, "/base_kind");
     } catch (const InputError& e) {
-        throw std::runtime_error("at /base_kind: " + e.problem());
+        reader.fail("/base_kind", e.problem());
     }
     std::vector<std::string> devices;
-    const auto base_devices = doc.value("base_devices", nlohmann::json());
-    if (!base_devices.is_array())
-        throw std::runtime_error("at /base_devices: expected the ids the base was trained on");
-    for (std::size_t i = 0; i < base_devices.size(); ++i) {
-        if (!base_devices[i].is_string())
-            throw std::runtime_error("at /base_devices/" + std::to_string(i) +
-                                     ": expected a device id");
-        devices.push_back(base_devices[i]);
-    }
+    const auto* base_devices =
+        reader.array(doc, "", "base_devices", true, "the ids the base was trained on");
+    for (std::size_t i = 0; i < base_devices->size(); ++i)
+        devices.push_back(
+            reader.string_at((*base_devices)[i], child_pointer("/base_devices", i), "a device id"));
     const auto& names = device_descriptor_names();
     if (doc.value("descriptor_names", nlohmann::json()) != nlohmann::json(names))
-        throw std::runtime_error("at /descriptor_names: expected the " +
-                                 std::to_string(names.size()) +
-                                 " device descriptor columns this version computes, in order");
-    const auto values = doc.value("descriptor", nlohmann::json());
-    if (!values.is_array() || values.size() != names.size())
-        throw std::runtime_error("at /descriptor: expected " + std::to_string(names.size()) +
-                                 " values");
-    std::vector<double> descriptor;
-    for (std::size_t j = 0; j < names.size(); ++j) {
-        if (!values[j].is_number() || !std::isfinite(values[j].get<double>()) ||
-            values[j].get<double>() < 0 ||
-            (j == kDeviceSpeedColumn && !(values[j].get<double>() > 0)))
-            throw std::runtime_error("at /descriptor/" + std::to_string(j) + ": expected a " +
-                                     (j == kDeviceSpeedColumn ? "positive" : "non-negative") +
-                                     " finite number");
-        descriptor.push_back(values[j]);
-    }
+        reader.fail("/descriptor_names",
+                    "expected the " + std::to_string(names.size()) +
+                        " device descriptor columns this version computes, in order");
+    auto descriptor = read_device_descriptor(reader, doc, "", "descriptor");
     auto baseline = NominalRoofline::read(doc, feature_count);
-    const auto correction_doc = doc.value("correction", nlohmann::json());
-    if (!correction_doc.is_object())
-        throw std::runtime_error("at /correction: expected the correction's object");
+    const auto* correction_doc =
+        reader.object(doc, "", "correction", true, "the correction's object");
     LogCorrection correction;
-    nested("/correction", [&] { correction = LogCorrection::read(correction_doc, feature_count); });
-    if (!doc.contains("base") || !doc["base"].is_object())
-        throw std::runtime_error("at /base: expected the base model");
-    nested("/base", [&] { model->load(doc["base"].dump(), feature_count + names.size()); });
+    nested("/correction", [&] { correction = LogCorrection::read(*correction_doc, feature_count); });
+    const auto* base = reader.object(doc, "", "base", true, "the base model");
+    nested("/base", [&] { model->load(base->dump(), feature_count + names.size()); });
 
     base_kind_ = kind;
     base_devices_ = std::move(devices);

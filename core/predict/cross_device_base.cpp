@@ -3,11 +3,13 @@
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 #include "core/xz_codec.hpp"
 #include "kernel_features.hpp"
 #include "predictor_library.hpp"
 
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace cleave::predict {
@@ -17,25 +19,6 @@ namespace {
 constexpr const char* kFormat = "cleave-cross-device-base";
 constexpr int kVersion = 1;
 constexpr const char* kExpected = "a cross-device base model written by cleave train-cross-device";
-
-std::vector<double> descriptor_values(const nlohmann::json& values, std::size_t count,
-                                      const std::string& file, const std::string& pointer) {
-    if (!values.is_array() || values.size() != count)
-        throw InputError(file, pointer,
-                         "expected " + std::to_string(count) + " descriptor values");
-    std::vector<double> out;
-    for (std::size_t j = 0; j < count; ++j) {
-        const auto& v = values[j];
-        if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
-            throw InputError(file, pointer + "/" + std::to_string(j),
-                             "expected a finite non-negative number");
-        out.push_back(v.get<double>());
-    }
-    if (!(out[kDeviceSpeedColumn] > 0))
-        throw InputError(file, pointer + "/" + std::to_string(kDeviceSpeedColumn),
-                         "expected a positive speed");
-    return out;
-}
 
 } // namespace
 
@@ -139,53 +122,45 @@ void save_cross_device_base(const CrossDeviceBase& base, const std::filesystem::
 
 CrossDeviceBase load_cross_device_base(const std::string& path) {
     const auto doc = read_json_file(path, kExpected);
-    const auto fail = [&](const std::string& pointer, const std::string& problem) {
-        throw InputError(path, pointer, problem);
-    };
-    if (!doc.is_object() || doc.value("format", "") != kFormat)
-        fail("/format", std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
+    const JsonReader reader(path);
+    reader.expect_object(doc, "", kExpected);
+    if (doc.value("format", "") != kFormat)
+        reader.fail("/format", std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
     if (doc.value("version", 0) != kVersion)
-        fail("/version", "expected " + std::to_string(kVersion));
-    for (const char* key : {"kind", "rules"}) {
-        const auto it = doc.find(key);
-        if (it == doc.end() || !it->is_string() || it->get<std::string>().empty())
-            fail(std::string("/") + key, "expected a non-empty string");
-    }
+        reader.fail("/version", "expected " + std::to_string(kVersion));
     CrossDeviceBase base;
     base.file = path;
-    base.kind = doc["kind"];
-    base.rules = doc["rules"];
+    base.kind = reader.string(doc, "", "kind", true, "gbdt or mlp");
+    base.rules = reader.string(doc, "", "rules", true, "a fusion method");
     if (!is_cross_device_base_kind(base.kind))
-        fail("/kind", "expected gbdt or mlp, a regressor over every kernel");
+        reader.fail("/kind", "expected gbdt or mlp, a regressor over every kernel");
     std::unique_ptr<Regressor> regressor;
     try {
         regressor = make_regressor(base.kind, "/kind");
     } catch (const InputError& e) {
-        fail("/kind", e.problem());
+        reader.fail("/kind", e.problem());
     }
     base.features = read_feature_columns(doc, path);
     const auto& names = device_descriptor_names();
     if (!doc.contains("descriptor") || doc["descriptor"] != nlohmann::json(names))
-        fail("/descriptor", "expected the " + std::to_string(names.size()) +
-                                " device descriptor columns this version computes, in order");
-    const auto devices = doc.find("devices");
-    if (devices == doc.end() || !devices->is_array() || devices->size() < 2)
-        fail("/devices", "expected the two or more devices it was trained on");
+        reader.fail("/descriptor", "expected the " + std::to_string(names.size()) +
+                                       " device descriptor columns this version computes, in order");
+    const auto* devices =
+        reader.array(doc, "", "devices", true, "the two or more devices it was trained on");
+    if (devices->size() < 2)
+        reader.fail("/devices", "expected the two or more devices it was trained on");
     for (std::size_t i = 0; i < devices->size(); ++i) {
         const auto& d = (*devices)[i];
-        const std::string pointer = "/devices/" + std::to_string(i);
-        if (!d.is_object() || !d.contains("id") || !d["id"].is_string())
-            fail(pointer + "/id", "expected the device's id");
-        if (!d.contains("kernels") || !d["kernels"].is_number_unsigned())
-            fail(pointer + "/kernels", "expected a count");
+        const std::string pointer = child_pointer("/devices", i);
+        reader.expect_object(d, pointer, "a device: id, kernels, descriptor");
         base.devices.push_back(
-            {d["id"], d["kernels"].get<int>(),
-             descriptor_values(d.value("descriptor", nlohmann::json()), names.size(), path,
-                               pointer + "/descriptor")});
+            {reader.string(d, pointer, "id", true, "the device's id"),
+             reader.whole_number(d, pointer, "kernels", true, 0, std::numeric_limits<int>::max())
+                 .value(),
+             read_device_descriptor(reader, d, pointer, "descriptor")});
     }
-    if (!doc.contains("model") || !doc["model"].is_object())
-        fail("/model", "expected the " + base.kind + " model");
-    load_regressor(*regressor, doc["model"], base.features.size() + names.size(), path, "/model");
+    load_regressor(*regressor, *reader.object(doc, "", "model", true, "the " + base.kind + " model"),
+                   base.features.size() + names.size(), path, "/model");
     base.model = std::move(regressor);
     return base;
 }

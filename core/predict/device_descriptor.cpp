@@ -1,6 +1,7 @@
 #include "device_descriptor.hpp"
 
 #include "baseline.hpp"
+#include "core/json_reader.hpp"
 #include "kernel_features.hpp"
 
 #include <algorithm>
@@ -91,6 +92,19 @@ std::vector<double> device_descriptor(const DeviceFigures& figures,
     for (std::size_t g = 0; g < kGroups; ++g)
         out.push_back(std::exp(sum[g] / (count[g] + 1)));
     return out;
+}
+
+std::vector<double> read_device_descriptor(const JsonReader& reader, const nlohmann::json& object,
+                                           const std::string& pointer, const std::string& key) {
+    const auto values = reader.finite_numbers(object, pointer, key, device_descriptor_names().size(),
+                                              "one per device descriptor column");
+    const std::string at = child_pointer(pointer, key);
+    for (std::size_t j = 0; j < values.size(); ++j)
+        if (values[j] < 0 || (j == kDeviceSpeedColumn && !(values[j] > 0)))
+            reader.fail(child_pointer(at, j),
+                        j == kDeviceSpeedColumn ? "expected a positive speed"
+                                                : "expected a finite non-negative number");
+    return values;
 }
 
 } // namespace cleave::predict

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/device/device_spec.hpp"
+#include "core/json_reader.hpp"
 #include "predictor_training.hpp"
 
 #include <string>
@@ -33,6 +34,11 @@ SpeedGroup speed_group(const std::vector<double>& kernel_features);
 // measured time, geometric mean over the samples), then one relative speed per SpeedGroup.
 const std::vector<std::string>& device_descriptor_names();
 inline constexpr std::size_t kDeviceSpeedColumn = 4;
+
+// A descriptor as a file keeps it: the array `key` of `object` (at `pointer`), one finite value
+// >= 0 per device_descriptor_names() column, the speed above 0; InputError from `reader`.
+std::vector<double> read_device_descriptor(const JsonReader& reader, const nlohmann::json& object,
+                                           const std::string& pointer, const std::string& key);
 
 // Throws std::invalid_argument without samples or for a sample whose time is not positive.
 std::vector<double> device_descriptor(const DeviceFigures& figures,

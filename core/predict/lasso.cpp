@@ -1,5 +1,6 @@
 #include "lasso.hpp"
 
+#include "core/json_reader.hpp"
 #include "kernel_features.hpp"
 
 #include <algorithm>
@@ -235,27 +236,17 @@ std::string LassoRegressor::save() const {
 }
 
 void LassoRegressor::load(const std::string& text, std::size_t feature_count) {
-    const auto doc = nlohmann::json::parse(text);
-    if (!doc.is_object())
-        throw std::runtime_error("expected an object with intercept_us, weights, floor_us");
+    const JsonReader reader("");
+    const auto doc = reader.parse(text, "a lasso model");
+    reader.expect_object(doc, "", "an object with intercept_us, weights, floor_us");
     LinearModel m;
-    for (const char* key : {"intercept_us", "floor_us", "alpha"}) {
-        if (!doc.contains(key) || !doc[key].is_number())
-            throw std::runtime_error(std::string("at /") + key + ": expected a number");
-    }
-    const auto& w = doc.contains("weights") ? doc["weights"] : nlohmann::json();
-    if (!w.is_array() || w.size() != feature_count)
-        throw std::runtime_error("at /weights: expected " + std::to_string(feature_count) +
-                                 " numbers, one per feature");
-    for (std::size_t j = 0; j < w.size(); ++j) {
-        if (!w[j].is_number() || w[j].get<double>() < 0)
-            throw std::runtime_error("at /weights/" + std::to_string(j) +
-                                     ": expected a non-negative number");
-        m.weights.push_back(w[j].get<double>());
-    }
-    m.intercept = doc["intercept_us"];
-    m.floor = doc["floor_us"];
-    m.alpha = doc["alpha"];
+    m.intercept = reader.finite(doc, "", "intercept_us");
+    m.floor = reader.finite(doc, "", "floor_us");
+    m.alpha = reader.finite(doc, "", "alpha");
+    m.weights = reader.finite_numbers(doc, "", "weights", feature_count, "one per feature");
+    for (std::size_t j = 0; j < m.weights.size(); ++j)
+        if (m.weights[j] < 0)
+            reader.fail("/weights/" + std::to_string(j), "expected a non-negative number");
     model_ = std::move(m);
 }
 

@@ -1,5 +1,6 @@
 #include "launch_bound.hpp"
 
+#include "core/json_reader.hpp"
 #include "core/statistics.hpp"
 #include "kernel_features.hpp"
 
@@ -316,25 +317,16 @@ std::string LaunchBoundRegressor::save() const {
 }
 
 void LaunchBoundRegressor::load(const std::string& text, std::size_t feature_count) {
+    const JsonReader reader("");
     if (feature_count < kernel_feature_names().size())
-        throw std::runtime_error("at /: expected rows of the " +
-                                 std::to_string(kernel_feature_names().size()) +
-                                 " kernel features at least");
-    const auto doc = nlohmann::json::parse(text);
-    if (!doc.is_object())
-        throw std::runtime_error("expected an object with floor_us, gflops, bandwidth_gbs");
+        reader.fail("", "expected rows of the " + std::to_string(kernel_feature_names().size()) +
+                            " kernel features at least");
+    const auto doc = reader.parse(text, "a launch-bound model");
+    reader.expect_object(doc, "", "an object with floor_us, gflops, bandwidth_gbs");
     LaunchBoundParameters p;
-    for (const auto& [key, target] : {std::pair<const char*, double*>{"floor_us", &p.floor_us},
-                                      {"gflops", &p.gflops},
-                                      {"bandwidth_gbs", &p.bandwidth_gbs}}) {
-        if (!doc.contains(key) || !doc[key].is_number() || !(doc[key].get<double>() >= 0) ||
-            !std::isfinite(doc[key].get<double>()))
-            throw std::runtime_error(std::string("at /") + key +
-                                     ": expected a finite number >= 0 (0: no such bound)");
-        *target = doc[key].get<double>();
-    }
-    if (!(p.floor_us > 0))
-        throw std::runtime_error("at /floor_us: expected a launch floor above 0");
+    p.floor_us = reader.number(doc, "", "floor_us", true, "us, the launch floor").value();
+    p.gflops = reader.number(doc, "", "gflops", true, "0: no such bound", true).value();
+    p.bandwidth_gbs = reader.number(doc, "", "bandwidth_gbs", true, "0: no such bound", true).value();
     parameters_ = p;
 }
 

@@ -1,5 +1,7 @@
 #include "log_correction.hpp"
 
+#include "core/json_reader.hpp"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -41,13 +43,6 @@ Fit ridge(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const Eigen::Vecto
     }
     fit.loo_error /= w.sum();
     return fit;
-}
-
-double number(const nlohmann::json& doc, const char* key) {
-    const auto it = doc.find(key);
-    if (it == doc.end() || !it->is_number() || !std::isfinite(it->get<double>()))
-        throw std::runtime_error(std::string("at /") + key + ": expected a finite number");
-    return it->get<double>();
 }
 
 } // namespace
@@ -133,31 +128,24 @@ void LogCorrection::write(nlohmann::json& doc) const {
 }
 
 LogCorrection LogCorrection::read(const nlohmann::json& doc, std::size_t feature_count) {
-    if (!doc.is_object())
-        throw std::runtime_error("at : expected a correction object");
+    const JsonReader reader("");
+    reader.expect_object(doc, "", "a correction object");
     LogCorrection c;
-    c.offset = number(doc, "offset");
-    c.slope = number(doc, "slope");
-    c.center = number(doc, "center");
-    c.scale = number(doc, "scale");
-    if (!(c.scale > 0))
-        throw std::runtime_error("at /scale: expected a positive number");
-    const auto columns = doc.find("columns");
-    if (columns == doc.end() || !columns->is_array())
-        throw std::runtime_error("at /columns: expected an array of {\"column\", \"offset\"}");
+    c.offset = reader.finite(doc, "", "offset");
+    c.slope = reader.finite(doc, "", "slope");
+    c.center = reader.finite(doc, "", "center");
+    c.scale = reader.number(doc, "", "scale", true, "").value();
+    const auto* columns =
+        reader.array(doc, "", "columns", true, "an array of {\"column\", \"offset\"}");
     for (std::size_t i = 0; i < columns->size(); ++i) {
         const auto& entry = (*columns)[i];
-        const std::string at = "at /columns/" + std::to_string(i);
-        if (!entry.is_object() || !entry.contains("column") ||
-            !entry["column"].is_number_unsigned() ||
-            entry["column"].get<std::size_t>() >= feature_count)
-            throw std::runtime_error(at + "/column: expected a feature column below " +
-                                     std::to_string(feature_count));
-        if (!entry.contains("offset") || !entry["offset"].is_number() ||
-            !std::isfinite(entry["offset"].get<double>()))
-            throw std::runtime_error(at + "/offset: expected a finite number");
-        c.column_offsets.emplace_back(entry["column"].get<std::size_t>(),
-                                      entry["offset"].get<double>());
+        const std::string at = child_pointer("/columns", i);
+        reader.expect_object(entry, at, "{\"column\", \"offset\"}");
+        const int column = reader.whole_number(entry, at, "column", true, 0,
+                                               static_cast<int>(feature_count) - 1)
+                               .value();
+        c.column_offsets.emplace_back(static_cast<std::size_t>(column),
+                                      reader.finite(entry, at, "offset"));
     }
     if (const auto penalties = doc.find("penalties"); penalties != doc.end() && penalties->is_object()) {
         c.column_penalty = penalties->value("columns", 0.0);

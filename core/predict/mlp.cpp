@@ -1,6 +1,7 @@
 #include "mlp.hpp"
 
 #include "core/adam.hpp"
+#include "core/json_reader.hpp"
 #include "core/statistics.hpp"
 
 #include <algorithm>
@@ -38,25 +39,22 @@ nlohmann::json matrix_json(const Eigen::MatrixXd& m) {
     return rows;
 }
 
-Eigen::MatrixXd matrix_from(const nlohmann::json& doc, const char* key, Eigen::Index rows,
+// The `rows` x `cols` matrix `key` of `doc`, an array of rows (`pointer`: where `doc` is).
+Eigen::MatrixXd matrix_from(const JsonReader& reader, const nlohmann::json& doc,
+                            const std::string& pointer, const char* key, Eigen::Index rows,
                             Eigen::Index cols) {
-    const std::string at = std::string("at /") + key;
-    if (!doc.contains(key) || !doc[key].is_array() ||
-        static_cast<Eigen::Index>(doc[key].size()) != rows)
-        throw std::runtime_error(at + ": expected " + std::to_string(rows) + " rows");
+    const std::string what = std::to_string(rows) + " rows of " + std::to_string(cols) + " numbers";
+    const auto* list = reader.array(doc, pointer, key, true, what);
+    const std::string at = child_pointer(pointer, key);
+    if (static_cast<Eigen::Index>(list->size()) != rows)
+        reader.fail(at, "expected " + what + ", found " + std::to_string(list->size()) + " rows");
     Eigen::MatrixXd m(rows, cols);
     for (Eigen::Index r = 0; r < rows; ++r) {
-        const auto& row = doc[key][static_cast<std::size_t>(r)];
-        if (!row.is_array() || static_cast<Eigen::Index>(row.size()) != cols)
-            throw std::runtime_error(at + "/" + std::to_string(r) + ": expected " +
-                                     std::to_string(cols) + " numbers");
-        for (Eigen::Index c = 0; c < cols; ++c) {
-            const auto& v = row[static_cast<std::size_t>(c)];
-            if (!v.is_number())
-                throw std::runtime_error(at + "/" + std::to_string(r) + "/" + std::to_string(c) +
-                                         ": expected a number");
-            m(r, c) = v.get<double>();
-        }
+        const auto row = reader.finite_numbers_at((*list)[static_cast<std::size_t>(r)],
+                                                  child_pointer(at, static_cast<std::size_t>(r)),
+                                                  static_cast<std::size_t>(cols), "a row");
+        for (Eigen::Index c = 0; c < cols; ++c)
+            m(r, c) = row[static_cast<std::size_t>(c)];
     }
     return m;
 }
@@ -207,38 +205,35 @@ std::string MlpRegressor::save() const {
 }
 
 void MlpRegressor::load(const std::string& text, std::size_t feature_count) {
-    const auto doc = nlohmann::json::parse(text);
-    if (!doc.is_object() || doc.value("target", "") != "log_us_over_baseline")
-        throw std::runtime_error("at /target: expected \"log_us_over_baseline\"");
+    const JsonReader reader("");
+    const auto doc = reader.parse(text, "an MLP model");
+    reader.expect_object(doc, "", "an MLP model");
+    if (doc.value("target", "") != "log_us_over_baseline")
+        reader.fail("/target", "expected \"log_us_over_baseline\"");
     const auto p = static_cast<Eigen::Index>(feature_count);
     auto baseline = NominalRoofline::read(doc, feature_count);
-    const Eigen::MatrixXd mean =
-        matrix_from({{"mean", {doc.value("mean", nlohmann::json())}}}, "mean", 1, p);
-    const Eigen::MatrixXd scale =
-        matrix_from({{"scale", {doc.value("scale", nlohmann::json())}}}, "scale", 1, p);
-    const auto h1 = doc.contains("b1") && doc["b1"].is_array() && !doc["b1"].empty()
-                        ? static_cast<Eigen::Index>(doc["b1"][0].size())
-                        : 0;
-    const auto h2 = doc.contains("b2") && doc["b2"].is_array() && !doc["b2"].empty()
-                        ? static_cast<Eigen::Index>(doc["b2"][0].size())
-                        : 0;
-    w1_ = matrix_from(doc, "w1", p, h1);
-    b1_ = matrix_from(doc, "b1", 1, h1);
-    w2_ = matrix_from(doc, "w2", h1, h2);
-    b2_ = matrix_from(doc, "b2", 1, h2);
-    w3_ = matrix_from(doc, "w3", h2, 1);
-    b3_ = matrix_from(doc, "b3", 1, 1);
-    mean_ = mean.row(0).transpose();
-    scale_ = scale.row(0).transpose();
+    const auto width = [&](const char* key) { // a layer's width, from its bias row
+        const auto* bias = reader.array(doc, "", key, true, "one row of biases");
+        return bias->empty() || !(*bias)[0].is_array() ? Eigen::Index{0}
+                                                        : static_cast<Eigen::Index>((*bias)[0].size());
+    };
+    const auto h1 = width("b1"), h2 = width("b2");
+    w1_ = matrix_from(reader, doc, "", "w1", p, h1);
+    b1_ = matrix_from(reader, doc, "", "b1", 1, h1);
+    w2_ = matrix_from(reader, doc, "", "w2", h1, h2);
+    b2_ = matrix_from(reader, doc, "", "b2", 1, h2);
+    w3_ = matrix_from(reader, doc, "", "w3", h2, 1);
+    b3_ = matrix_from(reader, doc, "", "b3", 1, 1);
+    const auto mean = reader.finite_numbers(doc, "", "mean", feature_count, "one per feature");
+    const auto scale = reader.finite_numbers(doc, "", "scale", feature_count, "one per feature");
+    mean_ = Eigen::Map<const Eigen::VectorXd>(mean.data(), p);
+    scale_ = Eigen::Map<const Eigen::VectorXd>(scale.data(), p);
     if ((scale_.array() <= 0).any())
-        throw std::runtime_error("at /scale: expected numbers above 0");
-    for (const char* key : {"target_min", "target_max"})
-        if (!doc.contains(key) || !doc[key].is_number())
-            throw std::runtime_error(std::string("at /") + key + ": expected a number");
-    target_min_ = doc["target_min"];
-    target_max_ = doc["target_max"];
+        reader.fail("/scale", "expected numbers above 0");
+    target_min_ = reader.finite(doc, "", "target_min");
+    target_max_ = reader.finite(doc, "", "target_max");
     if (target_min_ > target_max_)
-        throw std::runtime_error("at /target_max: expected at least target_min");
+        reader.fail("/target_max", "expected at least target_min");
     baseline_ = std::move(baseline);
 }
 

@@ -3,10 +3,12 @@
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 #include "core/xz_codec.hpp"
 #include "inference_overhead.hpp"
 #include "kernel_features.hpp"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace cleave::predict {
@@ -133,24 +135,20 @@ void save_predictor(const Predictor& predictor, const std::filesystem::path& pat
 
 std::vector<std::string> read_feature_columns(const nlohmann::json& doc, const std::string& path,
                                               const std::string& prefix) {
-    const auto fail = [&](const std::string& pointer, const std::string& problem) {
-        throw InputError(path, prefix + pointer, problem);
-    };
+    const JsonReader reader(path);
     const auto& names = kernel_feature_names();
-    const auto features = doc.find("features");
-    if (features == doc.end() || !features->is_array() || features->size() < names.size())
-        fail("/features", "expected the " + std::to_string(names.size()) +
-                              " kernel features this version computes, then indicator columns");
+    const std::string expected = "the " + std::to_string(names.size()) +
+                                 " kernel features this version computes, then indicator columns";
+    const auto* features = reader.array(doc, prefix, "features", true, expected);
+    if (features->size() < names.size())
+        reader.fail(prefix + "/features", "expected " + expected);
     std::vector<std::string> out;
     for (std::size_t j = 0; j < features->size(); ++j) {
-        const auto& f = (*features)[j];
-        const std::string pointer = "/features/" + std::to_string(j);
-        if (!f.is_string())
-            fail(pointer, "expected a feature name");
-        const std::string name = f;
+        const std::string pointer = child_pointer(prefix + "/features", j);
+        const std::string name = reader.string_at((*features)[j], pointer, "a feature name");
         if (j < names.size() ? name != names[j]
                              : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
-            fail(pointer, j < names.size()
+            reader.fail(pointer, j < names.size()
                               ? "expected \"" + names[j] +
                                     "\", the kernel feature this version "
                                     "computes there"
@@ -165,16 +163,10 @@ void load_regressor(Regressor& regressor, const nlohmann::json& model, std::size
                     const std::string& file, const std::string& pointer) {
     try {
         regressor.load(model.dump(), feature_count);
-    } catch (const std::exception& e) {
-        // "at /weights/3: expected ..." from the regressor: the place inside its model.
-        std::string what = e.what();
-        std::string at = pointer;
-        if (what.rfind("at /", 0) == 0) {
-            const auto colon = what.find(": ");
-            at += what.substr(3, colon - 3);
-            what = colon == std::string::npos ? what : what.substr(colon + 2);
-        }
-        throw InputError(file, at, what);
+    } catch (const InputError& e) {
+        rethrow_under(e, file, pointer);
+    } catch (const std::exception& e) { // a library's own error (XGBoost's)
+        throw InputError(file, pointer, e.what());
     }
 }
 
@@ -184,59 +176,48 @@ Predictor load_predictor(const std::string& path) {
 
 Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
                           const std::string& prefix) {
-    const auto fail = [&](const std::string& pointer, const std::string& problem) {
-        throw InputError(path, prefix + pointer, problem);
-    };
-    if (!doc.is_object() || doc.value("format", "") != kFormat)
-        fail("/format", std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
+    const JsonReader reader(path);
+    reader.expect_object(doc, prefix, kExpected);
+    if (doc.value("format", "") != kFormat)
+        reader.fail(prefix + "/format",
+                    std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
     if (doc.value("version", 0) != kVersion)
-        fail("/version", "expected " + std::to_string(kVersion));
+        reader.fail(prefix + "/version", "expected " + std::to_string(kVersion));
     Predictor p;
     p.file = path;
-    for (const char* key : {"device", "kind", "rules"}) {
-        const auto it = doc.find(key);
-        if (it == doc.end() || !it->is_string() || it->get<std::string>().empty())
-            fail(std::string("/") + key, "expected a non-empty string");
-    }
-    p.device = doc["device"];
-    p.kind = doc["kind"];
-    p.rules = doc["rules"];
+    p.device = reader.string(doc, prefix, "device", true, "a device id");
+    p.kind = reader.string(doc, prefix, "kind", true, "a regressor kind");
+    p.rules = reader.string(doc, prefix, "rules", true, "a fusion method");
     try {
         make_regressor(p.kind, "/kind");
     } catch (const InputError& e) {
-        fail("/kind", e.problem());
+        reader.fail(prefix + "/kind", e.problem());
     }
 
     p.features = read_feature_columns(doc, path, prefix);
-    for (const char* key : {"overhead_ms", "overhead_per_kernel_us", "overhead_per_io_mb_us"}) {
-        const auto it = doc.find(key);
-        const std::string name = key;
-        if (name == "overhead_per_io_mb_us" && it == doc.end()) // files written before it
-            continue;
-        // The per-kernel part may be negative (inference_overhead.hpp).
-        if (it == doc.end() || !it->is_number() ||
-            (name != "overhead_per_kernel_us" && it->get<double>() < 0))
-            fail("/" + name, name == "overhead_per_kernel_us" ? "expected a number"
-                                                               : "expected a non-negative number");
-    }
-    p.overhead_ms = doc["overhead_ms"];
-    p.overhead_per_kernel_us = doc["overhead_per_kernel_us"];
-    p.overhead_per_io_mb_us = doc.value("overhead_per_io_mb_us", 0.0);
+    p.overhead_ms = reader.number(doc, prefix, "overhead_ms", true, "ms", true).value();
+    // The per-kernel part may be negative (inference_overhead.hpp); files written before the
+    // input/output part have none.
+    p.overhead_per_kernel_us = reader.finite(doc, prefix, "overhead_per_kernel_us");
+    p.overhead_per_io_mb_us =
+        reader.number(doc, prefix, "overhead_per_io_mb_us", false, "us per MB", true).value_or(0);
 
-    const auto classes = doc.find("classes");
-    if (classes == doc.end() || !classes->is_object() || !classes->contains(kAllKernels))
-        fail("/classes",
-             std::string("expected an object of models including \"") + kAllKernels + "\"");
+    const std::string models =
+        std::string("an object of models including \"") + kAllKernels + "\"";
+    const auto* classes = reader.object(doc, prefix, "classes", true, models);
+    if (!classes->contains(kAllKernels))
+        reader.fail(prefix + "/classes", "expected " + models);
     for (const auto& [name, c] : classes->items()) {
-        const std::string pointer = "/classes/" + name;
-        if (!c.is_object() || !c.contains("model"))
-            fail(pointer, "expected an object with \"samples\" and \"model\"");
-        if (!c.contains("samples") || !c["samples"].is_number_integer())
-            fail(pointer + "/samples", "expected a count");
+        const std::string pointer = child_pointer(prefix + "/classes", name);
+        const std::string expected = "an object with \"samples\" and \"model\"";
+        reader.expect_object(c, pointer, expected);
+        const int samples =
+            reader.whole_number(c, pointer, "samples", true, 0, std::numeric_limits<int>::max())
+                .value();
         auto regressor = make_regressor(p.kind, "/kind");
-        load_regressor(*regressor, c["model"], p.features.size(), path,
-                       prefix + pointer + "/model");
-        p.classes.emplace(name, ClassModel{std::move(regressor), c["samples"].get<int>()});
+        load_regressor(*regressor, *reader.object(c, pointer, "model", true, "the class's model"),
+                       p.features.size(), path, pointer + "/model");
+        p.classes.emplace(name, ClassModel{std::move(regressor), samples});
     }
     if (const auto it = doc.find("trained_on"); it != doc.end() && it->is_array())
         for (const auto& run : *it)

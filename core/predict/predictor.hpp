@@ -90,7 +90,7 @@ std::vector<std::string> read_feature_columns(const nlohmann::json& document,
                                               const std::string& prefix = "");
 
 // regressor.load(model, feature_count), its errors as InputError at `pointer` of `file` plus the
-// place the regressor names ("at /weights/3: ...").
+// place the regressor names (/weights/3).
 void load_regressor(Regressor& regressor, const nlohmann::json& model, std::size_t feature_count,
                     const std::string& file, const std::string& pointer);
 

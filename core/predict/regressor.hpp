@@ -42,8 +42,9 @@ public:
     }
 
     // The fitted parameters as JSON text, and back for rows of `feature_count` features. load
-    // throws std::runtime_error saying what is wrong ("at /weights: expected ...") on text it did
-    // not write or that was written for another number of features.
+    // throws InputError with no file, the JSON pointer inside the text and what was expected
+    // (JsonReader with an empty file) on text it did not write or that was written for another
+    // number of features; load_regressor places it in the predictor's file.
     virtual std::string save() const = 0;
     virtual void load(const std::string& json, std::size_t feature_count) = 0;
 };

@@ -1,6 +1,7 @@
 #include "roofline.hpp"
 
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 #include "core/statistics.hpp"
 #include "kernel_features.hpp"
 
@@ -98,22 +99,18 @@ std::string RooflineRegressor::save() const {
 }
 
 void RooflineRegressor::load(const std::string& text, std::size_t) {
-    const auto doc = nlohmann::json::parse(text);
+    const JsonReader reader("");
+    const auto doc = reader.parse(text, "a roofline model");
+    reader.expect_object(doc, "", "an object with peak_gflops, bandwidth_gbs, efficiency, launch_us");
     RooflineParameters p;
-    for (const auto& [key, target] :
-         {std::pair<const char*, double*>{"peak_gflops", &p.peak_gflops},
-          {"bandwidth_gbs", &p.bandwidth_gbs},
-          {"efficiency", &p.efficiency},
-          {"launch_us", &p.launch_us}}) {
-        if (!doc.is_object() || !doc.contains(key) || !doc[key].is_number() ||
-            doc[key].get<double>() < 0)
-            throw std::runtime_error(std::string("at /") + key + ": expected a number >= 0");
-        *target = doc[key].get<double>();
-    }
-    if (p.efficiency <= 0 || p.efficiency > 1)
-        throw std::runtime_error("at /efficiency: expected a share in (0, 1]");
+    p.peak_gflops = reader.number(doc, "", "peak_gflops", true, "GFLOP/s", true).value();
+    p.bandwidth_gbs = reader.number(doc, "", "bandwidth_gbs", true, "GB/s", true).value();
+    p.efficiency = reader.number(doc, "", "efficiency", true, "a share").value();
+    p.launch_us = reader.number(doc, "", "launch_us", true, "us", true).value();
+    if (p.efficiency > 1)
+        reader.fail("/efficiency", "expected a share in (0, 1]");
     if (p.peak_gflops <= 0 && p.bandwidth_gbs <= 0)
-        throw std::runtime_error("at /peak_gflops: expected a peak rate or a bandwidth above 0");
+        reader.fail("/peak_gflops", "expected a peak rate or a bandwidth above 0");
     parameters_ = p;
 }
 

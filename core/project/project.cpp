@@ -66,13 +66,6 @@ std::string resolved_device(const std::string& device, const fs::path& folder) {
     return device::is_device_file(device) ? resolved_path(device, folder).string() : device;
 }
 
-// An error from a nested reader (a cluster file, a mapping.json) moved under `prefix`.
-[[noreturn]] void rethrow_under(const InputError& e, const std::string& file,
-                                const std::string& prefix) {
-    const std::string place = e.place() == "/" ? "" : e.place();
-    throw InputError(file, prefix + place, e.problem());
-}
-
 json optional_object(const JsonReader& reader, const json& root, const std::string& key,
                      const std::string& expected) {
     const json* value = reader.object(root, "", key, false, expected);

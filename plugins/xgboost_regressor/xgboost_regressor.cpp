@@ -5,6 +5,7 @@
 // big kernels, rather than its time, which does not. Trees split on thresholds,
 // so the raw kernel features need no scaling. The fitted booster is kept as XGBoost's own JSON
 // model inside the predictor file.
+#include "core/json_reader.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "core/predict/baseline.hpp"
 #include "core/predict/regressor.hpp"
@@ -159,21 +160,21 @@ public:
     }
 
     void load(const std::string& text, std::size_t feature_count) override {
-        const auto doc = nlohmann::json::parse(text);
-        if (!doc.is_object() || doc.value("target", "") != "log_us_over_baseline")
-            throw std::runtime_error("at /target: expected \"log_us_over_baseline\"");
-        if (!doc.contains("features") || !doc["features"].is_number_unsigned() ||
-            doc["features"].get<std::size_t>() != feature_count)
-            throw std::runtime_error("at /features: expected " + std::to_string(feature_count) +
-                                     ", the predictor's feature count");
+        const JsonReader reader("");
+        const auto doc = reader.parse(text, "a gbdt model");
+        reader.expect_object(doc, "", "a gbdt model");
+        if (doc.value("target", "") != "log_us_over_baseline")
+            reader.fail("/target", "expected \"log_us_over_baseline\"");
+        if (reader.whole_number(doc, "", "features", true, 0, std::numeric_limits<int>::max()) !=
+            static_cast<int>(feature_count))
+            reader.fail("/features", "expected " + std::to_string(feature_count) +
+                                         ", the predictor's feature count");
         auto baseline = predict::NominalRoofline::read(doc, feature_count);
-        if (!doc.contains("xgboost") || !doc["xgboost"].is_object())
-            throw std::runtime_error("at /xgboost: expected XGBoost's JSON model");
-        const std::string model = doc["xgboost"].dump();
+        const std::string model =
+            reader.object(doc, "", "xgboost", true, "XGBoost's JSON model")->dump();
         auto booster = std::make_unique<Booster>();
         if (XGBoosterLoadModelFromBuffer(booster->get(), model.data(), model.size()) != 0)
-            throw std::runtime_error(std::string("at /xgboost: XGBoost cannot read it: ") +
-                                     XGBGetLastError());
+            reader.fail("/xgboost", std::string("XGBoost cannot read it: ") + XGBGetLastError());
         predict_on_one_thread(*booster);
         columns_ = feature_count;
         baseline_ = std::move(baseline);

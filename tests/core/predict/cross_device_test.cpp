@@ -218,15 +218,16 @@ private slots:
         auto m = load_with([](nlohmann::json& d) {
             d["classes"]["*"]["model"]["correction"]["columns"][0]["column"] = 9999;
         });
-        QVERIFY2(has(m, "| /classes/*/model/correction/columns/0/column | expected a feature "
-                        "column below"),
+        QVERIFY2(has(m, "| /classes/*/model/correction/columns/0/column | expected a whole "
+                        "number from 0 to "),
                  m.c_str());
         m = load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["descriptor"][4] = 0; });
         QVERIFY2(has(m, "| /classes/*/model/descriptor/4 | expected a positive"), m.c_str());
         m = load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["base_kind"] = "lasso"; });
         QVERIFY2(has(m, "| /classes/*/model/base_kind | expected gbdt or mlp"), m.c_str());
         m = load_with([](nlohmann::json& d) { d["classes"]["*"]["model"].erase("base"); });
-        QVERIFY2(has(m, "| /classes/*/model/base | expected the base model"), m.c_str());
+        QVERIFY2(has(m, "| /classes/*/model | missing \"base\"; expected the base model"),
+                 m.c_str());
         m = load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["base"]["features"] = 3; });
         QVERIFY2(has(m, "| /classes/*/model/base/features | expected"), m.c_str());
         m = load_with([](nlohmann::json& d) {

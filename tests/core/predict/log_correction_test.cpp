@@ -1,5 +1,6 @@
 // The log-space correction of a base model for one device: one offset from a few samples, offsets
 // per indicator column and a slope over kernel size recovered from many, and its JSON form.
+#include "core/input_error.hpp"
 #include "core/predict/log_correction.hpp"
 
 #include <QtTest>
@@ -85,9 +86,9 @@ private slots:
         try {
             LogCorrection::read(doc, 31);
             QFAIL("a column beyond the row was read");
-        } catch (const std::runtime_error& e) {
-            QCOMPARE(std::string(e.what()),
-                     std::string("at /columns/0/column: expected a feature column below 31"));
+        } catch (const cleave::InputError& e) {
+            QCOMPARE(e.place(), std::string("/columns/0/column"));
+            QCOMPARE(e.problem(), std::string("expected a whole number from 0 to 30, found 31"));
         }
         doc["scale"] = 0;
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, LogCorrection::read(doc, 40));

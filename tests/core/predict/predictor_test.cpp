@@ -197,7 +197,7 @@ private slots:
         QVERIFY(load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["weights"] = {1, 2}; })
                     .find("| /classes/*/model/weights | expected 32 numbers") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) { d["overhead_ms"] = -1; })
-                    .find("| /overhead_ms | expected a non-negative number") != std::string::npos);
+                    .find("| /overhead_ms | expected a number >= 0 (ms), found -1") != std::string::npos);
         write(path, "{\"format\": ");
         QVERIFY(message_of([&] { load_predictor(path.toStdString()); }).find("| byte ") !=
                 std::string::npos);

@@ -78,17 +78,17 @@ private slots:
                                 const std::string& start) {
             try {
                 gbdt->load(text, features);
-            } catch (const std::runtime_error& e) {
+            } catch (const cleave::InputError& e) { // the place inside the model, then the problem
                 QVERIFY2(std::string(e.what()).starts_with(start), e.what());
                 return;
             }
             QFAIL("no error");
         };
-        expect(R"({"target": "log_us"})", 27, "at /target:");
-        expect(R"({"target": "log_us_over_baseline", "features": 5})", 27, "at /features:");
+        expect(R"({"target": "log_us"})", 27, "/target: expected");
+        expect(R"({"target": "log_us_over_baseline", "features": 5})", 27, "/features: expected 27, the");
         expect(R"({"target": "log_us_over_baseline", "features": 27, "baseline_macs": 0,
                    "baseline_bytes": [1], "xgboost": {"learner": 1}})",
-               27, "at /xgboost: XGBoost cannot read it");
+               27, "/xgboost: XGBoost cannot read it");
     }
 
     void aMissingKindSaysWhatThereIs() {
