@@ -4,12 +4,19 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace cleave {
 
 using nlohmann::json;
 
 namespace {
+std::string whole_numbers(int min, int max) {
+    return max == std::numeric_limits<int>::max()
+               ? "a whole number >= " + std::to_string(min)
+               : "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+}
+
 std::string shown(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", value);
@@ -91,10 +98,10 @@ std::string JsonReader::string(const json& object, const std::string& pointer,
 }
 
 std::string JsonReader::string_at(const json& value, const std::string& pointer,
-                                  const std::string& expected) const {
+                                  const std::string& expected, bool empty_allowed) const {
     if (!value.is_string())
         fail(pointer, "expected " + expected + ", found " + std::string(value.type_name()));
-    if (value.get<std::string>().empty())
+    if (value.get<std::string>().empty() && !empty_allowed)
         fail(pointer, "expected " + expected + ", found an empty string");
     return value.get<std::string>();
 }
@@ -169,9 +176,7 @@ std::optional<bool> JsonReader::boolean(const json& object, const std::string& p
 std::optional<int> JsonReader::whole_number(const json& object, const std::string& pointer,
                                             const std::string& key, bool required, int min,
                                             int max) const {
-    const json* value = member(object, pointer, key, required,
-                               "a whole number from " + std::to_string(min) + " to " +
-                                   std::to_string(max));
+    const json* value = member(object, pointer, key, required, whole_numbers(min, max));
     if (!value)
         return std::nullopt;
     return whole_number_at(*value, child_pointer(pointer, key), min, max);
@@ -179,8 +184,7 @@ std::optional<int> JsonReader::whole_number(const json& object, const std::strin
 
 int JsonReader::whole_number_at(const json& value, const std::string& pointer, int min,
                                 int max) const {
-    const std::string expected =
-        "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+    const std::string expected = whole_numbers(min, max);
     if (!value.is_number_integer())
         fail(pointer, "expected " + expected + ", found " +
                           (value.is_number() ? value.dump() : std::string(value.type_name())));

@@ -62,7 +62,8 @@ public:
                        const std::string& expected) const;
     // The same checks for a value itself (an array's element) at `pointer`.
     std::string string_at(const nlohmann::json& value, const std::string& pointer,
-                          const std::string& expected = "a string") const;
+                          const std::string& expected = "a string",
+                          bool empty_allowed = false) const;
     int whole_number_at(const nlohmann::json& value, const std::string& pointer, int min,
                         int max) const;
     std::vector<double> finite_numbers_at(const nlohmann::json& value, const std::string& pointer,

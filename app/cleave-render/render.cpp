@@ -4,9 +4,11 @@
 // cleave dse --out) and the latency breakdown. Needs no display: Qt runs on its offscreen platform
 // unless QT_QPA_PLATFORM says otherwise. Exit codes as cleave's: 0 success, 2 bad input or usage,
 // 1 internal failure.
+#include "core/dse/front_output.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 #include "core/layout/graph_layout.hpp"
 #include "cli_main.hpp"
 #include "mapping_options.hpp"
@@ -212,24 +214,19 @@ std::optional<Quantity> quantity(const std::string& name) {
     return std::nullopt;
 }
 
-double number(const nlohmann::json& value, const std::string& file, const std::string& place) {
-    if (!value.is_number())
-        throw InputError(file, place, "expected a number");
-    return value.get<double>();
-}
-
-const nlohmann::json& array(const nlohmann::json& document, const char* key,
-                            const std::string& file) {
-    if (!document.is_object() || !document.contains(key) || !document[key].is_array())
-        throw InputError(file, std::string("/") + key,
-                         "expected an array: the file should be written by cleave dse --out");
-    return document[key];
+// The array `key` of a search written by cleave dse --out.
+const nlohmann::json& array(const JsonReader& reader, const nlohmann::json& document,
+                            const char* key) {
+    reader.expect_object(document, "", "a search written by cleave dse --out");
+    return *reader.array(document, "", key, true,
+                         "an array: the file should be written by cleave dse --out");
 }
 
 ui::ExportResult renderFront(const RenderOptions& options, const ui::ExportOptions& exporting) {
     const std::string& file = options.input;
     const auto document = read_json_file(file, "a search written by cleave dse --out");
-    const auto& front = array(document, "front", file);
+    const JsonReader reader(file);
+    const auto& front = array(reader, document, "front");
     const auto choose = [&](const std::string& name, const char* flag) {
         auto q = quantity(name);
         if (!q)
@@ -249,13 +246,13 @@ ui::ExportResult renderFront(const RenderOptions& options, const ui::ExportOptio
     std::vector<QPointF> points;
     std::vector<double> colours;
     for (std::size_t i = 0; i < front.size(); ++i) {
-        const std::string place = "/front/" + std::to_string(i);
+        const std::string place = child_pointer("/front", i);
+        reader.expect_object(front[i], place, "a solution");
         const auto value = [&](const Quantity& q, const char* flag) {
-            if (!front[i].is_object() || !front[i].contains(q.key))
-                throw InputError(file, place + "/" + q.key,
-                                 "missing: this search has no " + q.name + " objective (" + flag +
-                                     " " + q.name + ")");
-            return number(front[i][q.key], file, place + "/" + q.key) * q.factor;
+            if (!front[i].contains(q.key))
+                reader.fail(place + "/" + q.key, "missing: this search has no " + q.name +
+                                                     " objective (" + flag + " " + q.name + ")");
+            return reader.finite(front[i], place, q.key) * q.factor;
         };
         points.emplace_back(value(x, "--x"), value(y, "--y"));
         if (colour)
@@ -272,16 +269,11 @@ ui::ExportResult renderHypervolume(const RenderOptions& options,
                                    const ui::ExportOptions& exporting) {
     const std::string& file = options.input;
     const auto document = read_json_file(file, "a search written by cleave dse --out");
-    const auto& history = array(document, "hypervolume", file);
+    const JsonReader reader(file);
     QList<QPointF> points;
-    for (std::size_t i = 0; i < history.size(); ++i) {
-        const std::string place = "/hypervolume/" + std::to_string(i);
-        if (!history[i].is_object() || !history[i].contains("evaluations") ||
-            !history[i].contains("hypervolume"))
-            throw InputError(file, place, "expected {\"evaluations\", \"hypervolume\", ...}");
-        points.append(QPointF(number(history[i]["evaluations"], file, place + "/evaluations"),
-                              number(history[i]["hypervolume"], file, place + "/hypervolume")));
-    }
+    for (const auto& step :
+         dse::history_from_json(array(reader, document, "hypervolume"), file, "/hypervolume"))
+        points.append(QPointF(static_cast<double>(step.evaluations), step.hypervolume));
     double budget = points.isEmpty() ? 1.0 : points.back().x();
     if (document.contains("evaluations") && document["evaluations"].is_number())
         budget = std::max(budget, document["evaluations"].get<double>());

@@ -2,6 +2,7 @@
 
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -16,30 +17,28 @@ void read_table(const std::filesystem::path& file, PackageLayout& layout, bool r
     const auto root = read_ordered_json_file(
         path, receiver ? "AutoDiCE's receiver.json: {key: {buffer: [producing rank]}}"
                        : "AutoDiCE's sender.json: {key: {buffer: [reading ranks]}}");
-    if (!root.is_object())
-        throw InputError(path, "/", "expected an object with one entry per mapping key");
+    const JsonReader reader(path);
+    reader.expect_object(root, "", "an object with one entry per mapping key");
     const int ranks = static_cast<int>(layout.ranks.size());
     for (const auto& [key, buffers] : root.items()) {
         const auto rank = std::find_if(layout.ranks.begin(), layout.ranks.end(),
                                        [&](const PackageRank& r) { return r.key == key; });
+        const std::string at = child_pointer("", key);
         if (rank == layout.ranks.end())
-            throw InputError(path, "/" + key, "not a key of mapping.json");
-        if (!buffers.is_object())
-            throw InputError(path, "/" + key, "expected an object {buffer: [ranks]}");
+            reader.fail(at, "not a key of mapping.json");
+        reader.expect_object(buffers, at, "an object {buffer: [ranks]}");
         for (const auto& [tensor, peers] : buffers.items()) {
-            const std::string pointer = "/" + key + "/" + tensor;
+            const std::string pointer = child_pointer(at, tensor);
             if (!peers.is_array() || peers.empty() || (receiver && peers.size() != 1))
-                throw InputError(path, pointer,
-                                 receiver ? "expected [the rank producing it]"
-                                          : "expected the ranks reading it, [r, ...]");
+                reader.fail(pointer, receiver ? "expected [the rank producing it]"
+                                              : "expected the ranks reading it, [r, ...]");
             RankBuffer buffer{tensor, {}};
-            for (const auto& peer : peers) {
-                if (!peer.is_number_integer() || peer.get<int>() < 0 || peer.get<int>() >= ranks ||
-                    &*rank == &layout.ranks[peer.get<std::size_t>()])
-                    throw InputError(path, pointer,
-                                     "expected peer ranks from 0 to " + std::to_string(ranks - 1) +
-                                         ", other than the key's own");
-                buffer.ranks.push_back(peer.get<int>());
+            for (std::size_t i = 0; i < peers.size(); ++i) {
+                const int peer = reader.whole_number_at(peers[i], child_pointer(pointer, i), 0,
+                                                        ranks - 1);
+                if (&*rank == &layout.ranks[static_cast<std::size_t>(peer)])
+                    reader.fail(child_pointer(pointer, i), "expected a peer rank, not the key's own");
+                buffer.ranks.push_back(peer);
             }
             (receiver ? rank->receives : rank->sends).push_back(std::move(buffer));
         }
@@ -54,14 +53,16 @@ PackageLayout read_package(const std::filesystem::path& folder) {
     const auto mapping = (folder / "mapping.json").string();
     const auto root =
         read_ordered_json_file(mapping, "AutoDiCE's mapping.json of an exported package");
-    if (!root.is_object() || root.empty())
-        throw InputError(mapping, "/", "expected an object with one key per rank");
+    const JsonReader reader(mapping);
+    reader.expect_object(root, "", "an object with one key per rank");
+    if (root.empty())
+        reader.fail("", "expected an object with one key per rank, found none");
     for (const auto& [key, nodes] : root.items()) {
         PackageRank rank;
         rank.key = key;
         const auto cut = key.rfind('_');
         if (cut == std::string::npos || cut == 0)
-            throw InputError(mapping, "/" + key, "expected a key <host>_<resource>");
+            reader.fail(child_pointer("", key), "expected a key <host>_<resource>");
         rank.host = key.substr(0, cut);
         rank.sub_model = folder / (key + ".onnx");
         if (!std::filesystem::exists(rank.sub_model))
@@ -83,7 +84,7 @@ PackageLayout read_package(const std::filesystem::path& folder) {
             if (send == producer.sends.end() || std::find(send->ranks.begin(), send->ranks.end(),
                                                           static_cast<int>(r)) == send->ranks.end())
                 throw InputError((folder / "sender.json").string(),
-                                 "/" + producer.key + "/" + buffer.tensor,
+                                 child_pointer(child_pointer("", producer.key), buffer.tensor),
                                  "expected rank " + std::to_string(r) + " (" + layout.ranks[r].key +
                                      ") among the readers, as receiver.json says");
         }

@@ -4,6 +4,7 @@
 #include "core/device/user_library.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 #include "core/predict/predictor.hpp"
 #include "core/xz_codec.hpp"
 
@@ -26,7 +27,7 @@ device::DeviceSpec device_at(const nlohmann::json& document, const std::string& 
         d.file = file;
         return d;
     } catch (const InputError& e) {
-        throw InputError(file, at + e.place(), e.problem());
+        rethrow_under(e, file, at);
     }
 }
 
@@ -52,17 +53,18 @@ void export_device_bundle(const std::string& id, const std::filesystem::path& fi
 
 device::DeviceSpec import_device(const std::string& file, const std::string& predictor_file) {
     const auto document = read_ordered_json_file(file, kExpected);
-    if (!document.is_object())
-        throw InputError(file, "", std::string("expected ") + kExpected);
+    const JsonReader reader(file);
+    if (!document.is_object()) // kept in order: written back as it came
+        reader.fail("", std::string("expected ") + kExpected);
     const std::string format = document.value("format", std::string());
     device::DeviceSpec device;
     nlohmann::ordered_json predictor_document;
     std::string predictor_place; // the file and pointer its errors name
     if (format == kFormat) {
         if (document.value("version", 0) != kVersion)
-            throw InputError(file, "/version", "expected " + std::to_string(kVersion));
+            reader.fail("/version", "expected " + std::to_string(kVersion));
         if (!document.contains("device") || !document["device"].is_object())
-            throw InputError(file, "/device", "expected a device file's object");
+            reader.fail("/device", "expected a device file's object");
         device = device_at(nlohmann::json(document["device"]), file, "/device");
         if (!predictor_file.empty())
             throw InputError(predictor_file, "--predictor",
@@ -76,9 +78,8 @@ device::DeviceSpec import_device(const std::string& file, const std::string& pre
         if (!predictor_file.empty())
             predictor_document = read_ordered_json_file(predictor_file, "a predictor file");
     } else {
-        throw InputError(file, "/format",
-                         std::string("expected \"") + kFormat + "\" or \"cleave-device\" (" +
-                             kExpected + ")");
+        reader.fail("/format", std::string("expected \"") + kFormat + "\" or \"cleave-device\" (" +
+                                   kExpected + ")");
     }
     device::check_user_device_id(device.id, file);
     std::string predictor_text;

@@ -1,8 +1,10 @@
 #include "front_output.hpp"
 
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 
 #include <charconv>
+#include <limits>
 
 namespace cleave::dse {
 
@@ -15,18 +17,7 @@ std::string number(double value) {
     return std::string(buffer, end);
 }
 
-template <typename T>
-T field(const nlohmann::json& json, const char* key, const std::string& file,
-        const std::string& place) {
-    const auto it = json.find(key);
-    if (it == json.end())
-        throw InputError(file, place, std::string("missing \"") + key + "\"");
-    try {
-        return it->get<T>();
-    } catch (const nlohmann::json::exception&) {
-        throw InputError(file, place + "/" + key, "a value of the right type");
-    }
-}
+constexpr int kMost = std::numeric_limits<int>::max();
 
 } // namespace
 
@@ -68,52 +59,52 @@ nlohmann::ordered_json history_json(const std::vector<HypervolumeStep>& history)
 Solution solution_from_json(const nlohmann::json& json, const std::vector<std::string>& names,
                             const device::Cluster& cluster, const std::string& file,
                             const std::string& place) {
-    if (!json.is_object())
-        throw InputError(file, place, "a solution object");
+    const JsonReader reader(file);
+    reader.expect_object(json, place, "a solution object");
     Solution s;
-    s.mapping.points = field<std::vector<int>>(json, "points", file, place);
-    for (const auto& key : field<std::vector<std::string>>(json, "pes", file, place)) {
-        int found = -1;
-        for (std::size_t pe = 0; pe < cluster.pes.size(); ++pe)
-            if (cluster.pes[pe].key == key)
-                found = static_cast<int>(pe);
-        if (found < 0)
-            throw InputError(file, place + "/pes", "no PE '" + key + "' in " + cluster.file);
-        s.mapping.pes.push_back(found);
+    const auto* points = reader.array(json, place, "points", true, "split points");
+    for (std::size_t i = 0; i < points->size(); ++i)
+        s.mapping.points.push_back(
+            reader.whole_number_at((*points)[i], child_pointer(place + "/points", i), 1, kMost));
+    const auto* pes = reader.array(json, place, "pes", true, "PE keys, one per segment");
+    for (std::size_t i = 0; i < pes->size(); ++i) {
+        const std::string at = child_pointer(place + "/pes", i);
+        const auto key = reader.string_at((*pes)[i], at, "a PE key");
+        const auto* pe = cluster.find_pe(key);
+        if (!pe)
+            reader.fail(at, "no PE '" + key + "' in " + cluster.file);
+        s.mapping.pes.push_back(static_cast<int>(pe - cluster.pes.data()));
     }
     if (s.mapping.pes.size() != s.mapping.points.size() + 1)
-        throw InputError(file, place + "/pes", "one PE more than split points");
-    s.throughput_per_s = field<double>(json, "throughput_per_s", file, place);
+        reader.fail(place + "/pes", "expected one PE more than split points");
+    s.throughput_per_s = reader.finite(json, place, "throughput_per_s");
     for (const auto& name : names)
-        s.objectives.push_back(field<double>(json, name.c_str(), file, place));
-    s.normalised = field<std::vector<double>>(json, "normalised", file, place);
-    if (s.normalised.size() != names.size())
-        throw InputError(file, place + "/normalised", std::to_string(names.size()) + " values");
-    s.stage = field<int>(json, "stage", file, place);
-    const int level = field<int>(json, "level", file, place);
-    if (level != 1 && level != 2)
-        throw InputError(file, place + "/level", "1 or 2");
-    s.level = static_cast<Level>(level);
-    if (json.contains("generation"))
-        s.generation = field<int>(json, "generation", file, place);
-    if (json.contains("feasible"))
-        s.feasible = field<bool>(json, "feasible", file, place);
+        s.objectives.push_back(reader.finite(json, place, name));
+    s.normalised = reader.finite_numbers(json, place, "normalised", names.size(), "one per objective");
+    s.stage = reader.whole_number(json, place, "stage", true, 0, kMost).value();
+    s.level = static_cast<Level>(reader.whole_number(json, place, "level", true, 1, 2).value());
+    s.generation = reader.whole_number(json, place, "generation", false, 0, kMost).value_or(s.generation);
+    s.feasible = reader.boolean(json, place, "feasible", false).value_or(s.feasible);
     return s;
 }
 
 std::vector<HypervolumeStep> history_from_json(const nlohmann::json& json, const std::string& file,
                                                const std::string& place) {
+    const JsonReader reader(file);
     if (!json.is_array())
-        throw InputError(file, place, "an array of hypervolume steps");
+        reader.fail(place, "expected an array of hypervolume steps");
     std::vector<HypervolumeStep> history;
     for (std::size_t i = 0; i < json.size(); ++i) {
-        const auto at = place + "/" + std::to_string(i);
+        const auto at = child_pointer(place, i);
+        reader.expect_object(json[i], at, "a hypervolume step");
         HypervolumeStep h;
-        h.stage = field<int>(json[i], "stage", file, at);
-        h.level = field<int>(json[i], "level", file, at) == 2 ? Level::replay : Level::analytical;
-        h.generation = field<int>(json[i], "generation", file, at);
-        h.evaluations = field<std::int64_t>(json[i], "evaluations", file, at);
-        h.hypervolume = field<double>(json[i], "hypervolume", file, at);
+        h.stage = reader.whole_number(json[i], at, "stage", true, 0, kMost).value();
+        h.level = reader.whole_number(json[i], at, "level", true, 1, 2).value() == 2
+                      ? Level::replay
+                      : Level::analytical;
+        h.generation = reader.whole_number(json[i], at, "generation", true, 0, kMost).value();
+        h.evaluations = reader.whole_number(json[i], at, "evaluations", true, 0, kMost).value();
+        h.hypervolume = reader.finite(json[i], at, "hypervolume");
         history.push_back(h);
     }
     return history;

@@ -1,9 +1,11 @@
 #include "search_state.hpp"
 
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 #include "front_output.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace cleave::dse {
 
@@ -50,71 +52,74 @@ nlohmann::ordered_json search_state_json(const SearchState& state, const device:
 SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarget* target,
                                const std::string& place) {
     SearchState state;
-    try {
-        if (!json.is_object() || json.value("version", 0) != 1)
-            throw InputError("", place + " /version", "version 1");
-        const auto& settings = json.at("settings");
-        const auto encoding = settings.at("encoding").get<std::string>();
-        if (encoding != "spe" && encoding != "naive")
-            throw InputError("", place + " /settings/encoding", "spe or naive");
-        state.settings.encoding = encoding == "naive" ? Encoding::naive : Encoding::spe;
-        state.settings.population = settings.at("population").get<int>();
-        state.settings.generations = settings.at("generations").get<int>();
-        state.settings.stages = settings.at("stages").get<int>();
-        state.settings.levels = settings.at("levels").get<int>();
-        state.settings.seed = settings.at("seed").get<unsigned>();
-        state.latency = settings.at("latency").get<bool>();
-        state.view = json.at("view");
-        if (!state.view.is_object())
-            throw InputError("", place + " /view", "an object");
+    const JsonReader reader(place);
+    constexpr int most = std::numeric_limits<int>::max();
+    reader.expect_object(json, "", "a DSE state");
+    if (json.value("version", 0) != 1)
+        reader.fail("/version", "expected 1");
+    const auto& settings = *reader.object(json, "", "settings", true, "the search's settings");
+    const auto encoding = reader.string(settings, "/settings", "encoding", true, "spe or naive");
+    if (encoding != "spe" && encoding != "naive")
+        reader.fail("/settings/encoding", "expected spe or naive");
+    state.settings.encoding = encoding == "naive" ? Encoding::naive : Encoding::spe;
+    state.settings.population = reader.whole_number(settings, "/settings", "population", true, 1, most).value();
+    state.settings.generations = reader.whole_number(settings, "/settings", "generations", true, 0, most).value();
+    state.settings.stages = reader.whole_number(settings, "/settings", "stages", true, 0, most).value();
+    state.settings.levels = reader.whole_number(settings, "/settings", "levels", true, 1, 2).value();
+    state.settings.seed = static_cast<unsigned>(
+        reader.number(settings, "/settings", "seed", true, "", true).value());
+    state.latency = reader.boolean(settings, "/settings", "latency", true).value();
+    state.view = *reader.object(json, "", "view", true, "an object");
 
-        const auto& result = json.at("result");
-        if (result.is_null())
-            return state;
-        if (!target || !target->cluster)
-            throw InputError("", place, "a model and cluster open");
-        const auto& cluster = *target->cluster;
-        SearchStateResult r;
-        const auto names = result.at("objectives").get<std::vector<std::string>>();
-        r.kernels = result.at("kernels").get<int>();
-        if (r.kernels != target->kernels)
-            throw InputError("", place + " /result/kernels",
-                             "the front was searched over " + std::to_string(r.kernels) +
-                                 " kernels; the model has " + std::to_string(target->kernels));
-        r.objectives.energy =
-            std::find(names.begin(), names.end(), "max_energy_mj") != names.end();
-        r.objectives.latency = std::find(names.begin(), names.end(), "latency_ms") != names.end();
-        if (objective_names(r.objectives) != names)
-            throw InputError("", place + " /result/objectives", "objectives cleave dse names");
-        const auto read = [&](const char* key) {
-            std::vector<Solution> solutions;
-            const auto& array = result.at(key);
-            const std::string at = place + " /result/" + key;
-            for (std::size_t i = 0; i < array.size(); ++i) {
-                solutions.push_back(solution_from_json(array[i], names, cluster, "",
-                                                       at + "/" + std::to_string(i)));
-                for (const int pe : solutions.back().mapping.pes)
-                    if (target->has_latencies && !target->has_latencies(pe))
-                        throw InputError("", at,
-                                         cluster.pes[static_cast<std::size_t>(pe)].key +
-                                             " has no latencies");
-                for (const int p : solutions.back().mapping.points)
-                    if (p <= 0 || p >= target->kernels)
-                        throw InputError("", at, "split points inside the kernels");
-            }
-            return solutions;
-        };
-        r.front = read("front");
-        r.evaluated = read("evaluated");
-        r.history = history_from_json(result.at("hypervolume"), "", place + " /result/hypervolume");
-        r.cluster = result.value("cluster", std::string());
-        r.evaluations = result.at("evaluations").get<std::int64_t>();
-        r.budget = result.at("budget").get<std::int64_t>();
-        r.cancelled = result.at("cancelled").get<bool>();
-        state.result = std::move(r);
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError("", place, e.what());
-    }
+    const auto* result = reader.member(json, "", "result", true, "the search's result or null");
+    if (result->is_null())
+        return state;
+    reader.expect_object(*result, "/result", "the search's result or null");
+    if (!target || !target->cluster)
+        reader.fail("", "expected a model and cluster open");
+    const auto& cluster = *target->cluster;
+    SearchStateResult r;
+    std::vector<std::string> names;
+    const auto* objectives = reader.array(*result, "/result", "objectives", true, "objective names");
+    for (std::size_t i = 0; i < objectives->size(); ++i)
+        names.push_back(reader.string_at((*objectives)[i], child_pointer("/result/objectives", i),
+                                         "an objective name"));
+    r.kernels = reader.whole_number(*result, "/result", "kernels", true, 1, most).value();
+    if (r.kernels != target->kernels)
+        reader.fail("/result/kernels", "the front was searched over " + std::to_string(r.kernels) +
+                                           " kernels; the model has " +
+                                           std::to_string(target->kernels));
+    r.objectives.energy = std::find(names.begin(), names.end(), "max_energy_mj") != names.end();
+    r.objectives.latency = std::find(names.begin(), names.end(), "latency_ms") != names.end();
+    if (objective_names(r.objectives) != names)
+        reader.fail("/result/objectives", "expected objectives cleave dse names");
+    const auto read = [&](const char* key) {
+        std::vector<Solution> solutions;
+        const std::string at = std::string("/result/") + key;
+        const auto& array = *reader.array(*result, "/result", key, true, "solutions");
+        for (std::size_t i = 0; i < array.size(); ++i) {
+            const std::string here = child_pointer(at, i);
+            solutions.push_back(solution_from_json(array[i], names, cluster, place, here));
+            for (const int pe : solutions.back().mapping.pes)
+                if (target->has_latencies && !target->has_latencies(pe))
+                    reader.fail(here, cluster.pes[static_cast<std::size_t>(pe)].key +
+                                          " has no latencies");
+            for (const int p : solutions.back().mapping.points)
+                if (p <= 0 || p >= target->kernels)
+                    reader.fail(here, "expected split points inside the kernels");
+        }
+        return solutions;
+    };
+    r.front = read("front");
+    r.evaluated = read("evaluated");
+    r.history = history_from_json(*reader.member(*result, "/result", "hypervolume", true,
+                                                 "hypervolume steps"),
+                                  place, "/result/hypervolume");
+    r.cluster = result->value("cluster", std::string());
+    r.evaluations = reader.whole_number(*result, "/result", "evaluations", true, 0, most).value();
+    r.budget = reader.whole_number(*result, "/result", "budget", true, 0, most).value();
+    r.cancelled = reader.boolean(*result, "/result", "cancelled", true).value();
+    state.result = std::move(r);
     return state;
 }
 

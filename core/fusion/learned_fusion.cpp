@@ -3,6 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 #include "rule_engine.hpp"
 
 #include <algorithm>
@@ -39,49 +40,22 @@ nlohmann::json matrix_json(const Matrix& m) {
             {"values", std::vector<double>(m.data(), m.data() + m.size())}};
 }
 
-class ModelReader {
-public:
-    explicit ModelReader(std::string file) : file_(std::move(file)) {}
-
-    [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const {
-        throw InputError(file_, pointer.empty() ? "/" : pointer, problem);
-    }
-
-    const nlohmann::json& member(const nlohmann::json& object, const std::string& key) const {
-        const auto it = object.find(key);
-        if (it == object.end())
-            fail("", "missing \"" + key + "\"");
-        return *it;
-    }
-
-    Matrix matrix(const nlohmann::json& doc, const std::string& key, Eigen::Index rows,
-                  Eigen::Index cols) const {
-        const std::string pointer = "/weights/" + key;
-        const auto& weights = member(doc, "weights");
-        const auto it = weights.find(key);
-        if (it == weights.end() || !it->is_object())
-            fail(pointer, "expected an object with rows, cols and values");
-        const auto& m = *it;
-        if (!m.contains("rows") || !m.contains("cols") || !m.contains("values") ||
-            !m["values"].is_array() || m["rows"] != rows || m["cols"] != cols)
-            fail(pointer, "expected a " + std::to_string(rows) + " x " + std::to_string(cols) +
-                              " matrix (rows, cols, values) for this vocabulary and size");
-        const auto& values = m["values"];
-        if (static_cast<Eigen::Index>(values.size()) != rows * cols)
-            fail(pointer + "/values", "expected " + std::to_string(rows * cols) + " numbers");
-        Matrix out(rows, cols);
-        for (Eigen::Index i = 0; i < out.size(); ++i) {
-            const auto& v = values[static_cast<std::size_t>(i)];
-            if (!v.is_number() || !std::isfinite(v.get<double>()))
-                fail(pointer + "/values/" + std::to_string(i), "expected a finite number");
-            out.data()[i] = v.get<double>();
-        }
-        return out;
-    }
-
-private:
-    std::string file_;
-};
+// The weight matrix `key`: {rows, cols, values} of this vocabulary's and size's shape.
+Matrix read_matrix(const JsonReader& reader, const nlohmann::json& doc, const std::string& key,
+                   Eigen::Index rows, Eigen::Index cols) {
+    const std::string shape = "a " + std::to_string(rows) + " x " + std::to_string(cols) +
+                              " matrix (rows, cols, values) for this vocabulary and size";
+    const auto* weights = reader.object(doc, "", "weights", true, "the weight matrices");
+    const auto* m = reader.object(*weights, "/weights", key, true, shape);
+    const std::string pointer = child_pointer("/weights", key);
+    if (m->value("rows", nlohmann::json()) != rows || m->value("cols", nlohmann::json()) != cols)
+        reader.fail(pointer, "expected " + shape);
+    const auto values = reader.finite_numbers(*m, pointer, "values",
+                                              static_cast<std::size_t>(rows * cols), "row by row");
+    Matrix out(rows, cols);
+    std::copy(values.begin(), values.end(), out.data());
+    return out;
+}
 
 } // namespace
 
@@ -209,54 +183,41 @@ void save_learned_fusion(const LearnedFusion& l, const std::filesystem::path& pa
 LearnedFusion load_learned_fusion(const std::string& path) {
     const nlohmann::json doc =
         read_json_file(path, "a fusion model written by cleave fuse-train");
-    const ModelReader r(path);
-    if (!doc.is_object() || doc.value("format", "") != kFormat)
+    const JsonReader r(path);
+    r.expect_object(doc, "", "a fusion model written by cleave fuse-train");
+    if (doc.value("format", "") != kFormat)
         r.fail("/format",
                std::string("expected \"") + kFormat + "\" (a file written by cleave fuse-train)");
     if (doc.value("version", 0) != kVersion)
         r.fail("/version", "expected " + std::to_string(kVersion));
-    if (r.member(doc, "op_categories") != kOpCategories ||
-        r.member(doc, "node_numeric_features") != kNodeNumericFeatures ||
-        r.member(doc, "edge_features") != kEdgeFeatures)
+    if (doc.value("op_categories", -1) != kOpCategories ||
+        doc.value("node_numeric_features", -1) != kNodeNumericFeatures ||
+        doc.value("edge_features", -1) != kEdgeFeatures)
         r.fail("/node_numeric_features",
                "expected " + std::to_string(kOpCategories) + " op categories, " +
                    std::to_string(kNodeNumericFeatures) + " node and " +
                    std::to_string(kEdgeFeatures) + " edge features, as this version computes");
-    const auto& ops = r.member(doc, "ops");
-    if (!ops.is_array() || ops.empty())
+    const auto* ops = r.array(doc, "", "ops", true, "a non-empty list of op types");
+    if (ops->empty())
         r.fail("/ops", "expected a non-empty list of op types");
     LearnedFusion l;
     l.file = path;
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-        if (!ops[i].is_string())
-            r.fail("/ops/" + std::to_string(i), "expected an op type (string)");
-        l.ops.push_back(ops[i].get<std::string>());
-    }
-    const auto& nh = r.member(doc, "node_hidden");
-    const auto& eh = r.member(doc, "edge_hidden");
-    if (!nh.is_number_integer() || nh.get<int>() < 0 || nh.get<int>() > 4096)
-        r.fail("/node_hidden", "expected a width from 0 (no message passing) to 4096");
-    if (!eh.is_number_integer() || eh.get<int>() < 1 || eh.get<int>() > 4096)
-        r.fail("/edge_hidden", "expected a width from 1 to 4096");
+    for (std::size_t i = 0; i < ops->size(); ++i)
+        l.ops.push_back(r.string_at((*ops)[i], child_pointer("/ops", i), "an op type"));
+    const int node_hidden = r.whole_number(doc, "", "node_hidden", true, 0, 4096).value();
+    const int edge_hidden = r.whole_number(doc, "", "edge_hidden", true, 1, 4096).value();
     const int features = node_feature_count(l.ops);
-    const int node_hidden = nh.get<int>(), edge_hidden = eh.get<int>();
-    l.w_self = r.matrix(doc, "w_self", features, node_hidden);
-    l.w_producers = r.matrix(doc, "w_producers", features, node_hidden);
-    l.w_consumers = r.matrix(doc, "w_consumers", features, node_hidden);
-    l.b_node = r.matrix(doc, "b_node", 1, node_hidden);
-    l.w_edge = r.matrix(doc, "w_edge", edge_input_width(features, node_hidden), edge_hidden);
-    l.b_edge = r.matrix(doc, "b_edge", 1, edge_hidden);
-    l.w_out = r.matrix(doc, "w_out", edge_hidden, 1);
-    l.b_out = r.matrix(doc, "b_out", 1, 1);
-    if (const auto it = doc.find("launches"); it != doc.end()) {
-        if (!it->is_object())
-            r.fail("/launches", "expected an object of op -> kernel count");
-        for (const auto& [op, count] : it->items()) {
-            if (!count.is_number_integer() || count.get<int>() < 1)
-                r.fail("/launches/" + op, "expected a whole number of kernels, at least 1");
-            l.launches[op] = count.get<int>();
-        }
-    }
+    l.w_self = read_matrix(r, doc, "w_self", features, node_hidden);
+    l.w_producers = read_matrix(r, doc, "w_producers", features, node_hidden);
+    l.w_consumers = read_matrix(r, doc, "w_consumers", features, node_hidden);
+    l.b_node = read_matrix(r, doc, "b_node", 1, node_hidden);
+    l.w_edge = read_matrix(r, doc, "w_edge", edge_input_width(features, node_hidden), edge_hidden);
+    l.b_edge = read_matrix(r, doc, "b_edge", 1, edge_hidden);
+    l.w_out = read_matrix(r, doc, "w_out", edge_hidden, 1);
+    l.b_out = read_matrix(r, doc, "b_out", 1, 1);
+    if (const auto* launches = r.object(doc, "", "launches", false, "an object of op -> kernel count"))
+        for (const auto& [op, count] : launches->items())
+            l.launches[op] = r.whole_number(*launches, "/launches", op, true, 1, 1'000'000).value();
     if (const auto it = doc.find("trained_on"); it != doc.end() && it->is_array())
         for (const auto& m : *it)
             if (m.is_string())

@@ -1,9 +1,11 @@
 #include "rule_set.hpp"
 
 #include "../input_error.hpp"
+#include "../json_reader.hpp"
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -16,83 +18,23 @@ namespace {
 
 using nlohmann::json;
 
-class Reader {
-public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
+// A list of op types (["Conv", "Relu"]); empty when absent.
+std::set<std::string> ops(const JsonReader& reader, const json& object, const std::string& pointer,
+                          const char* key) {
+    std::set<std::string> out;
+    if (const auto* v = reader.array(object, pointer, key, false, "a list of op types"))
+        for (std::size_t i = 0; i < v->size(); ++i)
+            out.insert(reader.string_at((*v)[i], child_pointer(child_pointer(pointer, key), i),
+                                        "an op type such as \"Relu\""));
+    return out;
+}
 
-    [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const {
-        throw InputError(file_, pointer.empty() ? "/" : pointer, problem);
-    }
-
-    const json* member(const json& object, const std::string& pointer, const char* key,
-                       json::value_t type, const char* expected, bool required) const {
-        const auto it = object.find(key);
-        if (it == object.end()) {
-            if (required)
-                fail(pointer, std::string("missing \"") + key + "\"; expected " + expected);
-            return nullptr;
-        }
-        const bool ok =
-            type == json::value_t::number_integer ? it->is_number_integer() : it->type() == type;
-        if (!ok)
-            fail(pointer + "/" + key,
-                 std::string("expected ") + expected + ", found " + it->type_name());
-        return &*it;
-    }
-
-    std::string string(const json& object, const std::string& pointer, const char* key,
-                       bool required) const {
-        const auto* v = member(object, pointer, key, json::value_t::string, "a string", required);
-        return v ? v->get<std::string>() : std::string();
-    }
-
-    bool boolean(const json& object, const std::string& pointer, const char* key) const {
-        const auto* v =
-            member(object, pointer, key, json::value_t::boolean, "true or false", false);
-        return v && v->get<bool>();
-    }
-
-    std::set<std::string> ops(const json& object, const std::string& pointer,
-                              const char* key) const {
-        const auto* v =
-            member(object, pointer, key, json::value_t::array, "a list of op types", false);
-        std::set<std::string> out;
-        if (!v)
-            return out;
-        for (std::size_t i = 0; i < v->size(); ++i) {
-            if (!(*v)[i].is_string() || (*v)[i].get<std::string>().empty())
-                fail(pointer + "/" + key + "/" + std::to_string(i),
-                     "expected an op type such as \"Relu\"");
-            out.insert((*v)[i].get<std::string>());
-        }
-        return out;
-    }
-
-    int whole_number(const json& object, const std::string& pointer, const char* key, int fallback,
-                     bool required) const {
-        const auto* v = member(object, pointer, key, json::value_t::number_integer,
-                               "a whole number >= 1", required);
-        if (!v)
-            return fallback;
-        if (v->get<std::int64_t>() < 1 || v->get<std::int64_t>() > 1'000'000)
-            fail(pointer + "/" + key, "expected a whole number >= 1, found " + v->dump());
-        return v->get<int>();
-    }
-
-    void only_known(const json& object, const std::string& pointer,
-                    const std::vector<std::string>& known) const {
-        for (const auto& [key, _] : object.items())
-            if (std::find(known.begin(), known.end(), key) == known.end()) {
-                std::string list;
-                for (const auto& k : known)
-                    list += (list.empty() ? "" : ", ") + k;
-                fail(pointer + "/" + key, "unknown field; expected one of " + list);
-            }
-    }
-
-private:
-    std::string file_;
-};
+// A count >= 1 (a threshold, a launch count), or `fallback` when absent.
+int count(const JsonReader& reader, const json& object, const std::string& pointer,
+          const std::string& key, int fallback, bool required) {
+    return reader.whole_number(object, pointer, key, required, 1, std::numeric_limits<int>::max())
+        .value_or(fallback);
+}
 
 std::string joined(const std::map<std::string, WinogradThresholds>& families) {
     std::string out;
@@ -102,47 +44,43 @@ std::string joined(const std::map<std::string, WinogradThresholds>& families) {
 }
 
 // The "conv_kernel_types" section: kernel type names, and per GPU family the Winograd thresholds.
-ConvKernelTypes parse_conv_kernel_types(const Reader& reader, const json& section) {
+ConvKernelTypes parse_conv_kernel_types(const JsonReader& reader, const json& section) {
     const std::string pointer = "/conv_kernel_types";
     reader.only_known(section, pointer,
                       {"ops", "depthwise", "grouped", "grouped_multiple", "winograd", "direct",
                        "unsupported", "default_gpu_family", "winograd_thresholds", "note"});
     ConvKernelTypes types;
-    types.ops = reader.ops(section, pointer, "ops");
+    types.ops = ops(reader, section, pointer, "ops");
     if (types.ops.empty())
         reader.fail(pointer, "expected \"ops\": a non-empty list of op types such as [\"Conv\"]");
     for (auto [key, name] :
          {std::pair{"depthwise", &types.depthwise}, std::pair{"grouped", &types.grouped},
           std::pair{"winograd", &types.winograd}, std::pair{"direct", &types.direct},
           std::pair{"unsupported", &types.unsupported}}) {
-        *name = reader.string(section, pointer, key, true);
-        if (name->empty())
-            reader.fail(pointer + "/" + key, "expected a kernel type name such as \"Conv2D\"");
+        *name = reader.string(section, pointer, key, true,
+                              "a kernel type name such as \"Conv2D\"");
     }
-    types.grouped_multiple = reader.whole_number(section, pointer, "grouped_multiple", 1, false);
-    const auto* families =
-        reader.member(section, pointer, "winograd_thresholds", json::value_t::object,
-                      "an object GPU family -> thresholds", true);
+    types.grouped_multiple = count(reader, section, pointer, "grouped_multiple", 1, false);
+    const auto* families = reader.object(section, pointer, "winograd_thresholds", true,
+                                         "an object GPU family -> thresholds");
     for (const auto& [family, entry] : families->items()) {
-        const std::string at = pointer + "/winograd_thresholds/" + family;
+        const std::string at = child_pointer(pointer + "/winograd_thresholds", family);
         const bool plain = !family.empty() && std::all_of(family.begin(), family.end(), [](char c) {
             return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
         });
         if (!plain)
             reader.fail(at, "expected a GPU family name of lower-case letters, digits and '-'");
-        if (!entry.is_object())
-            reader.fail(at, std::string("expected an object with min_src_slices, min_dst_slices "
-                                        "and min_tiles, found ") +
-                                entry.type_name());
+        reader.expect_object(entry, at, "an object with min_src_slices, min_dst_slices and min_tiles");
         reader.only_known(entry, at, {"min_src_slices", "min_dst_slices", "min_tiles"});
         types.winograd_thresholds[family] = {
-            reader.whole_number(entry, at, "min_src_slices", 1, true),
-            reader.whole_number(entry, at, "min_dst_slices", 1, true),
-            reader.whole_number(entry, at, "min_tiles", 1, true)};
+            count(reader, entry, at, "min_src_slices", 1, true),
+            count(reader, entry, at, "min_dst_slices", 1, true),
+            count(reader, entry, at, "min_tiles", 1, true)};
     }
     if (types.winograd_thresholds.empty())
         reader.fail(pointer + "/winograd_thresholds", "expected at least one GPU family");
-    types.default_gpu_family = reader.string(section, pointer, "default_gpu_family", true);
+    types.default_gpu_family =
+        reader.string(section, pointer, "default_gpu_family", true, "a GPU family name");
     if (!types.winograd_thresholds.count(types.default_gpu_family))
         reader.fail(pointer + "/default_gpu_family",
                     "no family \"" + types.default_gpu_family +
@@ -154,98 +92,63 @@ ConvKernelTypes parse_conv_kernel_types(const Reader& reader, const json& sectio
 } // namespace
 
 RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
-    Reader reader(file);
-    json root;
-    try {
-        root = json::parse(json_text);
-    } catch (const json::parse_error& e) {
-        throw InputError(file, "byte " + std::to_string(e.byte),
-                         "not valid JSON; expected a fusion rule set");
-    }
-    if (!root.is_object())
-        reader.fail("", "expected a JSON object with \"format\": \"cleave-fusion-rules\"");
-    if (reader.string(root, "", "format", true) != "cleave-fusion-rules")
+    const JsonReader reader(file);
+    const json root = reader.parse(json_text, "a fusion rule set");
+    reader.expect_object(root, "", "a JSON object with \"format\": \"cleave-fusion-rules\"");
+    if (reader.string(root, "", "format", true, "\"cleave-fusion-rules\"") != "cleave-fusion-rules")
         reader.fail("/format", "expected \"cleave-fusion-rules\"");
-    const auto* version =
-        reader.member(root, "", "version", json::value_t::number_integer, "a whole number", true);
-    if (version->get<int>() != 1)
+    const auto* version = reader.member(root, "", "version", true, "1");
+    if (*version != 1)
         reader.fail("/version", "version " + version->dump() + " is not known; expected 1");
 
     RuleSet set;
     set.file = file;
-    set.name = reader.string(root, "", "name", true);
-    set.runtime = reader.string(root, "", "runtime", false);
-    set.fold_constants = reader.boolean(root, "", "fold_constants");
-    const auto* rules =
-        reader.member(root, "", "rules", json::value_t::array, "a list of rules", true);
+    set.name = reader.string(root, "", "name", true, "the rule set's name");
+    set.runtime = reader.string(root, "", "runtime", false, "what the rules describe");
+    const auto flag = [&](const json& object, const std::string& pointer, const char* key) {
+        return reader.boolean(object, pointer, key, false).value_or(false);
+    };
+    const auto input_index = [&](const json& object, const std::string& pointer, const char* key) {
+        return reader.whole_number(object, pointer, key, false, 0, std::numeric_limits<int>::max())
+            .value_or(-1);
+    };
+    set.fold_constants = flag(root, "", "fold_constants");
+    const auto* rules = reader.array(root, "", "rules", true, "a list of rules");
     for (std::size_t i = 0; i < rules->size(); ++i) {
-        const std::string pointer = "/rules/" + std::to_string(i);
+        const std::string pointer = child_pointer("/rules", i);
         const json& r = (*rules)[i];
-        if (!r.is_object())
-            reader.fail(pointer, "expected a rule object");
-        static const std::set<std::string> known{"name",
-                                                 "from",
-                                                 "from_kernel",
-                                                 "from_kernel_type",
-                                                 "to",
-                                                 "to_input",
-                                                 "single_consumer",
-                                                 "single_output",
-                                                 "other_input_is_from_input",
-                                                 "to_runtime_input",
-                                                 "latest_input_first",
-                                                 "other_inputs_ready",
-                                                 "siblings",
-                                                 "kernel_type",
-                                                 "note"};
-        for (const auto& [key, _] : r.items())
-            if (!known.count(key))
-                reader.fail(
-                    pointer + "/" + key,
-                    "unknown field; expected one of name, from, from_kernel, from_kernel_type, to, "
-                    "to_input, single_consumer, single_output, "
-                    "other_input_is_from_input, to_runtime_input, latest_input_first, "
-                    "other_inputs_ready, siblings, kernel_type, note");
+        reader.expect_object(r, pointer, "a rule object");
+        reader.only_known(r, pointer,
+                          {"name", "from", "from_kernel", "from_kernel_type", "to", "to_input",
+                           "single_consumer", "single_output", "other_input_is_from_input",
+                           "to_runtime_input", "latest_input_first", "other_inputs_ready",
+                           "siblings", "kernel_type", "note"});
         FusionRule rule;
-        rule.name = reader.string(r, pointer, "name", true);
-        rule.from = reader.ops(r, pointer, "from");
-        rule.from_kernel = reader.ops(r, pointer, "from_kernel");
-        rule.from_kernel_type = reader.ops(r, pointer, "from_kernel_type");
-        rule.to = reader.ops(r, pointer, "to");
-        if (const auto* index = reader.member(r, pointer, "to_input", json::value_t::number_integer,
-                                              "an input index", false)) {
-            rule.to_input = index->get<int>();
-            if (rule.to_input < 0)
-                reader.fail(pointer + "/to_input", "expected an input index >= 0");
-        }
-        rule.single_consumer = reader.boolean(r, pointer, "single_consumer");
-        rule.single_output = reader.boolean(r, pointer, "single_output");
-        rule.other_input_is_from_input = reader.boolean(r, pointer, "other_input_is_from_input");
-        if (const auto* index =
-                reader.member(r, pointer, "to_runtime_input", json::value_t::number_integer,
-                              "an input index", false)) {
-            rule.to_runtime_input = index->get<int>();
-            if (rule.to_runtime_input < 0)
-                reader.fail(pointer + "/to_runtime_input", "expected an input index >= 0");
-        }
-        rule.latest_input_first = reader.ops(r, pointer, "latest_input_first");
-        rule.other_inputs_ready = reader.boolean(r, pointer, "other_inputs_ready");
-        rule.siblings = reader.boolean(r, pointer, "siblings");
-        rule.kernel_type = reader.string(r, pointer, "kernel_type", false);
+        rule.name = reader.string(r, pointer, "name", true, "the rule's name");
+        rule.from = ops(reader, r, pointer, "from");
+        rule.from_kernel = ops(reader, r, pointer, "from_kernel");
+        rule.from_kernel_type = ops(reader, r, pointer, "from_kernel_type");
+        rule.to = ops(reader, r, pointer, "to");
+        rule.to_input = input_index(r, pointer, "to_input");
+        rule.single_consumer = flag(r, pointer, "single_consumer");
+        rule.single_output = flag(r, pointer, "single_output");
+        rule.other_input_is_from_input = flag(r, pointer, "other_input_is_from_input");
+        rule.to_runtime_input = input_index(r, pointer, "to_runtime_input");
+        rule.latest_input_first = ops(reader, r, pointer, "latest_input_first");
+        rule.other_inputs_ready = flag(r, pointer, "other_inputs_ready");
+        rule.siblings = flag(r, pointer, "siblings");
+        rule.kernel_type = reader.string(r, pointer, "kernel_type", false, "a kernel type name");
         set.rules.push_back(std::move(rule));
     }
-    if (const auto* section = reader.member(root, "", "conv_kernel_types", json::value_t::object,
-                                            "an object describing conv kernel types", false)) {
+    if (const auto* section = reader.object(root, "", "conv_kernel_types", false,
+                                            "an object describing conv kernel types")) {
         set.conv_kernel_types = parse_conv_kernel_types(reader, *section);
         set.gpu_family = set.conv_kernel_types->default_gpu_family;
     }
-    if (const auto* launches = reader.member(root, "", "launches", json::value_t::object,
-                                             "an object op -> count", false)) {
-        for (const auto& [op, count] : launches->items()) {
-            if (!count.is_number_integer() || count.get<int>() < 1)
-                reader.fail("/launches/" + op, "expected a whole number >= 1");
-            set.launches[op] = count.get<int>();
-        }
+    if (const auto* launches =
+            reader.object(root, "", "launches", false, "an object op -> count")) {
+        for (const auto& [op, n] : launches->items())
+            set.launches[op] = count(reader, *launches, "/launches", op, 1, true);
     }
     return set;
 }

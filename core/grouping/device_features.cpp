@@ -2,6 +2,7 @@
 
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -108,59 +109,42 @@ FeatureTable cluster_features(const device::Cluster& cluster, const std::string&
 
 FeatureTable features_from_file(const std::string& path, const device::Cluster& cluster) {
     const auto root = read_json_file(path, "a JSON object mapping each host to its feature vector");
-    auto fail = [&](const std::string& pointer, const std::string& problem) -> void {
-        throw InputError(path, pointer.empty() ? "/" : pointer, problem);
-    };
-    if (!root.is_object())
-        fail("", "expected an object mapping each host to an array of numbers");
+    const JsonReader reader(path);
+    const std::string each = "an object mapping each host to an array of numbers";
+    reader.expect_object(root, "", each);
     FeatureTable table = table_for(cluster, path, {});
     const nlohmann::json* vectors = &root;
     std::string base;
     if (root.contains("hosts")) {
-        vectors = &root["hosts"];
+        vectors = reader.object(root, "", "hosts", true, each);
         base = "/hosts";
-        if (!vectors->is_object())
-            fail(base, "expected an object mapping each host to an array of numbers");
-        for (const auto& [key, value] : root.items())
-            if (key != "hosts" && key != "features")
-                fail("/" + key, "unknown field; expected \"features\" or \"hosts\"");
-        if (root.contains("features")) {
-            const auto& names = root["features"];
-            if (!names.is_array())
-                fail("/features", "expected an array of feature names");
-            for (std::size_t i = 0; i < names.size(); ++i) {
-                if (!names[i].is_string())
-                    fail("/features/" + std::to_string(i), "expected a feature name (a string)");
-                table.features.push_back(names[i].get<std::string>());
-            }
-        }
+        reader.only_known(root, "", {"features", "hosts"});
+        if (const auto* names = reader.array(root, "", "features", false, "an array of feature names"))
+            for (std::size_t i = 0; i < names->size(); ++i)
+                table.features.push_back(
+                    reader.string_at((*names)[i], child_pointer("/features", i), "a feature name"));
     }
     for (const auto& [key, value] : vectors->items())
         if (!cluster.find_host(key))
-            fail(base + "/" + key, "not a host of the cluster " + cluster.file +
-                                       "; expected one of " + join(table.hosts));
+            reader.fail(child_pointer(base, key), "not a host of the cluster " + cluster.file +
+                                                      "; expected one of " + join(table.hosts));
     std::optional<std::size_t> length;
     if (!table.features.empty())
         length = table.features.size();
     for (const auto& host : table.hosts) {
-        const std::string pointer = base + "/" + host;
+        const std::string pointer = child_pointer(base, host);
         if (!vectors->contains(host))
-            fail(pointer, "missing; expected a feature vector for every host of the cluster");
+            reader.fail(pointer, "missing; expected a feature vector for every host of the cluster");
         const auto& vector = (*vectors)[host];
         if (!vector.is_array() || vector.empty())
-            fail(pointer, "expected a non-empty array of numbers");
+            reader.fail(pointer, "expected a non-empty array of numbers");
         if (length && vector.size() != *length)
-            fail(pointer, "has " + std::to_string(vector.size()) + " numbers; expected " +
-                              std::to_string(*length) + " like the " +
-                              (table.features.empty() ? "first host" : "feature names"));
+            reader.fail(pointer, "has " + std::to_string(vector.size()) + " numbers; expected " +
+                                     std::to_string(*length) + " like the " +
+                                     (table.features.empty() ? "first host" : "feature names"));
         length = vector.size();
-        std::vector<double> row;
-        for (std::size_t i = 0; i < vector.size(); ++i) {
-            if (!vector[i].is_number() || !std::isfinite(vector[i].get<double>()))
-                fail(pointer + "/" + std::to_string(i), "expected a finite number");
-            row.push_back(vector[i].get<double>());
-        }
-        table.values.push_back(std::move(row));
+        table.values.push_back(
+            reader.finite_numbers_at(vector, pointer, vector.size(), "the host's features"));
     }
     if (table.features.empty())
         for (std::size_t f = 0; f < *length; ++f)

@@ -4,6 +4,7 @@
 #include "core/fusion/fusion_method.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
+#include "core/json_reader.hpp"
 #include "core/predict/predictor_training.hpp"
 #include "core/statistics.hpp"
 
@@ -250,56 +251,38 @@ void save_device_vectors(const DeviceVectors& vectors, const std::string& path) 
 
 DeviceVectors load_device_vectors(const std::string& path) {
     const auto root = read_json_file(path, "a device vectors file (cleave device-vector --out)");
-    auto fail = [&](const std::string& pointer, const std::string& expected) {
-        throw InputError(path, pointer, expected);
-    };
-    if (!root.is_object() || root.value("format", "") != "cleave-device-vectors")
-        fail("/format", "expected \"cleave-device-vectors\" (a file cleave device-vector wrote)");
+    const JsonReader reader(path);
+    reader.expect_object(root, "", "a device vectors file");
+    if (root.value("format", "") != "cleave-device-vectors")
+        reader.fail("/format",
+                    "expected \"cleave-device-vectors\" (a file cleave device-vector wrote)");
     if (root.value("version", 0) != 1)
-        fail("/version", "expected version 1");
+        reader.fail("/version", "expected version 1");
     DeviceVectors vectors;
     auto strings = [&](const char* key, std::vector<std::string>& into) {
-        const auto it = root.find(key);
-        if (it == root.end() || !it->is_array())
-            fail(std::string("/") + key, "expected an array of names");
-        for (std::size_t i = 0; i < it->size(); ++i) {
-            if (!(*it)[i].is_string())
-                fail(std::string("/") + key + "/" + std::to_string(i), "expected a string");
-            into.push_back((*it)[i].get<std::string>());
-        }
+        const auto* list = reader.array(root, "", key, true, "an array of names");
+        for (std::size_t i = 0; i < list->size(); ++i)
+            into.push_back(reader.string_at((*list)[i], child_pointer(std::string("/") + key, i)));
     };
     strings("benchmarks", vectors.benchmarks);
     strings("he_features", vectors.he_features);
-    auto numbers = [&](const nlohmann::json& value, const std::string& pointer, std::size_t size) {
-        if (!value.is_array() || value.size() != size)
-            fail(pointer, "expected an array of " + std::to_string(size) + " numbers");
-        std::vector<double> row;
-        for (std::size_t i = 0; i < size; ++i) {
-            if (!value[i].is_number() || !std::isfinite(value[i].get<double>()))
-                fail(pointer + "/" + std::to_string(i), "expected a finite number");
-            row.push_back(value[i].get<double>());
-        }
-        return row;
-    };
-    const auto devices = root.find("devices");
-    if (devices == root.end() || !devices->is_object() || devices->empty())
-        fail("/devices", "expected an object mapping device ids to their vectors");
+    const std::string mapping = "an object mapping device ids to their vectors";
+    const auto* devices = reader.object(root, "", "devices", true, mapping);
+    if (devices->empty())
+        reader.fail("/devices", "expected " + mapping + ", found none");
     for (const auto& [id, entry] : devices->items()) {
-        const std::string pointer = "/devices/" + id;
-        if (!entry.is_object())
-            fail(pointer, "expected an object with hp_ms and he");
-        if (!entry.contains("hp_ms"))
-            fail(pointer + "/hp_ms", "missing; expected the device's latencies per benchmark");
-        if (!entry.contains("he"))
-            fail(pointer + "/he", "missing; expected the device's HE shares");
+        const std::string pointer = child_pointer("/devices", id);
+        reader.expect_object(entry, pointer, "an object with hp_ms and he");
         vectors.devices.push_back(id);
         vectors.files.push_back(entry.value("data", ""));
-        auto hp = numbers(entry["hp_ms"], pointer + "/hp_ms", vectors.benchmarks.size());
+        auto hp = reader.finite_numbers(entry, pointer, "hp_ms", vectors.benchmarks.size(),
+                                        "the device's latencies per benchmark");
         for (std::size_t i = 0; i < hp.size(); ++i)
             if (!(hp[i] > 0))
-                fail(pointer + "/hp_ms/" + std::to_string(i), "expected a latency above 0 ms");
+                reader.fail(pointer + "/hp_ms/" + std::to_string(i), "expected a latency above 0 ms");
         vectors.hp_ms.push_back(std::move(hp));
-        vectors.he.push_back(numbers(entry["he"], pointer + "/he", vectors.he_features.size()));
+        vectors.he.push_back(reader.finite_numbers(entry, pointer, "he", vectors.he_features.size(),
+                                                   "the device's HE shares"));
         vectors.he_fit_mape.push_back(entry.value("he_fit_mape", 0.0));
     }
     return vectors;

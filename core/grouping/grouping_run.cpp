@@ -2,8 +2,10 @@
 
 #include "device_vectors.hpp"
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 namespace cleave::grouping {
@@ -149,16 +151,24 @@ nlohmann::json grouping_settings_json(const GroupingRequest& r) {
 }
 
 void read_grouping_settings(const nlohmann::json& s, GroupingRequest& r) {
-    if (!s.is_object())
-        throw InputError("", "", "expected a JSON object of grouping settings");
-    r.groups = s.value("groups", r.groups);
-    r.features = s.value("features", r.features);
-    r.vectors = s.value("vectors", r.vectors);
-    r.workload = s.value("workload", r.workload);
-    r.serving.rate_per_s = s.value("rate_per_s", r.serving.rate_per_s);
-    r.serving.batch = s.value("batch", r.serving.batch);
-    r.serving.duration_s = s.value("duration_s", r.serving.duration_s);
-    r.seed = s.value("seed", r.seed);
+    const JsonReader reader("");
+    reader.expect_object(s, "", "a JSON object of grouping settings");
+    constexpr int most = std::numeric_limits<int>::max();
+    const auto text = [&](const char* key, std::string& into) {
+        if (s.contains(key))
+            into = reader.string_at(s[key], child_pointer("", key), "a string", true);
+    };
+    r.groups = reader.whole_number(s, "", "groups", false, 1, most).value_or(r.groups);
+    text("features", r.features);
+    text("vectors", r.vectors);
+    text("workload", r.workload);
+    r.serving.rate_per_s =
+        reader.number(s, "", "rate_per_s", false, "inferences per second").value_or(r.serving.rate_per_s);
+    r.serving.batch = reader.whole_number(s, "", "batch", false, 1, most).value_or(r.serving.batch);
+    r.serving.duration_s =
+        reader.number(s, "", "duration_s", false, "s").value_or(r.serving.duration_s);
+    r.seed = static_cast<std::uint64_t>(
+        reader.number(s, "", "seed", false, "", true).value_or(static_cast<double>(r.seed)));
 }
 
 std::vector<std::pair<std::string, std::string>> grouping_hosts(const device::Cluster& cluster) {

@@ -3,45 +3,19 @@
 #include "../atomic_file.hpp"
 #include "../input_error.hpp"
 #include "../json_file.hpp"
+#include "../json_reader.hpp"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace cleave::profile {
 
-namespace {
-
 using nlohmann::json;
-
-class Reader {
-public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
-
-    [[noreturn]] void fail(const std::string& pointer, const std::string& expected) const {
-        throw InputError(file_, pointer, "expected " + expected);
-    }
-    const json& need(const json& object, const std::string& pointer, const char* key) const {
-        const auto it = object.find(key);
-        if (it == object.end())
-            fail(pointer, std::string("a field \"") + key + "\"");
-        return *it;
-    }
-    std::string text(const json& value, const std::string& pointer) const {
-        if (!value.is_string())
-            fail(pointer, "a string");
-        return value.get<std::string>();
-    }
-
-private:
-    std::string file_;
-};
-
-} // namespace
 
 MeasuredDataset load_measured_dataset(const std::string& path) {
     const json root = read_json_file(path, "a measured dataset (.json or .json.xz)");
-    Reader r(path);
-    if (!root.is_object())
-        r.fail("", "an object with \"runs\"");
+    const JsonReader r(path);
+    r.expect_object(root, "", "an object with \"runs\"");
     MeasuredDataset data;
     data.file = path;
     if (root.contains("runtime") && root["runtime"].is_string())
@@ -53,71 +27,46 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
     for (const char* key : {"cpu", "device"})
         if (root.contains(key) && root[key].is_string())
             data.device = root[key].get<std::string>();
-    const json& runs = r.need(root, "", "runs");
-    if (!runs.is_array())
-        r.fail("/runs", "a list of runs");
+    const auto present = [](const json& object, const char* key) {
+        const auto it = object.find(key);
+        return it != object.end() && !it->is_null();
+    };
+    const json& runs = *r.array(root, "", "runs", true, "a list of runs");
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const std::string at = "/runs/" + std::to_string(i);
+        const std::string at = child_pointer("/runs", i);
         const json& run = runs[i];
-        if (!run.is_object())
-            r.fail(at, "a run object");
+        r.expect_object(run, at, "a run object");
         MeasuredRun m;
-        m.model = r.text(r.need(run, at, "model"), at + "/model");
-        if (run.contains("threads")) {
-            if (!run["threads"].is_number_integer())
-                r.fail(at + "/threads", "a whole number");
-            m.threads = run["threads"].get<int>();
-        }
+        m.model = r.string(run, at, "model", true, "the model's name");
+        m.threads = r.whole_number(run, at, "threads", false, 0, 65536).value_or(m.threads);
         if (run.contains("dtype"))
-            m.dtype = r.text(run["dtype"], at + "/dtype");
-        const json& shape = r.need(run, at, "input_shape");
-        if (!shape.is_array())
-            r.fail(at + "/input_shape", "a list of dims");
-        for (std::size_t d = 0; d < shape.size(); ++d) {
-            if (!shape[d].is_number_integer())
-                r.fail(at + "/input_shape/" + std::to_string(d), "a whole number");
-            m.input_shape.push_back(shape[d].get<std::int64_t>());
-        }
-        const json& e2e = r.need(run, at, "e2e_ms");
-        if (!e2e.is_array())
-            r.fail(at + "/e2e_ms", "a list of times in ms");
-        for (std::size_t t = 0; t < e2e.size(); ++t) {
-            if (!e2e[t].is_number())
-                r.fail(at + "/e2e_ms/" + std::to_string(t), "a time in ms");
-            m.e2e_ms.push_back(e2e[t].get<double>());
-        }
-        if (run.contains("cv") && !run["cv"].is_null()) {
-            if (!run["cv"].is_number())
-                r.fail(at + "/cv", "a coefficient of variation or null");
-            m.cv = run["cv"].get<double>();
-        }
-        if (run.contains("kernels")) {
-            const json& kernels = run["kernels"];
-            if (!kernels.is_array())
-                r.fail(at + "/kernels", "a list of kernels");
-            for (std::size_t k = 0; k < kernels.size(); ++k) {
-                const std::string kat = at + "/kernels/" + std::to_string(k);
-                const json& kernel = kernels[k];
-                if (!kernel.is_object())
-                    r.fail(kat, "a kernel object");
+            m.dtype = r.string(run, at, "dtype", true, "an element type such as float32");
+        const json& shape = *r.array(run, at, "input_shape", true, "a list of dims");
+        for (std::size_t d = 0; d < shape.size(); ++d)
+            m.input_shape.push_back(r.whole_number_at(
+                shape[d], child_pointer(at + "/input_shape", d), 0, std::numeric_limits<int>::max()));
+        const json& e2e = *r.array(run, at, "e2e_ms", true, "a list of times in ms");
+        m.e2e_ms = r.finite_numbers_at(e2e, at + "/e2e_ms", e2e.size(), "times in ms");
+        if (present(run, "cv"))
+            m.cv = r.number(run, at, "cv", true, "a coefficient of variation", true).value();
+        if (const auto* kernels = r.array(run, at, "kernels", false, "a list of kernels")) {
+            for (std::size_t k = 0; k < kernels->size(); ++k) {
+                const std::string kat = child_pointer(at + "/kernels", k);
+                const json& kernel = (*kernels)[k];
+                r.expect_object(kernel, kat, "a kernel object");
                 MeasuredKernel mk;
-                mk.name = r.text(r.need(kernel, kat, "name"), kat + "/name");
+                mk.name = r.string(kernel, kat, "name", true, "the kernel's name");
                 if (kernel.contains("op"))
-                    mk.op = r.text(kernel["op"], kat + "/op");
+                    mk.op = r.string(kernel, kat, "op", true, "an op type");
                 if (kernel.contains("domain"))
-                    mk.domain = r.text(kernel["domain"], kat + "/domain");
-                if (kernel.contains("covers")) {
-                    if (!kernel["covers"].is_array())
-                        r.fail(kat + "/covers", "a list of node names");
-                    for (std::size_t c = 0; c < kernel["covers"].size(); ++c)
-                        mk.covers.push_back(
-                            r.text(kernel["covers"][c], kat + "/covers/" + std::to_string(c)));
-                }
-                if (kernel.contains("us") && !kernel["us"].is_null()) {
-                    if (!kernel["us"].is_number())
-                        r.fail(kat + "/us", "a time in microseconds or null");
-                    mk.us = kernel["us"].get<double>();
-                }
+                    mk.domain = r.string_at(kernel["domain"], kat + "/domain", "an op domain", true);
+                if (const auto* covers = r.array(kernel, kat, "covers", false, "a list of node names"))
+                    for (std::size_t c = 0; c < covers->size(); ++c)
+                        mk.covers.push_back(r.string_at((*covers)[c],
+                                                        child_pointer(kat + "/covers", c),
+                                                        "a node name"));
+                if (present(kernel, "us"))
+                    mk.us = r.number(kernel, kat, "us", true, "us", true).value();
                 m.kernels.push_back(std::move(mk));
             }
         }

@@ -2,11 +2,13 @@
 
 #include "core/fusion/rule_engine.hpp"
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 #include "core/statistics.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -30,42 +32,26 @@ std::string line_and_column(const std::string& text, std::size_t byte) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column + 1);
 }
 
-class TraceReader {
-public:
-    explicit TraceReader(std::string file) : file_(std::move(file)) {}
-
-    [[noreturn]] void fail(const std::string& pointer, const std::string& expected) const {
-        throw InputError(file_, pointer, "expected " + expected);
+// "input_type_shape": [{"float": [1, 3, 224, 224]}, ...]
+std::vector<graph::Shape> read_shapes(const JsonReader& reader, const json& value,
+                                      const std::string& at) {
+    if (!value.is_array())
+        reader.fail(at, "expected a list of {\"<dtype>\": [dims]} objects");
+    std::vector<graph::Shape> shapes;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        const std::string here = child_pointer(at, i);
+        if (!value[i].is_object() || value[i].size() != 1 || !value[i].begin()->is_array())
+            reader.fail(here, "expected one {\"<dtype>\": [dims]} object");
+        graph::Shape dims;
+        const auto& list = *value[i].begin();
+        for (std::size_t d = 0; d < list.size(); ++d)
+            dims.push_back(reader.whole_number_at(list[d],
+                                                  child_pointer(child_pointer(here, value[i].begin().key()), d),
+                                                  0, std::numeric_limits<int>::max()));
+        shapes.push_back(std::move(dims));
     }
-    double number(const json& event, const std::string& at, const char* key) const {
-        const auto it = event.find(key);
-        if (it == event.end() || !it->is_number())
-            fail(at + "/" + key, std::string("a number (\"") + key + "\", in microseconds)");
-        return it->get<double>();
-    }
-    // "input_type_shape": [{"float": [1, 3, 224, 224]}, ...]
-    std::vector<graph::Shape> shapes(const json& value, const std::string& at) const {
-        if (!value.is_array())
-            fail(at, "a list of {\"<dtype>\": [dims]} objects");
-        std::vector<graph::Shape> shapes;
-        for (std::size_t i = 0; i < value.size(); ++i) {
-            const std::string here = at + "/" + std::to_string(i);
-            if (!value[i].is_object() || value[i].size() != 1 || !value[i].begin()->is_array())
-                fail(here, "one {\"<dtype>\": [dims]} object");
-            graph::Shape dims;
-            for (const auto& d : *value[i].begin()) {
-                if (!d.is_number_integer())
-                    fail(here, "whole-number dims");
-                dims.push_back(d.get<std::int64_t>());
-            }
-            shapes.push_back(std::move(dims));
-        }
-        return shapes;
-    }
-
-private:
-    std::string file_;
-};
+    return shapes;
+}
 
 struct TimedEvent {
     double ts = 0;
@@ -198,7 +184,7 @@ OrtTrace read_ort_trace(const std::string& path) {
         throw InputError(path, line_and_column(text, e.byte == 0 ? 0 : e.byte - 1),
                          "not valid JSON; expected " + kExpected);
     }
-    const TraceReader r(path);
+    const JsonReader r(path);
     std::string base;
     const json* events = &root;
     if (root.is_object() && root.contains("traceEvents")) { // Chrome's object form
@@ -206,7 +192,7 @@ OrtTrace read_ort_trace(const std::string& path) {
         base = "/traceEvents";
     }
     if (!events->is_array())
-        r.fail(base, kExpected);
+        r.fail(base, "expected " + kExpected);
 
     struct Span {
         double ts, dur;
@@ -214,10 +200,9 @@ OrtTrace read_ort_trace(const std::string& path) {
     std::vector<Span> runs;
     std::vector<TimedEvent> kernels;
     for (std::size_t i = 0; i < events->size(); ++i) {
-        const std::string at = base + "/" + std::to_string(i);
+        const std::string at = child_pointer(base, i);
         const json& event = (*events)[i];
-        if (!event.is_object())
-            r.fail(at, "a trace event object");
+        r.expect_object(event, at, "a trace event object");
         const auto cat = event.find("cat");
         const auto name = event.find("name");
         if (cat == event.end() || !cat->is_string() || name == event.end() || !name->is_string())
@@ -225,27 +210,23 @@ OrtTrace read_ort_trace(const std::string& path) {
         const std::string& category = cat->get_ref<const std::string&>();
         const std::string& label = name->get_ref<const std::string&>();
         if (category == "Session" && label == "model_run") {
-            runs.push_back({r.number(event, at, "ts"), r.number(event, at, "dur")});
+            runs.push_back({r.number(event, at, "ts", true, "us", true).value(),
+                            r.number(event, at, "dur", true, "us", true).value()});
             continue;
         }
         if (category != "Node" || !label.ends_with(kKernelSuffix))
             continue;
         TimedEvent timed;
-        timed.ts = r.number(event, at, "ts");
-        timed.event.us = r.number(event, at, "dur");
+        timed.ts = r.number(event, at, "ts", true, "us", true).value();
+        timed.event.us = r.number(event, at, "dur", true, "us", true).value();
         timed.event.node = label.substr(0, label.size() - kKernelSuffix.size());
         timed.event.pointer = at;
-        const auto args = event.find("args");
-        if (args == event.end() || !args->is_object())
-            r.fail(at + "/args", "an object with \"op_name\"");
-        const auto op = args->find("op_name");
-        if (op == args->end() || !op->is_string())
-            r.fail(at + "/args/op_name", "the node's operator type, a string");
-        timed.event.op = op->get<std::string>();
+        const auto* args = r.object(event, at, "args", true, "an object with \"op_name\"");
+        timed.event.op = r.string(*args, at + "/args", "op_name", true, "the node's operator type");
         if (const auto p = args->find("provider"); p != args->end() && p->is_string())
             timed.event.provider = p->get<std::string>();
         if (const auto shapes = args->find("input_type_shape"); shapes != args->end())
-            timed.event.input_shapes = r.shapes(*shapes, at + "/args/input_type_shape");
+            timed.event.input_shapes = read_shapes(r, *shapes, at + "/args/input_type_shape");
         kernels.push_back(std::move(timed));
     }
     if (runs.empty())

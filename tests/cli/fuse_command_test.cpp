@@ -148,7 +148,7 @@ private slots:
             {"fuse-eval", "--data", file.fileName(), "--models", CLEAVE_EXAMPLE_MODELS_DIR});
         QCOMPARE(run.exit_code, 2);
         QCOMPARE(QString(run.err).trimmed(),
-                 "cleave: " + file.fileName() + ": /runs/0/input_shape/2: expected a whole number");
+                 "cleave: " + file.fileName() + ": /runs/0/input_shape/2: expected a whole number >= 0, found string");
     }
 };
 

@@ -125,7 +125,7 @@ private slots:
             dse::solution_from_json(bad, names, cluster, "front.json", "/front/1");
             QFAIL("accepted an unknown PE");
         } catch (const InputError& e) {
-            QCOMPARE(QString::fromStdString(e.place()), QString("/front/1/pes"));
+            QCOMPARE(QString::fromStdString(e.place()), QString("/front/1/pes/0"));
             QVERIFY(std::string(e.what()).find("nx99_gpu") != std::string::npos);
         }
     }

@@ -96,16 +96,16 @@ private slots:
 
     void whatDoesNotFitIsRefused() {
         const auto json = dse::search_state_json(saved(), &cluster_);
-        QVERIFY(error_of(json, nullptr).starts_with("DSE state: a model and cluster open"));
+        QVERIFY(error_of(json, nullptr).starts_with("DSE state: /: expected a model and cluster open"));
         const dse::SearchStateTarget three{&cluster_, 3, {}};
-        QVERIFY(error_of(json, &three).starts_with("DSE state /result/kernels: the front was "
+        QVERIFY(error_of(json, &three).starts_with("DSE state: /result/kernels: the front was "
                                                    "searched over 4 kernels; the model has 3"));
         const dse::SearchStateTarget no_h3{&cluster_, 4, [](int pe) { return pe != 5; }};
-        QCOMPARE(error_of(json, &no_h3),
-                 std::string("DSE state /result/evaluated: h3_gpu has no latencies"));
+        QCOMPARE(QString::fromStdString(error_of(json, &no_h3)),
+                 QString("DSE state: /result/evaluated/1: h3_gpu has no latencies"));
         auto later = json;
         later["version"] = 2;
-        QVERIFY(error_of(later, &no_h3).starts_with("DSE state /version: version 1"));
+        QVERIFY(error_of(later, &no_h3).starts_with("DSE state: /version: expected 1"));
         auto broken = json;
         broken["settings"].erase("seed");
         QVERIFY(error_of(broken, &no_h3).starts_with("DSE state: "));

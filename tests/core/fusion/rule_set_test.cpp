@@ -70,7 +70,7 @@ private slots:
 
     void missingRuleNameIsRefused() {
         QCOMPARE(error_of(kHead + R"("rules": [{"to": ["Relu"]}]})"),
-                 QString("my-rules.json: /rules/0: missing \"name\"; expected a string"));
+                 QString("my-rules.json: /rules/0: missing \"name\"; expected the rule's name"));
     }
 
     void newerVersionIsRefused() {

@@ -83,7 +83,7 @@ private slots:
         QCOMPARE(saved.sets.front().second, outcome.comparison.front().search.best.group_of);
         QCOMPARE(saved.request.seed, std::uint64_t{9});
         QVERIFY(error_of([&] { grouping::read_grouping_settings(nlohmann::json::array(), settings); })
-                    .starts_with("expected a JSON object of grouping settings"));
+                    .starts_with("/: expected a JSON object of grouping settings"));
     }
 
     void badRequestsNameTheirPlace() {
