@@ -118,14 +118,7 @@ std::string CrossDeviceRegressor::save() const {
 
 void CrossDeviceRegressor::load(const std::string& text, std::size_t feature_count) {
     const JsonReader reader("");
-    const auto doc = reader.parse(text, "a cross-device model");
-    reader.expect_object(doc, "", "a cross-device model");
-    if (doc.value("target", "") != "log_us_over_base")
-        reader.fail("/target", "expected \"log_us_over_base\"");
-    if (reader.whole_number(doc, "", "features", true, 0, std::numeric_limits<int>::max()) !=
-        static_cast<int>(feature_count))
-        reader.fail("/features", "expected " + std::to_string(feature_count) +
-                                     ", the predictor's feature count");
+    const auto doc = read_model_head(text, "a cross-device model", "log_us_over_base", feature_count);
     const auto kind = reader.string(doc, "", "base_kind", true, "gbdt or mlp, the base model's kind");
     if (!is_cross_device_base_kind(kind))
         reader.fail("/base_kind", "expected gbdt or mlp, the base model's kind");

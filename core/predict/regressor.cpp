@@ -1,12 +1,15 @@
 #include "regressor.hpp"
 
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "cross_device.hpp"
 #include "lasso.hpp"
 #include "launch_bound.hpp"
 #include "mlp.hpp"
 #include "roofline.hpp"
+
+#include <limits>
 
 namespace cleave::predict {
 
@@ -38,6 +41,20 @@ std::vector<std::string> regressor_kinds() {
     for (const auto* descriptor : registry().plugins(Regressor::kPluginKind))
         kinds.emplace_back(descriptor->name);
     return kinds;
+}
+
+nlohmann::json read_model_head(const std::string& text, const std::string& what,
+                               const std::string& target, std::size_t feature_count) {
+    const JsonReader reader("");
+    auto doc = reader.parse(text, what);
+    reader.expect_object(doc, "", what);
+    if (doc.value("target", "") != target)
+        reader.fail("/target", "expected \"" + target + "\"");
+    if (reader.whole_number(doc, "", "features", true, 0, std::numeric_limits<int>::max()) !=
+        static_cast<int>(feature_count))
+        reader.fail("/features",
+                    "expected " + std::to_string(feature_count) + ", the predictor's feature count");
+    return doc;
 }
 
 } // namespace cleave::predict

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,12 @@ public:
     virtual std::string save() const = 0;
     virtual void load(const std::string& json, std::size_t feature_count) = 0;
 };
+
+// The opening of a model that `load` reads (`what`: "a gbdt model"): a JSON object whose
+// "target" is `target` and whose "features" is `feature_count`, the predictor's; InputError
+// without a file otherwise (Regressor::load's contract).
+nlohmann::json read_model_head(const std::string& text, const std::string& what,
+                               const std::string& target, std::size_t feature_count);
 
 // A new, unfitted regressor of `kind`: lasso, mlp, roofline and launch-bound from core, others
 // from the plugin of kind "regressor" with that name. Throws InputError (place `option`) for a kind

@@ -161,14 +161,8 @@ public:
 
     void load(const std::string& text, std::size_t feature_count) override {
         const JsonReader reader("");
-        const auto doc = reader.parse(text, "a gbdt model");
-        reader.expect_object(doc, "", "a gbdt model");
-        if (doc.value("target", "") != "log_us_over_baseline")
-            reader.fail("/target", "expected \"log_us_over_baseline\"");
-        if (reader.whole_number(doc, "", "features", true, 0, std::numeric_limits<int>::max()) !=
-            static_cast<int>(feature_count))
-            reader.fail("/features", "expected " + std::to_string(feature_count) +
-                                         ", the predictor's feature count");
+        const auto doc =
+            predict::read_model_head(text, "a gbdt model", "log_us_over_baseline", feature_count);
         auto baseline = predict::NominalRoofline::read(doc, feature_count);
         const std::string model =
             reader.object(doc, "", "xgboost", true, "XGBoost's JSON model")->dump();
