@@ -151,6 +151,7 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
             {"cluster", cluster.file},
             {"rules", method.name},
             {"kernels", kernel_count},
+            {"cut_kernels", chosen.cut_kernels},
             {"mapping", options.mapping.mapping.empty()
                             ? nlohmann::ordered_json()
                             : nlohmann::ordered_json(options.mapping.mapping)}};

@@ -48,8 +48,8 @@ int run_export_autodice(const ExportAutodiceOptions& options) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    const PackageReport report{&model,      &cluster, method.name, kernel_count,
-                               options.out, &package, files,       seconds};
+    const PackageReport report{&model,  &cluster, method.name, kernel_count, options.out,
+                               &package, files,    seconds,     chosen.cut_kernels};
     emit_package_report(report, options.json);
     return 0;
 }

@@ -31,6 +31,7 @@ ChosenMapping MappingOptions::resolve(const graph::Model& model, fusion::KernelG
                                                model, kernels, method, cluster);
         for (const auto& cut : mapped.cut)
             warn(mapping + ": " + cut);
+        chosen.cut_kernels = std::move(mapped.cut);
         chosen.kernels = std::move(mapped.kernels);
         chosen.assignment = std::move(mapped.assignment);
         chosen.source = mapping;

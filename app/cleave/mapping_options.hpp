@@ -19,7 +19,8 @@ struct ChosenMapping {
     // each PE's nodes fused apart (autodice::mapped_kernels).
     fusion::KernelGraph kernels;
     partition::KernelAssignment assignment;
-    std::string source; // the mapping.json, or "--points/--pes"
+    std::string source;                   // the mapping.json, or "--points/--pes"
+    std::vector<std::string> cut_kernels; // one line per kernel a mapping.json cuts
 };
 
 struct MappingOptions {

@@ -62,6 +62,7 @@ nlohmann::ordered_json package_report_json(const PackageReport& report) {
                                        : nlohmann::ordered_json()},
             {"rules", report.rules},
             {"kernels", report.kernels},
+            {"cut_kernels", report.cut_kernels},
             {"out", report.folder},
             {"ranks", ranks},
             {"files", files},

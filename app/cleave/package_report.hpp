@@ -19,6 +19,7 @@ struct PackageReport {
     const autodice::Package* package = nullptr;
     std::vector<autodice::WrittenFile> files;
     double seconds = 0;
+    std::vector<std::string> cut_kernels; // kernels the mapping cut (autodice::MappedKernels::cut)
 };
 
 nlohmann::ordered_json package_report_json(const PackageReport& report);

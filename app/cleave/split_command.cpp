@@ -126,7 +126,8 @@ int run_split(const SplitOptions& options) {
     const PackageReport report{&model,      cluster ? &*cluster : nullptr,
                                method.name, kernel_count,
                                options.out, &package,
-                               files,       seconds};
+                               files,       seconds,
+                               {}};
     emit_package_report(report, options.json);
     return 0;
 }

@@ -125,6 +125,7 @@ private slots:
                               kCutMapping, "--out", out, "--no-submodels", "--json"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         QCOMPARE(run.err.count("cleave: warning: "), 2);
+        QCOMPARE(json_of(run)["cut_kernels"].toArray().size(), 2);
         QVERIFY2(run.err.contains("mapping.json: the mapping cuts kernel "
                                   "/layer1/layer1.0/conv1/Conv (FusedConv, 3 nodes): "
                                   "/layer1/layer1.0/conv1/Conv, "
@@ -142,6 +143,8 @@ private slots:
         QVERIFY2(cut.exit_code == 0, cut.err.constData());
         QVERIFY2(cut.err.isEmpty(), cut.err.constData());
         QCOMPARE(json_of(cut)["kernels"].toInt(), json_of(whole)["kernels"].toInt() + 2);
+        QCOMPARE(json_of(cut)["cut_kernels"].toArray().size(), 2);
+        QVERIFY(json_of(whole)["cut_kernels"].toArray().isEmpty());
     }
 
     void mappingErrorsLeaveTheEarlierExport() {
