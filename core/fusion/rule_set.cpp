@@ -104,7 +104,8 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
     RuleSet set;
     set.file = file;
     set.name = reader.string(root, "", "name", true, "the rule set's name");
-    set.runtime = reader.string(root, "", "runtime", false, "what the rules describe");
+    if (root.contains("runtime"))
+        set.runtime = reader.string_at(root["runtime"], "/runtime", "what the rules describe", true);
     const auto flag = [&](const json& object, const std::string& pointer, const char* key) {
         return reader.boolean(object, pointer, key, false).value_or(false);
     };
@@ -137,7 +138,9 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
         rule.latest_input_first = ops(reader, r, pointer, "latest_input_first");
         rule.other_inputs_ready = flag(r, pointer, "other_inputs_ready");
         rule.siblings = flag(r, pointer, "siblings");
-        rule.kernel_type = reader.string(r, pointer, "kernel_type", false, "a kernel type name");
+        if (r.contains("kernel_type")) // empty: the anchor's own type, as when absent
+            rule.kernel_type =
+                reader.string_at(r["kernel_type"], pointer + "/kernel_type", "a kernel type name", true);
         set.rules.push_back(std::move(rule));
     }
     if (const auto* section = reader.object(root, "", "conv_kernel_types", false,

@@ -39,8 +39,15 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
         MeasuredRun m;
         m.model = r.string(run, at, "model", true, "the model's name");
         m.threads = r.whole_number(run, at, "threads", false, 0, 65536).value_or(m.threads);
+        // Text fields may be empty: ONNX Runtime names no node for the kernels it adds
+        // (HardSwish's HardSigmoid) and gives standard ops the empty domain.
+        const auto text = [&](const json& object, const std::string& pointer, const char* key,
+                              const char* expected) {
+            return r.string_at(*r.member(object, pointer, key, true, expected),
+                               child_pointer(pointer, key), expected, true);
+        };
         if (run.contains("dtype"))
-            m.dtype = r.string(run, at, "dtype", true, "an element type such as float32");
+            m.dtype = text(run, at, "dtype", "an element type such as float32");
         const json& shape = *r.array(run, at, "input_shape", true, "a list of dims");
         for (std::size_t d = 0; d < shape.size(); ++d)
             m.input_shape.push_back(r.whole_number_at(
@@ -55,16 +62,15 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
                 const json& kernel = (*kernels)[k];
                 r.expect_object(kernel, kat, "a kernel object");
                 MeasuredKernel mk;
-                mk.name = r.string(kernel, kat, "name", true, "the kernel's name");
+                mk.name = text(kernel, kat, "name", "the kernel's name");
                 if (kernel.contains("op"))
-                    mk.op = r.string(kernel, kat, "op", true, "an op type");
+                    mk.op = text(kernel, kat, "op", "an op type");
                 if (kernel.contains("domain"))
-                    mk.domain = r.string_at(kernel["domain"], kat + "/domain", "an op domain", true);
+                    mk.domain = text(kernel, kat, "domain", "an op domain");
                 if (const auto* covers = r.array(kernel, kat, "covers", false, "a list of node names"))
                     for (std::size_t c = 0; c < covers->size(); ++c)
-                        mk.covers.push_back(r.string_at((*covers)[c],
-                                                        child_pointer(kat + "/covers", c),
-                                                        "a node name"));
+                        mk.covers.push_back(r.string_at(
+                            (*covers)[c], child_pointer(kat + "/covers", c), "a node name", true));
                 if (present(kernel, "us"))
                     mk.us = r.number(kernel, kat, "us", true, "us", true).value();
                 m.kernels.push_back(std::move(mk));

@@ -74,6 +74,25 @@ private slots:
         QVERIFY(!data.runs[0].cv);
     }
 
+    // ONNX Runtime names no node for a kernel it adds (HardSwish runs as HardSigmoid + Mul) and
+    // gives standard ops the empty domain: such kernels read as they are.
+    void kernelWithoutANameReads() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("hardswish.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"runs": [{"model": "m", "input_shape": [1], "e2e_ms": [1], "kernels": [
+            {"name": "", "op": "HardSigmoid", "domain": "", "covers": [], "us": null},
+            {"name": "/act/HardSwish", "op": "Mul", "domain": "", "covers": [], "us": 3.5}]}]})");
+        file.close();
+        const auto data = cleave::profile::load_measured_dataset(path.toStdString());
+        QCOMPARE(data.runs.front().kernels.size(), std::size_t{2});
+        QCOMPARE(data.runs.front().kernels.front().name, std::string());
+        QCOMPARE(data.runs.front().kernels.front().op, std::string("HardSigmoid"));
+        QVERIFY(!data.runs.front().kernels.front().us);
+        QCOMPARE(*data.runs.front().kernels.back().us, 3.5);
+    }
+
     void cvThatIsNotANumberIsRefused() {
         QTemporaryDir dir;
         const QString path = dir.filePath("bad.json");
