@@ -17,6 +17,11 @@ std::string whole_numbers(int min, int max) {
                : "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
 }
 
+// What a wrong value is, for a message: a number as written, anything else by its type.
+std::string found(const json& value) {
+    return value.is_number() ? value.dump() : std::string(value.type_name());
+}
+
 std::string shown(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", value);
@@ -70,24 +75,26 @@ const json* JsonReader::member(const json& object, const std::string& pointer,
     return nullptr;
 }
 
-const json* JsonReader::object(const json& parent, const std::string& pointer,
-                               const std::string& key, bool required,
-                               const std::string& expected) const {
+const json* JsonReader::typed(const json& parent, const std::string& pointer,
+                              const std::string& key, bool required, const std::string& expected,
+                              json::value_t type) const {
     const json* value = member(parent, pointer, key, required, expected);
-    if (value && !value->is_object())
+    if (value && value->type() != type)
         fail(child_pointer(pointer, key),
              "expected " + expected + ", found " + std::string(value->type_name()));
     return value;
 }
 
+const json* JsonReader::object(const json& parent, const std::string& pointer,
+                               const std::string& key, bool required,
+                               const std::string& expected) const {
+    return typed(parent, pointer, key, required, expected, json::value_t::object);
+}
+
 const json* JsonReader::array(const json& parent, const std::string& pointer,
                               const std::string& key, bool required,
                               const std::string& expected) const {
-    const json* value = member(parent, pointer, key, required, expected);
-    if (value && !value->is_array())
-        fail(child_pointer(pointer, key),
-             "expected " + expected + ", found " + std::string(value->type_name()));
-    return value;
+    return typed(parent, pointer, key, required, expected, json::value_t::array);
 }
 
 std::string JsonReader::string(const json& object, const std::string& pointer,
@@ -129,7 +136,7 @@ double JsonReader::finite(const json& object, const std::string& pointer,
     if (!value->is_number() || !std::isfinite(value->get<double>()))
         fail(child_pointer(pointer, key),
              "expected a finite number, found " +
-                 (value->is_number() ? value->dump() : std::string(value->type_name())));
+                 found(*value));
     return value->get<double>();
 }
 
@@ -154,7 +161,7 @@ std::vector<double> JsonReader::finite_numbers_at(const json& value, const std::
         if (!v.is_number() || !std::isfinite(v.get<double>()))
             fail(child_pointer(pointer, i),
                  "expected a finite number, found " +
-                     (v.is_number() ? v.dump() : std::string(v.type_name())));
+                     found(v));
         numbers.push_back(v.get<double>());
     }
     return numbers;
@@ -187,7 +194,7 @@ int JsonReader::whole_number_at(const json& value, const std::string& pointer, i
     const std::string expected = whole_numbers(min, max);
     if (!value.is_number_integer())
         fail(pointer, "expected " + expected + ", found " +
-                          (value.is_number() ? value.dump() : std::string(value.type_name())));
+                          found(value));
     const auto v = value.get<std::int64_t>();
     if (v < min || v > max)
         fail(pointer, "expected " + expected + ", found " + value.dump());

@@ -73,6 +73,11 @@ public:
                     const std::vector<std::string>& known) const;
 
 private:
+    // The member `key`, refused (at its pointer) unless of `type`.
+    const nlohmann::json* typed(const nlohmann::json& parent, const std::string& pointer,
+                                const std::string& key, bool required, const std::string& expected,
+                                nlohmann::json::value_t type) const;
+
     std::string file_;
 };
 

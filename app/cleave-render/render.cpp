@@ -159,7 +159,7 @@ ui::ExportResult renderPartition(const RenderOptions& options, const ui::ExportO
         chosen = options.mapping.resolve(*model, fusion::detect_kernels(*model, method), method,
                                          *cluster);
     auto kernels = std::make_shared<const fusion::KernelGraph>(
-        chosen ? chosen->kernels : fusion::detect_kernels(*model, method));
+        chosen ? std::move(chosen->kernels) : fusion::detect_kernels(*model, method));
     auto inputs = std::make_shared<const ui::PartitionInputs>(
         ui::prepare_partition({model, kernels, cluster, options.rules}));
     if (!inputs->costs) {

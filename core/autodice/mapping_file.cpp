@@ -127,10 +127,10 @@ std::vector<int> read_mapping_file(const std::string& path, const graph::Model& 
     return check_mapping(read_json_file(path, kExpected), path, model, cluster);
 }
 
-MappedKernels mapped_kernels(const std::vector<int>& pe_of_node, const graph::Model& model,
-                             const fusion::KernelGraph& kernels,
-                             const fusion::FusionMethod& method, const device::Cluster& cluster) {
-    MappedKernels mapped;
+std::vector<std::string> kernel_cuts(const std::vector<int>& pe_of_node, const graph::Model& model,
+                                     const fusion::KernelGraph& kernels,
+                                     const device::Cluster& cluster) {
+    std::vector<std::string> cuts;
     const auto pe_of = [&](int node) { return pe_of_node[static_cast<std::size_t>(node)]; };
     for (const auto& kernel : kernels.kernels) {
         // The kernel's nodes per PE, PEs in the order its nodes first reach them.
@@ -148,14 +148,29 @@ MappedKernels mapped_kernels(const std::vector<int>& pe_of_node, const graph::Mo
         for (const auto& [pe, names] : parts)
             where += (where.empty() ? "" : "; ") + listed(names, 4) + " on " +
                      cluster.pes[static_cast<std::size_t>(pe)].key;
-        mapped.cut.push_back("the mapping cuts kernel " + kernel.name + " (" + kernel.type + ", " +
-                             std::to_string(kernel.nodes.size()) + " nodes): " + where +
-                             "; each PE fuses and runs its part as a kernel of its own");
+        cuts.push_back("the mapping cuts kernel " + kernel.name + " (" + kernel.type + ", " +
+                       std::to_string(kernel.nodes.size()) + " nodes): " + where +
+                       "; each PE fuses and runs its part as a kernel of its own");
     }
+    return cuts;
+}
+
+partition::KernelAssignment kernel_assignment(const std::vector<int>& pe_of_node,
+                                              const fusion::KernelGraph& kernels) {
+    partition::KernelAssignment assignment;
+    for (const auto& kernel : kernels.kernels)
+        assignment.pe_of_kernel.push_back(pe_of_node[static_cast<std::size_t>(kernel.nodes.front())]);
+    return assignment;
+}
+
+MappedKernels mapped_kernels(const std::vector<int>& pe_of_node, const graph::Model& model,
+                             const fusion::KernelGraph& kernels,
+                             const fusion::FusionMethod& method, const device::Cluster& cluster) {
+    MappedKernels mapped;
+    mapped.cut = kernel_cuts(pe_of_node, model, kernels, cluster);
     mapped.kernels =
         mapped.cut.empty() ? kernels : fusion::detect_kernels(model, method, pe_of_node);
-    for (const auto& kernel : mapped.kernels.kernels)
-        mapped.assignment.pe_of_kernel.push_back(pe_of(kernel.nodes.front()));
+    mapped.assignment = kernel_assignment(pe_of_node, mapped.kernels);
     return mapped;
 }
 

@@ -22,12 +22,20 @@ std::vector<int> parse_mapping_file(const std::string& json_text, const std::str
 std::vector<int> read_mapping_file(const std::string& path, const graph::Model& model,
                                    const device::Cluster& cluster);
 
-// A node-level mapping's kernels and the PE of each. AutoDiCE maps nodes, so a mapping may cut
-// through a kernel (a Conv on one PE, its Relu on the next); each PE's runtime then fuses its
-// sub-model on its own. Where the mapping keeps every kernel of `kernels` on one PE, those are
-// the kernels; otherwise they are the model fused again, each PE's nodes apart
-// (fusion::detect_kernels with the mapping as parts), and `cut` says, once per kernel of
-// `kernels` the mapping cuts, which of its nodes run where.
+// AutoDiCE maps nodes, so a mapping may cut through a kernel (a Conv on one PE, its Relu on the
+// next); each PE's runtime then fuses its sub-model on its own. One line per kernel of `kernels`
+// the mapping cuts, saying which of its nodes run where; empty when it cuts none.
+std::vector<std::string> kernel_cuts(const std::vector<int>& pe_of_node, const graph::Model& model,
+                                     const fusion::KernelGraph& kernels,
+                                     const device::Cluster& cluster);
+
+// The PE of each kernel: that of its first node (all its nodes' where kernel_cuts is empty).
+partition::KernelAssignment kernel_assignment(const std::vector<int>& pe_of_node,
+                                              const fusion::KernelGraph& kernels);
+
+// A node-level mapping's kernels and the PE of each. Where the mapping keeps every kernel of
+// `kernels` on one PE, those are the kernels; otherwise they are the model fused again, each
+// PE's nodes apart (fusion::detect_kernels with the mapping as parts), and `cut` is kernel_cuts.
 struct MappedKernels {
     fusion::KernelGraph kernels;
     partition::KernelAssignment assignment;

@@ -31,6 +31,13 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
         const auto it = object.find(key);
         return it != object.end() && !it->is_null();
     };
+    // Text fields may be empty: ONNX Runtime names no node for the kernels it adds
+    // (HardSwish's HardSigmoid) and gives standard ops the empty domain.
+    const auto text = [&](const json& object, const std::string& pointer, const char* key,
+                          const char* expected) {
+        return r.string_at(*r.member(object, pointer, key, true, expected),
+                           child_pointer(pointer, key), expected, true);
+    };
     const json& runs = *r.array(root, "", "runs", true, "a list of runs");
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const std::string at = child_pointer("/runs", i);
@@ -39,13 +46,6 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
         MeasuredRun m;
         m.model = r.string(run, at, "model", true, "the model's name");
         m.threads = r.whole_number(run, at, "threads", false, 0, 65536).value_or(m.threads);
-        // Text fields may be empty: ONNX Runtime names no node for the kernels it adds
-        // (HardSwish's HardSigmoid) and gives standard ops the empty domain.
-        const auto text = [&](const json& object, const std::string& pointer, const char* key,
-                              const char* expected) {
-            return r.string_at(*r.member(object, pointer, key, true, expected),
-                               child_pointer(pointer, key), expected, true);
-        };
         if (run.contains("dtype"))
             m.dtype = text(run, at, "dtype", "an element type such as float32");
         const json& shape = *r.array(run, at, "input_shape", true, "a list of dims");

@@ -307,21 +307,21 @@ void ProjectController::applyMapping() {
             const std::string file = r.file.toStdString();
             auto pe_of_node = project::mapping_pe_of_node(
                 r.project, fsPath(r.file), *inputs.request.model, *inputs.request.cluster);
-            const auto mapped = autodice::mapped_kernels(
-                pe_of_node, *inputs.request.model, *inputs.request.kernels,
-                window_->document()->fusionMethod(), *inputs.request.cluster);
-            if (!mapped.cut.empty() && window_->document()->fusionParts().empty()) {
+            const auto cuts = autodice::kernel_cuts(pe_of_node, *inputs.request.model,
+                                                    *inputs.request.kernels, *inputs.request.cluster);
+            if (!cuts.empty() && window_->document()->fusionParts().empty()) {
                 // The mapping cuts kernels: the model is fused per PE, and the mapping applied
                 // once those kernels are predicted (continueRestore).
                 window_->document()->setFusionParts(std::move(pe_of_node));
                 return;
             }
-            if (!mapped.cut.empty())
+            if (!cuts.empty())
                 throw InputError(file, "/mapping",
                                  "the mapping still cuts kernels after they were fused per PE: " +
-                                     mapped.cut.front());
+                                     cuts.front());
             const auto segments = autodice::mapping_segments(
-                mapped.assignment, *inputs.request.cluster, inputs.pe_errors, file, "/mapping");
+                autodice::kernel_assignment(pe_of_node, *inputs.request.kernels),
+                *inputs.request.cluster, inputs.pe_errors, file, "/mapping");
             document->replaceMapping(segments.mapping, tr("Open project"));
         } catch (const std::exception& e) {
             r.problems << QString::fromStdString(e.what());

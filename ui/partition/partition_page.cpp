@@ -2,7 +2,6 @@
 
 #include "core/autodice/export.hpp"
 #include "core/autodice/mapping_file.hpp"
-#include "core/fusion/fusion_method.hpp"
 #include "core/partition/balanced_mapping.hpp"
 #include "ui/latency/latency_format.hpp"
 #include "ui/partition/link_traffic_model.hpp"
@@ -348,28 +347,28 @@ QString PartitionPage::openMapping(const QString& path, const QStringList& cuts)
     const QString name = QFileInfo(path).fileName();
     autodice::MappingSegments segments;
     try {
-        auto pe_of_node = autodice::read_mapping_file(file, *request.model, *request.cluster);
-        const auto mapped =
-            autodice::mapped_kernels(pe_of_node, *request.model, *request.kernels,
-                                     fusion::find_fusion_method(request.rules), *request.cluster);
-        if (!mapped.cut.empty()) {
+        const auto pe_of_node = autodice::read_mapping_file(file, *request.model, *request.cluster);
+        // The studio document fuses the model per PE (fusionPartsWanted); here only the cuts.
+        const auto found =
+            autodice::kernel_cuts(pe_of_node, *request.model, *request.kernels, *request.cluster);
+        if (!found.empty()) {
             if (!cuts.isEmpty())
                 return tr("%1 still cuts kernels after they were fused per PE").arg(path);
             QStringList cut;
-            for (const auto& note : mapped.cut)
+            for (const auto& note : found)
                 cut << QString::fromStdString(note);
             const auto asked = document_->request().kernels;
             emit fusionPartsWanted(pe_of_node);
             if (document_->request().kernels == asked) // nobody regrouped them
-                return QString::fromStdString(file + ": " + mapped.cut.front()) +
+                return QString::fromStdString(file + ": " + found.front()) +
                        tr("; kernels can be fused per PE only in a studio window");
             pending_ = PendingMapping{path, cut, document_->request().kernels};
             mappingNotice_ = tr("Opening %1: its PEs' nodes are fused apart and predicted…").arg(name);
             updateNotice();
             return {};
         }
-        segments = autodice::mapping_segments(mapped.assignment, *request.cluster,
-                                              inputs.pe_errors, file);
+        segments = autodice::mapping_segments(autodice::kernel_assignment(pe_of_node, *request.kernels),
+                                              *request.cluster, inputs.pe_errors, file);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
