@@ -23,6 +23,8 @@ struct GenerateOptions {
     int count = 0;
     std::string space = "blocks";
     std::uint64_t seed = 1;
+    std::vector<int> decoder_layers;
+    std::int64_t width = 64;
     bool json = false;
 };
 
@@ -81,6 +83,17 @@ int run_benchmark_suite(const GenerateOptions& options) {
 }
 
 int run_generate_models(const GenerateOptions& options) {
+    if (!options.decoder_layers.empty()) {
+        if (options.width < 16 || options.width % 16 != 0)
+            throw InputError("", "--width", "expected a multiple of 16 (heads of 16)");
+        std::vector<modelgen::ModelSpec> stacks;
+        for (const int layers : options.decoder_layers) {
+            if (layers < 1)
+                throw InputError("", "--decoder-layers", "expected at least 1 layer");
+            stacks.push_back(modelgen::decoder_stack(layers, options.width, options.width / 16, 32));
+        }
+        return write_specs(stacks, options);
+    }
     if (options.count < 1)
         throw InputError("", "--count", "expected at least 1 model");
     if (std::find(modelgen::kSimulationSpaces.begin(), modelgen::kSimulationSpaces.end(),
@@ -114,7 +127,7 @@ Action add_generate_models_command(CLI::App& app) {
         "generate-models",
         "Write random simulation models (seed-model blocks, a 9-choice NAS space, or networks "
         "mixing the blocks of modern architectures)");
-    command->add_option("--count", options->count, "How many models")->required();
+    auto* count = command->add_option("--count", options->count, "How many models");
     command->add_option("--out", options->out, "Folder to write the models and manifest.json into")
         ->required();
     command->add_option(
@@ -123,8 +136,23 @@ Action add_generate_models_command(CLI::App& app) {
         "RegNet, EfficientNet, MobileNetV3, MnasNet, ShuffleNetV2, DenseNet, SqueezeNet and "
         "MaxViT blocks and ViT / BERT encoders, mixed; docs/model-generation.md) (default "
         "blocks)");
+    auto* decoder =
+        command
+            ->add_option("--decoder-layers", options->decoder_layers,
+                         "Instead: one GPT-2 decoder stack per value, of that many layers (47 nodes "
+                         "each, LayerNorm and GELU decomposed; 32 tokens; for large-model work)")
+            ->delimiter(',')
+            ->excludes(count);
+    count->excludes(decoder);
+    command->add_option("--width", options->width,
+                        "The decoder stacks' width, heads of 16 (default 64)")
+        ->needs(decoder);
     command->add_option("--seed", options->seed, "Seed of structures and weights (default 1)");
     command->add_flag("--json", options->json, "Print the models written as JSON");
+    command->callback([command, count, decoder] {
+        if (count->count() == 0 && decoder->count() == 0)
+            throw CLI::RequiredError("--count or --decoder-layers");
+    });
     return [options] { return run_generate_models(*options); };
 }
 

@@ -173,9 +173,15 @@ MappingFigures MappingSpace::sum_hosts(const partition::Evaluation& evaluation,
     return figures;
 }
 
+void MappingSpace::take_replay(const partition::Replay& replayed, MappingFigures& figures) {
+    figures.throughput_per_s = replayed.throughput_per_s;
+    figures.bottleneck_ms = 1000.0 / replayed.throughput_per_s;
+    figures.latency_ms = replayed.first_latency_ms;
+}
+
 MappingFigures MappingSpace::figures(const partition::Mapping& mapping, Level level,
                                      Scratch& scratch) const {
-    if (level == Level::replay)
+    if (level == Level::replay && measure_) // a measured run needs every kernel's PE
         return figures(partition::assignment_of(mapping, costs_->kernel_count()), level, scratch);
     costs_->evaluate(mapping, scratch.evaluation);
     auto result = sum_hosts(scratch.evaluation, scratch);
@@ -183,6 +189,8 @@ MappingFigures MappingSpace::figures(const partition::Mapping& mapping, Level le
         scratch.runs.assign(mapping.pes.begin(), mapping.pes.end());
         result.surplus_segments = surplus_segments(scratch.runs);
     }
+    if (level == Level::replay)
+        take_replay(partition::replay(*costs_, mapping, {replay_inputs_, 0.0}), result);
     return result;
 }
 
@@ -198,10 +206,7 @@ MappingFigures MappingSpace::figures(const partition::KernelAssignment& assignme
         result.surplus_segments = surplus_segments(scratch.runs);
     }
     if (level == Level::replay) {
-        const auto replayed = partition::replay(*costs_, assignment, {replay_inputs_, 0.0});
-        result.throughput_per_s = replayed.throughput_per_s;
-        result.bottleneck_ms = 1000.0 / replayed.throughput_per_s;
-        result.latency_ms = replayed.first_latency_ms;
+        take_replay(partition::replay(*costs_, assignment, {replay_inputs_, 0.0}), result);
         if (measure_ && !result.waits_on_each_other) { // such a run could not start
             const auto measured = measure_(assignment);
             if (measured.failed || !(measured.throughput_per_s > 0)) {

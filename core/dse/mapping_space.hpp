@@ -8,6 +8,7 @@
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/model.hpp"
 #include "core/partition/mapping_costs.hpp"
+#include "core/partition/replay.hpp"
 #include "core/partition/waiting_cycle.hpp"
 
 #include <cstdint>
@@ -123,6 +124,7 @@ public:
     std::vector<double> normalised(const std::vector<double>& raw) const;
 
 private:
+    static void take_replay(const partition::Replay& replayed, MappingFigures& figures);
     MappingFigures sum_hosts(const partition::Evaluation& evaluation, Scratch& scratch) const;
 
     const partition::MappingCosts* costs_;

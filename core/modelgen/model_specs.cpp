@@ -220,6 +220,39 @@ Tensor transformer_mlp(NetBuilder& b, const Tensor& x, std::int64_t hidden,
     return b.matmul(y, x.shape.back(), true, names.at(2));
 }
 
+// GPT-2's block as PyTorch's exporter writes it below opset 17: LayerNorm decomposed, one QKV
+// Linear cut by Split, heads by Reshape and Transpose (K straight to [N, heads, head dim,
+// tokens]), the scores Div by sqrt(head dim) plus the causal mask, Softmax, the product with V
+// merged back by Transpose and Reshape, the output Linear, residual; then LayerNorm, the MLP (x4,
+// GELU in the Erf form), residual. 47 nodes.
+Tensor decoder_layer(NetBuilder& b, const Tensor& x, std::int64_t heads, const Tensor& mask,
+                     const std::string& name) {
+    const std::int64_t tokens = x.shape[1], dim = x.shape[2], head_dim = dim / heads;
+    b.push(name);
+    auto y = b.layer_norm_decomposed(x, 1e-5f, "ln_1");
+    b.push("attn");
+    const auto qkv = b.split(b.matmul(y, 3 * dim, true, "c_attn"), -1, {dim, dim, dim}, "");
+    const auto head = [&](const Tensor& t, const std::vector<std::int64_t>& perm) {
+        return b.transpose(b.reshape(t, {1, tokens, heads, head_dim}), perm);
+    };
+    const auto q = head(qkv[0], {0, 2, 1, 3});
+    const auto k = head(qkv[1], {0, 2, 3, 1});
+    const auto v = head(qkv[2], {0, 2, 1, 3});
+    auto a = b.scale(b.matmul(q, k), std::sqrt(static_cast<float>(head_dim)), "Div");
+    a = b.matmul(b.softmax(b.add(a, mask, ""), ""), v);
+    a = b.reshape(b.transpose(a, {0, 2, 1, 3}), {1, tokens, dim});
+    a = b.matmul(a, dim, true, "c_proj");
+    b.pop();
+    const auto x1 = b.add(x, a, "");
+    y = b.layer_norm_decomposed(x1, 1e-5f, "ln_2");
+    b.push("mlp");
+    y = transformer_mlp(b, y, 4 * dim, {"c_fc", "act", "c_proj"});
+    b.pop();
+    y = b.add(x1, y, "");
+    b.pop();
+    return y;
+}
+
 // torchvision's ViT encoder layer as the exporter writes nn.MultiheadAttention: pre-norm,
 // sequence-first transposes, one QKV projection cut by Reshape, Unsqueeze, Transpose, Squeeze and
 // Gather, heads by Reshape and Transpose, Q and K^T each scaled by the root of 1/sqrt(head dim),
@@ -793,6 +826,29 @@ std::vector<ModelSpec> zoo_models(int count, std::uint64_t seed) {
 }
 
 } // namespace
+
+ModelSpec decoder_stack(int layers, std::int64_t dim, std::int64_t heads, std::int64_t tokens,
+                        std::int64_t vocab) {
+    if (layers < 1 || dim < 1 || heads < 1 || dim % heads != 0 || tokens < 1 || vocab < 1)
+        throw std::invalid_argument("decoder stack: layers, dims, tokens and vocabulary must be "
+                                    "positive and the heads must divide the width");
+    const auto name = "decoder_l" + std::to_string(layers) + "_d" + std::to_string(dim);
+    const auto description = std::to_string(layers) + " GPT-2 decoder layers, width " +
+                             std::to_string(dim) + ", " + std::to_string(heads) + " heads, " +
+                             std::to_string(tokens) + " tokens, vocabulary " +
+                             std::to_string(vocab);
+    return spec(name, "decoder", description, {1, tokens, dim},
+                [layers, heads, tokens, vocab](NetBuilder& b) {
+                    b.push("transformer");
+                    const auto mask = b.parameter("attn_mask", {1, 1, tokens, tokens}, 1.0);
+                    auto y = b.input();
+                    for (int i = 0; i < layers; ++i)
+                        y = decoder_layer(b, y, heads, mask, "h." + std::to_string(i));
+                    y = b.layer_norm_decomposed(y, 1e-5f, "ln_f");
+                    b.pop();
+                    b.output(b.matmul(y, vocab, false, "lm_head"));
+                });
+}
 
 std::vector<ModelSpec> benchmark_suite() {
     std::vector<ModelSpec> suite;

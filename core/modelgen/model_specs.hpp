@@ -38,6 +38,13 @@ inline const std::vector<std::string> kSimulationSpaces{"blocks", "nas9", "zoo"}
 // milliseconds).
 std::vector<ModelSpec> simulation_models(int count, std::uint64_t seed, const std::string& space);
 
+// A GPT-2 decoder stack in the decomposed form exporters write below opset 17 (LayerNorm as
+// ReduceMean, Sub, Pow, Sqrt, Div; GELU with Erf; attention by Reshape, Transpose, MatMul and
+// Softmax under a causal mask): `layers` blocks of 47 nodes and 10 more, input the embeddings
+// [1, tokens, dim], output the logits [1, tokens, vocab]. For models of 10k to 100k nodes.
+ModelSpec decoder_stack(int layers, std::int64_t dim, std::int64_t heads, std::int64_t tokens,
+                        std::int64_t vocab = 1000);
+
 struct WrittenModel {
     std::string name;
     std::string category;

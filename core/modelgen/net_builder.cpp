@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 
 namespace cleave::modelgen {
@@ -234,7 +235,8 @@ Tensor NetBuilder::batch_norm(const Tensor& x, const std::string& name) {
 
 Tensor NetBuilder::activation(const Tensor& x, const std::string& kind, const std::string& name) {
     Tensor y{"", x.shape};
-    if (kind == "Relu" || kind == "Sigmoid" || kind == "Tanh" || kind == "HardSwish") {
+    if (kind == "Relu" || kind == "Sigmoid" || kind == "Tanh" || kind == "HardSwish" ||
+        kind == "Sqrt") {
         node(kind, name, {x.name}, y.name);
     } else if (kind == "HardSigmoid" || kind == "LeakyRelu" || kind == "Elu") {
         auto& n = node(kind, name, {x.name}, y.name);
@@ -270,24 +272,38 @@ Tensor NetBuilder::activation(const Tensor& x, const std::string& kind, const st
     return y;
 }
 
-Tensor NetBuilder::add(const Tensor& a, const Tensor& b, const std::string& name) {
+Tensor NetBuilder::binary(const std::string& op, const Tensor& a, const Tensor& b,
+                          const std::string& name) {
     Tensor y{"", broadcast(a.shape, b.shape)};
-    node("Add", name, {a.name, b.name}, y.name);
+    node(op, name, {a.name, b.name}, y.name);
     return y;
 }
 
+Tensor NetBuilder::add(const Tensor& a, const Tensor& b, const std::string& name) {
+    return binary("Add", a, b, name);
+}
+
 Tensor NetBuilder::mul(const Tensor& a, const Tensor& b, const std::string& name) {
-    Tensor y{"", broadcast(a.shape, b.shape)};
-    node("Mul", name, {a.name, b.name}, y.name);
-    return y;
+    return binary("Mul", a, b, name);
+}
+
+Tensor NetBuilder::sub(const Tensor& a, const Tensor& b, const std::string& name) {
+    return binary("Sub", a, b, name);
+}
+
+Tensor NetBuilder::div(const Tensor& a, const Tensor& b, const std::string& name) {
+    return binary("Div", a, b, name);
 }
 
 Tensor NetBuilder::scale(const Tensor& x, float value, const std::string& op,
                          const std::string& name) {
-    if (op != "Mul" && op != "Div")
+    static const std::map<std::string, std::string> operands{
+        {"Mul", "scale"}, {"Div", "divisor"}, {"Add", "addend"}, {"Pow", "exponent"}};
+    const auto operand = operands.find(op);
+    if (operand == operands.end())
         throw std::invalid_argument("scale by " + op);
     push(name);
-    const auto c = constant(op == "Mul" ? "scale" : "divisor", {value});
+    const auto c = constant(operand->second, {value});
     pop();
     Tensor y{"", x.shape};
     node(op, name, {x.name, c}, y.name);
@@ -446,6 +462,20 @@ Tensor NetBuilder::layer_norm(const Tensor& x, float epsilon, const std::string&
     auto& n = node("LayerNormalization", name, inputs, y.name);
     set_int(n, "axis", -1);
     set_float(n, "epsilon", epsilon);
+    return y;
+}
+
+Tensor NetBuilder::layer_norm_decomposed(const Tensor& x, float epsilon, const std::string& name) {
+    const std::int64_t c = x.shape.back();
+    push(name);
+    const Tensor weight{constant("weight", std::vector<float>(static_cast<std::size_t>(c), 1.0f)),
+                        {c}};
+    const Tensor bias{constant("bias", std::vector<float>(static_cast<std::size_t>(c), 0.0f)), {c}};
+    const auto centred = sub(x, reduce_mean(x, {-1}, true), "");
+    const auto variance = reduce_mean(scale(centred, 2.0f, "Pow"), {-1}, true);
+    const auto deviation = activation(scale(variance, epsilon, "Add"), "Sqrt", "");
+    const auto y = add(mul(div(centred, deviation, ""), weight, ""), bias, "");
+    pop();
     return y;
 }
 

@@ -46,12 +46,14 @@ public:
                 double sparsity = 0, const std::string& name = "conv", std::int64_t pad = -1);
     Tensor batch_norm(const Tensor& x, const std::string& name = "bn");
     // Relu, Relu6 (Clip 0..6), Sigmoid, Tanh, HardSigmoid, HardSwish, LeakyRelu, Elu, Silu
-    // (Sigmoid then Mul, as exporters write it), Gelu (the Erf form exporters write).
+    // (Sigmoid then Mul, as exporters write it), Gelu (the Erf form exporters write); also Sqrt.
     Tensor activation(const Tensor& x, const std::string& kind, const std::string& name = "act");
     // Add and Mul broadcast as numpy does ([1, C, 1, 1] x [1, C, H, W] -> [1, C, H, W]).
     Tensor add(const Tensor& a, const Tensor& b, const std::string& name = "add");
     Tensor mul(const Tensor& a, const Tensor& b, const std::string& name = "mul");
-    // x Mul or Div a scalar constant (attention's scale).
+    Tensor sub(const Tensor& a, const Tensor& b, const std::string& name = "sub");
+    Tensor div(const Tensor& a, const Tensor& b, const std::string& name = "div");
+    // x Mul, Div, Add or Pow a scalar constant (attention's scale, a variance's epsilon, a square).
     Tensor scale(const Tensor& x, float value, const std::string& op = "Mul",
                  const std::string& name = "");
     Tensor concat(const std::vector<Tensor>& parts, const std::string& name = "concat",
@@ -78,6 +80,10 @@ public:
     Tensor softmax(const Tensor& x, const std::string& name = "softmax");
     // LayerNormalization (opset 17) over the last dim, scale 1 and bias 0.
     Tensor layer_norm(const Tensor& x, float epsilon = 1e-5f, const std::string& name = "ln");
+    // The same as exporters write it below opset 17: ReduceMean, Sub, Pow, ReduceMean, Add,
+    // Sqrt, Div, then Mul by the weight and Add of the bias.
+    Tensor layer_norm_decomposed(const Tensor& x, float epsilon = 1e-5f,
+                                 const std::string& name = "ln");
 
     // Shape and layout, the int64 operands as initializers. `shape` may hold one -1.
     Tensor reshape(const Tensor& x, std::vector<std::int64_t> shape, const std::string& name = "");
@@ -106,6 +112,7 @@ public:
     void save(const std::filesystem::path& path) const;
 
 private:
+    Tensor binary(const std::string& op, const Tensor& a, const Tensor& b, const std::string& name);
     std::string scoped(const std::string& name) const;
     onnx::NodeProto& node(const std::string& op, const std::string& name,
                           const std::vector<std::string>& inputs, std::string& output);

@@ -96,6 +96,12 @@ public:
     std::span<const int> readers(const CarriedTensor& t) const {
         return {consumers_.data() + t.consumers_begin, consumers_.data() + t.consumers_end};
     }
+    // The carried tensors live across cut b (0 < b < kernel_count(): producer < b <= their last
+    // reader), as indices into carried_tensors(), producer descending.
+    std::span<const int> live_across(int b) const {
+        return {live_.data() + live_begin_[static_cast<std::size_t>(b)],
+                live_.data() + live_begin_[static_cast<std::size_t>(b) + 1]};
+    }
 
     // `mapping` must pass check_mapping. Reuses `out`'s buffers.
     void evaluate(const Mapping& mapping, Evaluation& out) const;

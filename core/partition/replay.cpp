@@ -24,32 +24,114 @@ struct Op {
 // The ops of one input in a single global order: every kernel in topological order, each
 // followed by the transfers of its outputs. Every PE runs the subsequence it takes part in, so
 // the data a kernel reads has always arrived before it starts, and no two PEs can wait on each
-// other (each waits only for an op earlier in the order).
-std::vector<Op> ops_of(const MappingCosts& costs, const KernelAssignment& assignment) {
-    const int K = costs.kernel_count();
-    const int H = costs.host_count();
-    const auto& pe_of = assignment.pe_of_kernel;
-    const auto& carried = costs.carried_tensors();
-    std::vector<Op> ops;
-    std::vector<int> seen;
-    std::size_t t = 0;
-    for (int k = 0; k < K; ++k) {
-        const int q = pe_of[static_cast<std::size_t>(k)];
-        ops.push_back({q, -1, -1, costs.kernel_ms(q, k)});
-        for (; t < carried.size() && carried[t].producer == k; ++t) {
-            seen.clear();
-            for (const int reader : costs.readers(carried[t])) {
-                const int r = pe_of[static_cast<std::size_t>(reader)];
-                if (r == q || std::find(seen.begin(), seen.end(), r) != seen.end())
-                    continue;
-                seen.push_back(r);
-                const int a = costs.host_of(q), b = costs.host_of(r);
-                const int link = a == b ? -1 : std::min(a, b) * H + std::max(a, b);
-                ops.push_back({q, r, link, costs.transfer_ms(q, r, carried[t].bytes)});
-            }
+// other (each waits only for an op earlier in the order). Kernels that follow each other on a PE
+// with no transfer of that PE between them are one op of their summed time: the PE runs them
+// back to back either way, so the times are the same with far fewer events.
+class OpsBuilder {
+public:
+    explicit OpsBuilder(const MappingCosts& costs)
+        : costs_(costs), open_(static_cast<std::size_t>(costs.pe_count()), -1) {}
+
+    void kernels(int pe, double ms) {
+        int& open = open_[static_cast<std::size_t>(pe)];
+        if (open >= 0) {
+            ops_[static_cast<std::size_t>(open)].ms += ms;
+            return;
+        }
+        open = static_cast<int>(ops_.size());
+        ops_.push_back({pe, -1, -1, ms});
+    }
+
+    // Sends `t` from `pe` to each other PE that reads it, in the order of their first readers;
+    // `pe_of(reader)` gives a reading kernel's PE, for the readers from `first_reader` on (those
+    // before it run on `pe`).
+    template <typename PeOf>
+    void send(const MappingCosts::CarriedTensor& t, int pe, const int* first_reader, PeOf pe_of) {
+        seen_.clear();
+        const auto readers = costs_.readers(t);
+        for (const int* reader = first_reader; reader != readers.data() + readers.size(); ++reader) {
+            const int r = pe_of(*reader);
+            if (r == pe || std::find(seen_.begin(), seen_.end(), r) != seen_.end())
+                continue;
+            seen_.push_back(r);
+            open_[static_cast<std::size_t>(pe)] = open_[static_cast<std::size_t>(r)] = -1;
+            const int H = costs_.host_count();
+            const int a = costs_.host_of(pe), b = costs_.host_of(r);
+            const int link = a == b ? -1 : std::min(a, b) * H + std::max(a, b);
+            ops_.push_back({pe, r, link, costs_.transfer_ms(pe, r, t.bytes)});
         }
     }
-    return ops;
+
+    std::vector<Op> take() { return std::move(ops_); }
+
+private:
+    const MappingCosts& costs_;
+    std::vector<int> open_; // per PE: its kernel op that the next kernel joins, or -1
+    std::vector<int> seen_;
+    std::vector<Op> ops_;
+};
+
+std::vector<Op> ops_of(const MappingCosts& costs, const KernelAssignment& assignment) {
+    const int K = costs.kernel_count();
+    const auto& pe_of = assignment.pe_of_kernel;
+    const auto pe_of_kernel = [&](int k) { return pe_of[static_cast<std::size_t>(k)]; };
+    const auto& carried = costs.carried_tensors();
+    OpsBuilder ops(costs);
+    std::size_t t = 0;
+    for (int k = 0; k < K; ++k) {
+        const int q = pe_of_kernel(k);
+        ops.kernels(q, costs.kernel_ms(q, k));
+        for (; t < carried.size() && carried[t].producer == k; ++t)
+            ops.send(carried[t], q, costs.readers(carried[t]).data(), pe_of_kernel);
+    }
+    return ops.take();
+}
+
+// The same ops from a split-point mapping, segment by segment: a segment's kernels between the
+// producers of tensors it sends are one op, from the latency prefix sums, so the ops cost
+// O(segments + crossing tensors), not O(kernels).
+std::vector<Op> ops_of(const MappingCosts& costs, const Mapping& mapping) {
+    const int K = costs.kernel_count();
+    const int segments = static_cast<int>(mapping.pes.size());
+    const auto end_of = [&](int s) {
+        return s + 1 < segments ? mapping.points[static_cast<std::size_t>(s)] : K;
+    };
+    const auto& carried = costs.carried_tensors();
+    OpsBuilder ops(costs);
+    std::vector<int> sent; // carried tensors the segment sends, in producer order
+    int a = 0;
+    for (int s = 0; s < segments; ++s) {
+        const int b = end_of(s);
+        const int q = mapping.pes[static_cast<std::size_t>(s)];
+        sent.clear();
+        if (b < K)
+            for (const int c : costs.live_across(b)) { // producer descending
+                if (carried[static_cast<std::size_t>(c)].producer < a)
+                    break;
+                sent.push_back(c);
+            }
+        std::sort(sent.begin(), sent.end());
+        int done = a;
+        for (const int c : sent) {
+            const auto& t = carried[static_cast<std::size_t>(c)];
+            if (t.producer + 1 > done) {
+                ops.kernels(q, costs.kernels_ms(q, done, t.producer + 1));
+                done = t.producer + 1;
+            }
+            const auto readers = costs.readers(t);
+            int segment = s + 1, segment_end = end_of(segment);
+            ops.send(t, q, std::lower_bound(readers.data(), readers.data() + readers.size(), b),
+                     [&](int reader) {
+                         while (reader >= segment_end)
+                             segment_end = end_of(++segment);
+                         return mapping.pes[static_cast<std::size_t>(segment)];
+                     });
+        }
+        if (b > done)
+            ops.kernels(q, costs.kernels_ms(q, done, b));
+        a = b;
+    }
+    return ops.take();
 }
 
 class Simulation {
@@ -251,6 +333,11 @@ private:
 Replay replay(const MappingCosts& costs, const KernelAssignment& assignment,
               const ReplayOptions& options) {
     Simulation simulation(costs, ops_of(costs, assignment), options);
+    return simulation.run(costs);
+}
+
+Replay replay(const MappingCosts& costs, const Mapping& mapping, const ReplayOptions& options) {
+    Simulation simulation(costs, ops_of(costs, mapping), options);
     return simulation.run(costs);
 }
 

@@ -45,9 +45,12 @@ struct Replay {
 };
 
 // Simulates options.inputs inputs through `assignment` (every kernel's PE must have latencies).
-// O((kernels + transfers) x inputs x log).
+// O(kernels + (runs + transfers) x inputs x log), a run being kernels one PE takes in a row.
 Replay replay(const MappingCosts& costs, const KernelAssignment& assignment,
               const ReplayOptions& options = {});
+// The same for a split-point mapping (it must pass check_mapping), the same figures as its
+// assignment's in O((segments + crossing tensors) x inputs x log).
+Replay replay(const MappingCosts& costs, const Mapping& mapping, const ReplayOptions& options = {});
 
 // Per cluster PE, the most bytes it holds at once while running its kernels in order: the
 // weights of all its kernels, plus the tensors live at each kernel (its outputs, its inputs, and

@@ -1,9 +1,11 @@
 // The replay of a mapping over a stream of inputs, and peak-live memory, by hand on the
 // four-kernel model of tiny_partition_model.hpp.
+#include "core/modelgen/model_specs.hpp"
 #include "core/partition/replay.hpp"
 #include "tiny_partition_model.hpp"
 
 #include <QtTest>
+#include <random>
 
 using namespace cleave;
 using partition::KernelAssignment;
@@ -115,6 +117,59 @@ private slots:
         // h2 is busy 60 + 3f per input, but also waits the 3 ms of relu2 on h1 for c.
         QVERIFY(near(evaluation.throughput_per_s, 1e3 / (60 + 3 * f)));
         QVERIFY(near(r.throughput_per_s, 1e3 / (63 + 3 * f)));
+    }
+
+    // A split-point mapping replays from its segments (kernels between sends as one op, from
+    // prefix sums) exactly as its kernel assignment does kernel by kernel: on a decoder stack,
+    // whose residuals and fan-outs send tensors past several cuts, over random mappings that
+    // revisit PEs and cross every link.
+    void mappingReplaysAsItsKernelAssignment() {
+        const auto spec = modelgen::decoder_stack(3, 32, 2, 8, 10);
+        modelgen::NetBuilder builder(spec.name, spec.input_shape, 1);
+        spec.build(builder);
+        const std::string bytes = builder.model().SerializeAsString();
+        const auto model = graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "d.onnx");
+        const auto kernels = test::tiny_kernels(model);
+        const auto cluster = test::tiny_cluster();
+        const int K = static_cast<int>(kernels.kernels.size());
+        std::mt19937 random(7);
+        std::uniform_real_distribution<double> ms(0.01, 2.0);
+        std::vector<std::vector<double>> latencies(cluster.pes.size());
+        for (auto& row : latencies)
+            for (int k = 0; k < K; ++k)
+                row.push_back(ms(random));
+        const MappingCosts costs{model, kernels, cluster, latencies};
+        for (int trial = 0; trial < 200; ++trial) {
+            const int segments = 1 + trial % 7;
+            std::vector<int> points;
+            while (static_cast<int>(points.size()) < segments - 1) {
+                const int p = std::uniform_int_distribution<int>(1, K - 1)(random);
+                if (std::find(points.begin(), points.end(), p) == points.end())
+                    points.push_back(p);
+            }
+            std::sort(points.begin(), points.end());
+            std::vector<int> pes;
+            for (int s = 0; s < segments; ++s)
+                pes.push_back(std::uniform_int_distribution<int>(
+                    0, static_cast<int>(cluster.pes.size()) - 1)(random));
+            const partition::Mapping mapping{points, pes};
+            const partition::ReplayOptions options{6, trial % 2 ? 0.0 : 3.0};
+            const auto a = partition::replay(costs, mapping, options);
+            const auto b = partition::replay(costs, partition::assignment_of(mapping, K), options);
+            QVERIFY(near(a.first_latency_ms, b.first_latency_ms));
+            QVERIFY(near(a.mean_latency_ms, b.mean_latency_ms));
+            QVERIFY(near(a.throughput_per_s, b.throughput_per_s));
+            QVERIFY(near(a.makespan_ms, b.makespan_ms));
+            for (std::size_t pe = 0; pe < a.pes.size(); ++pe) {
+                QVERIFY(near(a.pes[pe].compute_ms, b.pes[pe].compute_ms));
+                QVERIFY(near(a.pes[pe].busy_ms, b.pes[pe].busy_ms));
+            }
+            QCOMPARE(a.links.size(), b.links.size());
+            for (std::size_t l = 0; l < a.links.size(); ++l) {
+                QCOMPARE(a.links[l].transfers, b.links[l].transfers);
+                QVERIFY(near(a.links[l].busy_ms, b.links[l].busy_ms));
+            }
+        }
     }
 
     void peakLiveMemoryFreesTensorsAfterTheirLastReader() {
