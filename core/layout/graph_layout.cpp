@@ -8,11 +8,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <gvc.h>
+#include <limits>
 #include <locale.h>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace cleave::layout {
 
@@ -47,11 +50,6 @@ std::string inches(double points) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.4f", points / kPointsPerInch);
     return buffer;
-}
-
-void check_cancel(const LayoutOptions& options) {
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed))
-        throw Cancelled();
 }
 
 std::runtime_error graphviz_error(const std::string& what) {
@@ -221,11 +219,10 @@ std::vector<bool> edges_beside(std::size_t node_count, const std::vector<fusion:
     return beside;
 }
 
-// An arc from the producer's right side down to the consumer's, right of everything between.
-EdgePath arc_beside(const fusion::Edge& e, int rank_span, const std::vector<Rect>& nodes,
-                    const std::vector<Rect>& groups) {
-    const Rect& from = nodes[static_cast<std::size_t>(e.from)];
-    const Rect& to = nodes[static_cast<std::size_t>(e.to)];
+// The right edge of every box that overlaps the rows from the producer's middle to the
+// consumer's.
+double right_of_between(const Rect& from, const Rect& to, const std::vector<Rect>& nodes,
+                        const std::vector<Rect>& groups) {
     const double top = from.y + from.height / 2;
     const double bottom = to.y + to.height / 2;
     double x = std::max(from.right(), to.right());
@@ -233,8 +230,17 @@ EdgePath arc_beside(const fusion::Edge& e, int rank_span, const std::vector<Rect
         for (const auto& box : *boxes)
             if (box.bottom() > top && box.y < bottom)
                 x = std::max(x, box.right());
+    return x;
+}
+
+// An arc from the producer's right side down to the consumer's, right of `right` (everything
+// between).
+EdgePath arc_beside(const fusion::Edge& e, int rank_span, const Rect& from, const Rect& to,
+                    double right) {
+    const double top = from.y + from.height / 2;
+    const double bottom = to.y + to.height / 2;
     // Longer arcs further out, so that arcs over one stretch do not all lie on one line.
-    x += kBesideGap + 4.0 * std::log2(static_cast<double>(std::max(rank_span, 1)));
+    const double x = right + kBesideGap + 4.0 * std::log2(static_cast<double>(std::max(rank_span, 1)));
     const double r = std::min(16.0, (bottom - top) / 3);
     const double a = top + r;
     const double b = bottom - r;
@@ -252,29 +258,34 @@ EdgePath arc_beside(const fusion::Edge& e, int rank_span, const std::vector<Rect
     return path;
 }
 
-} // namespace
+// What one dot run lays out: boxes, the edges between them (as indices into `sizes`), which
+// edges leave a load-time constant, and groups of boxes (kernels), drawn as dot clusters when
+// `clustered`.
+struct DotInput {
+    std::vector<Size> sizes;
+    std::vector<fusion::Edge> edges;
+    std::vector<bool> light; // per edge: from a node computed at load time
+    std::vector<std::vector<int>> groups;
+    bool clustered = false;
+    std::size_t virtual_node_budget = 0;
+    const std::atomic<bool>* cancel = nullptr;
+};
 
-bool Rect::contains(const Rect& other) const {
-    return other.x >= x && other.y >= y && other.right() <= right() && other.bottom() <= bottom();
+void check_cancel(const std::atomic<bool>* cancel) {
+    if (cancel && cancel->load(std::memory_order_relaxed))
+        throw Cancelled();
 }
 
-GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options) {
-    const auto node_count = model.nodes.size();
-    if (!options.node_sizes.empty() && options.node_sizes.size() != node_count)
-        throw std::invalid_argument("layout_graph: node_sizes has " +
-                                    std::to_string(options.node_sizes.size()) + " entries for " +
-                                    std::to_string(node_count) + " nodes");
-    const fusion::KernelGraph* kernels = options.kernels;
-    if (kernels && kernels->kernel_of_node.size() != node_count)
-        throw std::invalid_argument("layout_graph: the kernels belong to another model");
-    check_cancel(options);
-    const auto edges = kernels ? kernels->edges : fusion::node_edges(model);
+// Nodes, edges (one per input edge, in order) and group rectangles (one per group).
+GraphLayout dot_layout(const DotInput& in, const std::string& what) {
+    const auto node_count = in.sizes.size();
+    const auto& edges = in.edges;
     const auto rank = estimated_ranks(node_count, edges);
-    const std::size_t budget = options.virtual_node_budget > 0
-                                   ? options.virtual_node_budget
+    const std::size_t budget = in.virtual_node_budget > 0
+                                   ? in.virtual_node_budget
                                    : std::max<std::size_t>(300, 3 * node_count);
     const auto beside = edges_beside(node_count, edges, rank, budget);
-    check_cancel(options);
+    check_cancel(in.cancel);
 
     const std::lock_guard lock(graphviz_mutex);
     const CLocaleInThisThread c_locale;
@@ -301,16 +312,13 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
     // otherwise push the main path sideways at every use: MobileNet-v2 drew 2,621 points wide
     // with equal weights and 385 with these.
     Agsym_t* weight = agattr(g.get(), AGEDGE, c("weight"), c("4"));
-    const auto constant = fusion::load_time_constants(model);
 
     std::vector<Agnode_t*> nodes(node_count);
     for (std::size_t i = 0; i < node_count; ++i) {
         const std::string name = "n" + std::to_string(i);
         nodes[i] = agnode(g.get(), c(name.c_str()), 1);
-        const Size size =
-            options.node_sizes.empty() ? default_size(model.nodes[i]) : options.node_sizes[i];
-        agxset(nodes[i], width, c(inches(size.width).c_str()));
-        agxset(nodes[i], height, c(inches(size.height).c_str()));
+        agxset(nodes[i], width, c(inches(in.sizes[i].width).c_str()));
+        agxset(nodes[i], height, c(inches(in.sizes[i].height).c_str()));
     }
     std::vector<Agedge_t*> graph_edges(edges.size(), nullptr);
     for (std::size_t i = 0; i < edges.size(); ++i) {
@@ -319,16 +327,14 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
         const auto from = static_cast<std::size_t>(edges[i].from);
         graph_edges[i] =
             agedge(g.get(), nodes[from], nodes[static_cast<std::size_t>(edges[i].to)], nullptr, 1);
-        if (constant[from])
+        if (in.light[i])
             agxset(graph_edges[i], weight, c("1"));
     }
 
-    const bool clustered = kernels && options.kernel_clusters;
-    std::vector<Agraph_t*> clusters;
-    if (clustered) {
-        clusters.resize(kernels->kernels.size(), nullptr);
-        for (std::size_t k = 0; k < kernels->kernels.size(); ++k) {
-            const auto& members = kernels->kernels[k].nodes;
+    std::vector<Agraph_t*> clusters(in.groups.size(), nullptr);
+    if (in.clustered)
+        for (std::size_t k = 0; k < in.groups.size(); ++k) {
+            const auto& members = in.groups[k];
             if (members.size() < 2)
                 continue; // a lone node needs no cluster; its group is its own box
             const std::string name = "cluster_" + std::to_string(k);
@@ -336,13 +342,12 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
             for (const int n : members)
                 agsubnode(clusters[k], nodes[static_cast<std::size_t>(n)], 1);
         }
-    }
-    check_cancel(options);
+    check_cancel(in.cancel);
 
     if (gvLayout(gvc.get(), g.get(), "dot") != 0)
-        throw graphviz_error("dot could not lay out " + model.file);
+        throw graphviz_error("dot could not lay out " + what);
     const LayoutGuard layout_guard(gvc.get(), g.get());
-    check_cancel(options);
+    check_cancel(in.cancel);
 
     // dot's y grows upwards from the bottom of its bounding box; ours grows downwards.
     const boxf bb = GD_bb(g.get());
@@ -356,30 +361,31 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
         const double h = ND_height(n) * kPointsPerInch;
         result.nodes.push_back({centre.x - w / 2, centre.y - h / 2, w, h});
     }
-    if (kernels) {
-        result.kernels.reserve(kernels->kernels.size());
-        for (std::size_t k = 0; k < kernels->kernels.size(); ++k) {
-            if (clustered && clusters[k]) {
-                const boxf box = GD_bb(clusters[k]);
-                const Point top_left = flip({box.LL.x, box.UR.y});
-                result.kernels.push_back(
-                    {top_left.x, top_left.y, box.UR.x - box.LL.x, box.UR.y - box.LL.y});
-                continue;
-            }
-            const auto& members = kernels->kernels[k].nodes;
-            Rect box = result.nodes[static_cast<std::size_t>(members.front())];
-            for (const int n : members)
-                box = united(box, result.nodes[static_cast<std::size_t>(n)]);
-            result.kernels.push_back(padded(box, kGroupPadding));
+    result.kernels.reserve(in.groups.size());
+    for (std::size_t k = 0; k < in.groups.size(); ++k) {
+        if (clusters[k]) {
+            const boxf box = GD_bb(clusters[k]);
+            const Point top_left = flip({box.LL.x, box.UR.y});
+            result.kernels.push_back(
+                {top_left.x, top_left.y, box.UR.x - box.LL.x, box.UR.y - box.LL.y});
+            continue;
         }
-        for (const auto& box : result.kernels)
-            result.bounds = united(result.bounds, box);
+        const auto& members = in.groups[k];
+        Rect box = result.nodes[static_cast<std::size_t>(members.front())];
+        for (const int n : members)
+            box = united(box, result.nodes[static_cast<std::size_t>(n)]);
+        result.kernels.push_back(padded(box, kGroupPadding));
     }
+    for (const auto& box : result.kernels)
+        result.bounds = united(result.bounds, box);
     result.edges.reserve(edges.size());
     for (std::size_t i = 0; i < edges.size(); ++i) {
         if (beside[i]) {
+            const Rect& from = result.nodes[static_cast<std::size_t>(edges[i].from)];
+            const Rect& to = result.nodes[static_cast<std::size_t>(edges[i].to)];
             result.edges.push_back(
-                arc_beside(edges[i], span(edges[i], rank), result.nodes, result.kernels));
+                arc_beside(edges[i], span(edges[i], rank), from, to,
+                           right_of_between(from, to, result.nodes, result.kernels)));
             continue;
         }
         EdgePath path{edges[i].from, edges[i].to, {}, {}, false};
@@ -410,6 +416,296 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
     for (const auto& edge : result.edges)
         for (const auto& p : edge.points)
             result.bounds = united(result.bounds, {p.x, p.y, 0, 0});
+    return result;
+}
+
+// Large models are laid out in blocks: nodes grouped by name scope ("/transformer/h.3/attn/..."
+// -> transformer, h.3), each block laid out by dot on its own (once for all blocks that look
+// alike: a decoder's layers, a ResNet stage's units), the blocks stacked top to bottom in the
+// order they start. dot's time grows much faster than the graph, a block's does not.
+constexpr std::size_t kMaxBlockNodes = 400;
+constexpr double kBlockGap = 36.0;
+
+// "/transformer/h.3/attn/c_attn/MatMul" -> transformer, h.3, attn, c_attn (the last part is the
+// node's own name).
+std::vector<std::string_view> scopes_of(const std::string& name) {
+    std::vector<std::string_view> parts;
+    std::string_view rest(name);
+    for (auto slash = rest.find('/'); slash != std::string_view::npos; slash = rest.find('/')) {
+        if (slash > 0)
+            parts.push_back(rest.substr(0, slash));
+        rest.remove_prefix(slash + 1);
+    }
+    return parts;
+}
+
+// Per node, its block; blocks of at most about kMaxBlockNodes, the members of a group in one.
+std::vector<int> blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edges,
+                           const std::vector<std::vector<int>>& groups) {
+    const auto N = model.nodes.size();
+    std::vector<std::vector<std::string_view>> scopes(N);
+    for (std::size_t n = 0; n < N; ++n)
+        scopes[n] = scopes_of(model.nodes[n].name);
+    std::vector<int> block(N, -1);
+    std::vector<std::size_t> block_size;
+    // A scope too big for one block splits by its sub-scopes; nodes right in it wait for a
+    // neighbour's block.
+    std::vector<std::pair<std::vector<int>, std::size_t>> pending{{{}, 0}};
+    for (std::size_t n = 0; n < N; ++n)
+        pending.back().first.push_back(static_cast<int>(n));
+    while (!pending.empty()) {
+        auto [members, depth] = std::move(pending.back());
+        pending.pop_back();
+        std::map<std::string_view, std::vector<int>> by_scope;
+        for (const int n : members)
+            if (scopes[static_cast<std::size_t>(n)].size() > depth)
+                by_scope[scopes[static_cast<std::size_t>(n)][depth]].push_back(n);
+        for (auto& [scope, inside] : by_scope) {
+            if (inside.size() > kMaxBlockNodes) {
+                pending.emplace_back(std::move(inside), depth + 1);
+                continue;
+            }
+            for (const int n : inside)
+                block[static_cast<std::size_t>(n)] = static_cast<int>(block_size.size());
+            block_size.push_back(inside.size());
+        }
+    }
+    // Nodes without a block of their own join a consumer's (a Constant read below it), else a
+    // producer's, while that block has room.
+    std::vector<std::vector<int>> consumers(N), producers(N);
+    for (const auto& e : edges) {
+        consumers[static_cast<std::size_t>(e.from)].push_back(e.to);
+        producers[static_cast<std::size_t>(e.to)].push_back(e.from);
+    }
+    const auto join = [&](std::size_t n, const std::vector<int>& neighbours) {
+        for (const int m : neighbours) {
+            const int b = block[static_cast<std::size_t>(m)];
+            if (b >= 0 && block_size[static_cast<std::size_t>(b)] < kMaxBlockNodes) {
+                block[n] = b;
+                ++block_size[static_cast<std::size_t>(b)];
+                return;
+            }
+        }
+    };
+    for (std::size_t n = N; n-- > 0;)
+        if (block[n] < 0)
+            join(n, consumers[n]);
+    for (std::size_t n = 0; n < N; ++n)
+        if (block[n] < 0)
+            join(n, producers[n]);
+    // What is left (a model without scopes) goes in runs of the node order.
+    for (std::size_t n = 0; n < N; ++n) {
+        if (block[n] >= 0)
+            continue;
+        if (n == 0 || block[n - 1] < 0 || block_size.back() >= kMaxBlockNodes / 2 ||
+            block[n - 1] != static_cast<int>(block_size.size()) - 1)
+            block_size.push_back(0);
+        block[n] = static_cast<int>(block_size.size()) - 1;
+        ++block_size.back();
+    }
+    for (const auto& members : groups)
+        for (const int n : members)
+            block[static_cast<std::size_t>(n)] = block[static_cast<std::size_t>(members.front())];
+    return block;
+}
+
+GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& sizes,
+                           const std::vector<fusion::Edge>& edges, const std::vector<bool>& light,
+                           const std::vector<std::vector<int>>& groups, bool clustered,
+                           const LayoutOptions& options) {
+    const auto N = model.nodes.size();
+    const auto block = blocks_of(model, edges, groups);
+    // Blocks in the order of their first node, renumbered 0..B-1.
+    std::vector<int> first(N, -1);
+    int block_count = 0;
+    {
+        std::vector<int> order(N, -1);
+        for (std::size_t n = 0; n < N; ++n) {
+            auto& o = order[static_cast<std::size_t>(block[n])];
+            if (o < 0)
+                o = block_count++;
+        }
+        first = std::move(order);
+    }
+    const auto position = [&](int node) {
+        return first[static_cast<std::size_t>(block[static_cast<std::size_t>(node)])];
+    };
+    struct Block {
+        DotInput input;
+        std::vector<int> nodes, edges, groups; // global indices of its members
+    };
+    std::vector<Block> blocks(static_cast<std::size_t>(block_count));
+    std::vector<int> local(N);
+    for (std::size_t n = 0; n < N; ++n) {
+        auto& b = blocks[static_cast<std::size_t>(position(static_cast<int>(n)))];
+        local[n] = static_cast<int>(b.nodes.size());
+        b.nodes.push_back(static_cast<int>(n));
+        b.input.sizes.push_back(sizes[n]);
+    }
+    std::vector<std::size_t> between; // edges across blocks
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        const auto& e = edges[i];
+        const int p = position(e.from);
+        if (p != position(e.to)) {
+            between.push_back(i);
+            continue;
+        }
+        auto& b = blocks[static_cast<std::size_t>(p)];
+        b.edges.push_back(static_cast<int>(i));
+        b.input.edges.push_back(
+            {local[static_cast<std::size_t>(e.from)], local[static_cast<std::size_t>(e.to)]});
+        b.input.light.push_back(light[i]);
+    }
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        auto& b = blocks[static_cast<std::size_t>(position(groups[k].front()))];
+        b.groups.push_back(static_cast<int>(k));
+        std::vector<int> members;
+        for (const int n : groups[k])
+            members.push_back(local[static_cast<std::size_t>(n)]);
+        b.input.groups.push_back(std::move(members));
+    }
+
+    GraphLayout result;
+    result.nodes.resize(N);
+    result.edges.resize(edges.size());
+    result.kernels.resize(groups.size());
+    std::map<std::string, GraphLayout> laid_out; // by what dot sees of a block
+    std::vector<Rect> placed(blocks.size());
+    std::vector<double> last_row_top(blocks.size()), first_row_bottom(blocks.size());
+    double y = 0;
+    for (std::size_t p = 0; p < blocks.size(); ++p) {
+        check_cancel(options.cancel);
+        auto& b = blocks[p];
+        b.input.clustered = clustered;
+        b.input.cancel = options.cancel;
+        std::string key;
+        for (const auto& size : b.input.sizes)
+            key += std::to_string(size.width) + 'x' + std::to_string(size.height) + ',';
+        key += '|';
+        for (std::size_t i = 0; i < b.input.edges.size(); ++i)
+            key += std::to_string(b.input.edges[i].from) + '>' +
+                   std::to_string(b.input.edges[i].to) + (b.input.light[i] ? "l," : ",");
+        key += '|';
+        for (const auto& members : b.input.groups) {
+            for (const int n : members)
+                key += std::to_string(n) + ' ';
+            key += ',';
+        }
+        auto found = laid_out.find(key);
+        if (found == laid_out.end())
+            found = laid_out.emplace(key, dot_layout(b.input, model.file)).first;
+        const GraphLayout& l = found->second;
+        const double dx = -l.bounds.width / 2 - l.bounds.x;
+        const double dy = y - l.bounds.y;
+        const auto moved = [&](Rect r) { return Rect{r.x + dx, r.y + dy, r.width, r.height}; };
+        const auto moved_point = [&](Point q) { return Point{q.x + dx, q.y + dy}; };
+        last_row_top[p] = -std::numeric_limits<double>::infinity();
+        first_row_bottom[p] = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 0; i < b.nodes.size(); ++i) {
+            const Rect r = moved(l.nodes[i]);
+            result.nodes[static_cast<std::size_t>(b.nodes[i])] = r;
+            last_row_top[p] = std::max(last_row_top[p], r.y);
+            first_row_bottom[p] = std::min(first_row_bottom[p], r.bottom());
+        }
+        for (std::size_t i = 0; i < b.edges.size(); ++i) {
+            EdgePath path = l.edges[i];
+            path.from = edges[static_cast<std::size_t>(b.edges[i])].from;
+            path.to = edges[static_cast<std::size_t>(b.edges[i])].to;
+            for (auto& q : path.points)
+                q = moved_point(q);
+            path.arrow_tip = moved_point(path.arrow_tip);
+            result.edges[static_cast<std::size_t>(b.edges[i])] = std::move(path);
+        }
+        for (std::size_t i = 0; i < b.groups.size(); ++i)
+            result.kernels[static_cast<std::size_t>(b.groups[i])] = moved(l.kernels[i]);
+        placed[p] = moved(l.bounds);
+        y += l.bounds.height + kBlockGap;
+    }
+
+    // Across blocks: from the last row of one block to the first row of the next, a short curve;
+    // anything longer, an arc beside the blocks it passes.
+    for (const std::size_t i : between) {
+        const auto& e = edges[i];
+        const auto pu = static_cast<std::size_t>(position(e.from));
+        const auto pv = static_cast<std::size_t>(position(e.to));
+        const Rect& from = result.nodes[static_cast<std::size_t>(e.from)];
+        const Rect& to = result.nodes[static_cast<std::size_t>(e.to)];
+        if (pv == pu + 1 && from.y >= last_row_top[pu] && to.bottom() <= first_row_bottom[pv]) {
+            const Point a{from.x + from.width / 2, from.bottom()};
+            const Point tip{to.x + to.width / 2, to.y};
+            const Point end{tip.x, tip.y - kArrowLength};
+            const double middle = (a.y + end.y) / 2;
+            result.edges[i] = {e.from, e.to, {a, {a.x, middle}, {end.x, middle}, end}, tip, false};
+            continue;
+        }
+        double right = std::max(from.right(), to.right());
+        for (std::size_t p = std::min(pu, pv); p <= std::max(pu, pv); ++p)
+            right = std::max(right, placed[p].right());
+        const int blocks_spanned = static_cast<int>(pu > pv ? pu - pv : pv - pu);
+        result.edges[i] = arc_beside(e, 10 * blocks_spanned, from, to, right);
+    }
+
+    result.bounds = placed.front();
+    for (const auto& r : placed)
+        result.bounds = united(result.bounds, r);
+    for (const auto& edge : result.edges)
+        for (const auto& q : edge.points)
+            result.bounds = united(result.bounds, {q.x, q.y, 0, 0});
+    // Everything from (0, 0), as dot gives it.
+    const double dx = -result.bounds.x, dy = -result.bounds.y;
+    for (auto& r : result.nodes)
+        r.x += dx, r.y += dy;
+    for (auto& r : result.kernels)
+        r.x += dx, r.y += dy;
+    for (auto& edge : result.edges) {
+        for (auto& q : edge.points)
+            q.x += dx, q.y += dy;
+        edge.arrow_tip.x += dx, edge.arrow_tip.y += dy;
+    }
+    result.bounds.x = 0;
+    result.bounds.y = 0;
+    if (groups.empty() || !options.kernels)
+        result.kernels.clear();
+    return result;
+}
+
+} // namespace
+
+bool Rect::contains(const Rect& other) const {
+    return other.x >= x && other.y >= y && other.right() <= right() && other.bottom() <= bottom();
+}
+
+GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options) {
+    const auto node_count = model.nodes.size();
+    if (!options.node_sizes.empty() && options.node_sizes.size() != node_count)
+        throw std::invalid_argument("layout_graph: node_sizes has " +
+                                    std::to_string(options.node_sizes.size()) + " entries for " +
+                                    std::to_string(node_count) + " nodes");
+    const fusion::KernelGraph* kernels = options.kernels;
+    if (kernels && kernels->kernel_of_node.size() != node_count)
+        throw std::invalid_argument("layout_graph: the kernels belong to another model");
+    check_cancel(options.cancel);
+    std::vector<Size> sizes = options.node_sizes;
+    if (sizes.empty())
+        for (const auto& node : model.nodes)
+            sizes.push_back(default_size(node));
+    const auto edges = kernels ? kernels->edges : fusion::node_edges(model);
+    const auto constant = fusion::load_time_constants(model);
+    std::vector<bool> light(edges.size());
+    for (std::size_t i = 0; i < edges.size(); ++i)
+        light[i] = constant[static_cast<std::size_t>(edges[i].from)];
+    std::vector<std::vector<int>> groups;
+    if (kernels)
+        for (const auto& k : kernels->kernels)
+            groups.push_back(k.nodes);
+    const bool clustered = kernels && options.kernel_clusters;
+    if (node_count > options.flat_node_limit)
+        return stacked_layout(model, sizes, edges, light, groups, clustered, options);
+    auto result = dot_layout({std::move(sizes), edges, std::move(light), std::move(groups),
+                              clustered, options.virtual_node_budget, options.cancel},
+                             model.file);
+    if (!kernels)
+        result.kernels.clear();
     return result;
 }
 

@@ -64,6 +64,10 @@ struct LayoutOptions {
     // Past this many (0: three per node, at least 300), the longest edges that other paths
     // already imply are drawn beside the graph instead (EdgePath::beside).
     std::size_t virtual_node_budget = 0;
+    // Above this many nodes the model is laid out in blocks: nodes grouped by name scope, each
+    // block laid out by dot once for all blocks that look alike, the blocks stacked in the order
+    // they start; edges across blocks are short curves between neighbours, else arcs beside.
+    std::size_t flat_node_limit = 2000;
     // Checked between steps; once true, layout_graph throws cleave::Cancelled. dot itself runs
     // to the end of the step it is in.
     const std::atomic<bool>* cancel = nullptr;

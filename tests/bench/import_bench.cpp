@@ -1,6 +1,8 @@
 // Benchmark: loading a model (parse + shape inference + costs) as whole processes, `cleave
 // inspect` beside Python onnx's onnx.load + infer_shapes in the same run, with wall time and
 // peak RSS. Usage: import_bench CLEAVE PYTHON MODEL... [--repeat N] [--json FILE]
+#include "bench_timing.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,34 +18,8 @@
 
 namespace {
 
-struct Sample {
-    double seconds = 0;
-    double peak_rss_mb = 0;
-};
-
-// Runs argv with stdout to /dev/null; wall time and the child's own peak RSS.
-Sample run(const std::vector<std::string>& argv) {
-    const auto start = std::chrono::steady_clock::now();
-    std::fflush(stdout); // or the child flushes our buffered lines a second time
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        std::freopen("/dev/null", "w", stdout);
-        std::vector<char*> args;
-        for (const auto& a : argv)
-            args.push_back(const_cast<char*>(a.c_str()));
-        args.push_back(nullptr);
-        ::execv(args[0], args.data());
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage usage {};
-    ::wait4(pid, &status, 0, &usage);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        throw std::runtime_error("command failed: " + argv[0] + " " + argv.back());
-    return {seconds, static_cast<double>(usage.ru_maxrss) / 1024.0};
-}
+using Sample = cleave::bench::ProcessSample;
+using cleave::bench::run_process;
 
 Sample median(std::vector<Sample> samples) {
     std::sort(samples.begin(), samples.end(),
@@ -95,9 +71,9 @@ int main(int argc, char** argv) {
         warm_page_cache(model);
         std::vector<Sample> ours, theirs;
         for (int r = 0; r < repeat; ++r)
-            ours.push_back(run({cleave, "inspect", model, "--json"}));
+            ours.push_back(run_process({cleave, "inspect", model, "--json"}));
         for (int r = 0; r < std::max(1, repeat / 2 + 1); ++r)
-            theirs.push_back(run({python, "-c", python_load, model}));
+            theirs.push_back(run_process({python, "-c", python_load, model}));
         const Sample a = median(ours), b = median(theirs);
         const auto name = std::filesystem::path(model).stem().string();
         std::printf("%-16s %9.1f | %10.3f %10.1f %8.2f | %10.3f %10.1f %8.2f | %6.1fx %8.1fx\n",

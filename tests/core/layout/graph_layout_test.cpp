@@ -1,12 +1,13 @@
 // The graph layout: a chain drawn top to bottom with edges that run downwards, a box for every
 // node of ResNet-18, kernel groups around their members with and without dot clusters, sizes
 // kept, DenseNet's long implied edges drawn beside the graph, and a cancelled layout stopping
-// with cleave::Cancelled.
+// with cleave::Cancelled; large models laid out in stacked blocks, alike blocks alike.
 #include "../graph/onnx_builder.hpp"
 #include "core/fusion/rule_engine.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/layout/graph_layout.hpp"
+#include "core/modelgen/model_specs.hpp"
 
 #include <QtTest>
 #include <algorithm>
@@ -63,6 +64,38 @@ void checkLayered(const Model& model, const GraphLayout& layout) {
 
 bool inside(const Rect& outer, const Rect& inner) {
     return outer.contains(inner);
+}
+
+// A GPT-2 decoder of `layers` layers (47 nodes each, 10 more after them).
+Model decoder(int layers) {
+    const auto spec = cleave::modelgen::decoder_stack(layers, 32, 2, 8, 10);
+    cleave::modelgen::NetBuilder builder(spec.name, spec.input_shape, 1);
+    spec.build(builder);
+    const std::string bytes = builder.model().SerializeAsString();
+    return cleave::graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "decoder.onnx");
+}
+
+// Every node has a box inside the bounds, every edge ends at its consumer, and kernel boxes
+// hold their members.
+void checkDrawn(const Model& model, const GraphLayout& layout,
+                const cleave::fusion::KernelGraph* kernels) {
+    QCOMPARE(layout.nodes.size(), model.nodes.size());
+    for (const auto& r : layout.nodes) {
+        QVERIFY(r.width > 0 && r.height > 0);
+        QVERIFY(inside(layout.bounds, r));
+    }
+    for (const auto& edge : layout.edges) {
+        QVERIFY(!edge.points.empty());
+        const Rect near = [&] {
+            Rect r = layout.nodes[static_cast<std::size_t>(edge.to)];
+            return Rect{r.x - 1, r.y - 1, r.width + 2, r.height + 2};
+        }();
+        QVERIFY(inside(near, {edge.arrow_tip.x, edge.arrow_tip.y, 0, 0}));
+    }
+    if (kernels)
+        for (std::size_t k = 0; k < kernels->kernels.size(); ++k)
+            for (const int n : kernels->kernels[k].nodes)
+                QVERIFY(inside(layout.kernels[k], layout.nodes[static_cast<std::size_t>(n)]));
 }
 
 } // namespace
@@ -210,6 +243,53 @@ private slots:
         // The module is usable again afterwards.
         cancel = false;
         QCOMPARE(layout_graph(resnet18(), options).nodes.size(), resnet18().nodes.size());
+    }
+
+    // Above flat_node_limit the model is laid out in blocks by name scope, stacked: a decoder's
+    // layers are one block each, every one drawn as the first, one under another.
+    void largeModelsStackAlikeBlocks() {
+        const Model model = decoder(45); // 2,125 nodes
+        QVERIFY(model.nodes.size() > LayoutOptions{}.flat_node_limit);
+        const auto kernels = fuse_with_rules(model, find_rule_set("ort-cpu"));
+        LayoutOptions options;
+        options.kernels = &kernels;
+        const GraphLayout layout = layout_graph(model, options);
+        checkLayered(model, layout);
+        checkDrawn(model, layout, &kernels);
+        // Node i of layer L sits where node i of layer 0 does, moved down by L pitches.
+        const auto at = [&](int layer, int i) {
+            return layout.nodes[static_cast<std::size_t>(47 * layer + i)];
+        };
+        QVERIFY(model.nodes[47].name.find("/h.1/") != std::string::npos);
+        const double pitch = at(1, 0).y - at(0, 0).y;
+        QVERIFY(pitch > 0);
+        for (int layer = 1; layer < 45; ++layer)
+            for (int i = 0; i < 47; ++i) {
+                QCOMPARE(at(layer, i).x, at(0, i).x);
+                QVERIFY(std::abs(at(layer, i).y - (at(0, i).y + layer * pitch)) < 1e-6);
+            }
+    }
+
+    // A model cut into blocks below the limit: ResNet-18 by its stages' scopes, the kernels of
+    // each block drawn as dot clusters there.
+    void blocksFollowNameScopes() {
+        const auto kernels = fuse_with_rules(resnet18(), find_rule_set("ort-cpu"));
+        LayoutOptions options;
+        options.kernels = &kernels;
+        options.flat_node_limit = 10;
+        const GraphLayout layout = layout_graph(resnet18(), options);
+        checkLayered(resnet18(), layout);
+        checkDrawn(resnet18(), layout, &kernels);
+        // Stages one under another: all of layer1 above all of layer2.
+        double layer1_bottom = 0, layer2_top = 1e300;
+        for (std::size_t n = 0; n < resnet18().nodes.size(); ++n) {
+            const auto& name = resnet18().nodes[n].name;
+            if (name.rfind("/layer1/", 0) == 0)
+                layer1_bottom = std::max(layer1_bottom, layout.nodes[n].bottom());
+            if (name.rfind("/layer2/", 0) == 0)
+                layer2_top = std::min(layer2_top, layout.nodes[n].y);
+        }
+        QVERIFY(layer1_bottom < layer2_top);
     }
 
     void sizesForAnotherModelAreRefused() {
