@@ -1,6 +1,10 @@
 #include "ui/graph/graph_minimap.hpp"
 
+#include "ui/graph/graph_scene.hpp"
+
 #include <QMouseEvent>
+#include <QPaintEvent>
+#include <QPainter>
 #include <QScrollBar>
 
 namespace cleave::ui {
@@ -39,6 +43,21 @@ QSize GraphMinimap::sizeFor(const QSize& maximum) const {
 
 QRectF GraphMinimap::visibleArea() const {
     return view_->mapToScene(view_->viewport()->rect()).boundingRect();
+}
+
+void GraphMinimap::paintEvent(QPaintEvent* event) {
+    // A large graph's overview is one image, not every item again at each scroll of the view.
+    auto* graph = qobject_cast<GraphScene*>(scene());
+    if (!graph || !graph->large()) {
+        QGraphicsView::paintEvent(event);
+        return;
+    }
+    QPainter painter(viewport());
+    painter.fillRect(event->rect(), backgroundBrush());
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    graph->drawOverview(&painter, QRectF(viewport()->rect()), visible);
+    painter.setTransform(viewportTransform());
+    drawForeground(&painter, visible);
 }
 
 void GraphMinimap::drawForeground(QPainter* painter, const QRectF&) {

@@ -19,6 +19,7 @@ public:
     QSize sizeFor(const QSize& maximum) const;
 
 protected:
+    void paintEvent(QPaintEvent* event) override;
     void drawForeground(QPainter* painter, const QRectF& rect) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;

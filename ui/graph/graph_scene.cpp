@@ -4,6 +4,7 @@
 #include "ui/latency/latency_format.hpp"
 
 #include <QFontMetricsF>
+#include <QPainter>
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
@@ -85,6 +86,55 @@ QPainterPath spline(const layout::EdgePath& edge) {
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
     font_.setPixelSize(static_cast<int>(kFontPixels));
+    connect(this, &QGraphicsScene::changed, this, [this] { overviewStale_ = true; });
+}
+
+const QImage& GraphScene::overview() {
+    if (!overviewStale_)
+        return overview_;
+    overviewStale_ = false;
+    const QRectF area = sceneRect();
+    if (area.isEmpty()) {
+        overview_ = QImage();
+        return overview_;
+    }
+    constexpr qreal kMaxSide = 16384;
+    constexpr qreal kMaxPixels = 16.0 * 1024 * 1024;
+    qreal scale = std::min({1.0, kMaxSide / area.width(), kMaxSide / area.height()});
+    scale = std::min(scale, std::sqrt(kMaxPixels / (area.width() * area.height())));
+    overview_ = QImage(std::max(1, qRound(area.width() * scale)),
+                       std::max(1, qRound(area.height() * scale)), QImage::Format_RGB32);
+    overview_.fill(Qt::transparent);
+    QPainter painter(&overview_);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    painter.fillRect(overview_.rect(), backgroundBrush().style() == Qt::NoBrush
+                                           ? QBrush(Qt::white)
+                                           : backgroundBrush());
+    render(&painter, QRectF(overview_.rect()), area, Qt::IgnoreAspectRatio);
+    painter.end();
+    overviewStale_ = false; // painting does not change the scene
+    return overview_;
+}
+
+void GraphScene::drawOverview(QPainter* painter, const QRectF& target, const QRectF& visible) {
+    const QImage& image = overview();
+    const QRectF area = sceneRect();
+    const QRectF shown = visible.intersected(area);
+    if (image.isNull() || shown.isEmpty())
+        return;
+    const qreal sx = image.width() / area.width(), sy = image.height() / area.height();
+    const QRectF source((shown.x() - area.x()) * sx, (shown.y() - area.y()) * sy,
+                        shown.width() * sx, shown.height() * sy);
+    // `target` shows `visible`; the image covers only its part inside the scene.
+    const qreal tx = target.width() / visible.width(), ty = target.height() / visible.height();
+    const QRectF into(target.x() + (shown.x() - visible.x()) * tx,
+                      target.y() + (shown.y() - visible.y()) * ty, shown.width() * tx,
+                      shown.height() * ty);
+    painter->save();
+    painter->setRenderHint(QPainter::SmoothPixmapTransform);
+    painter->drawImage(into, image, source);
+    painter->restore();
 }
 
 std::vector<layout::Size> GraphScene::nodeSizes(const graph::Model& model) const {

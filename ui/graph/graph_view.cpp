@@ -10,6 +10,8 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPainter>
+#include <QPaintEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <algorithm>
@@ -413,6 +415,23 @@ void GraphView::pick(const QPoint& position) {
                 return;
             }
     scene_->clearSelection();
+}
+
+void GraphView::paintEvent(QPaintEvent* event) {
+    // A large graph zoomed out shows its overview image: painting thousands of items a frame
+    // cannot keep up, and at this scale their text is unreadable anyway.
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    const QRectF area = scene_->sceneRect();
+    if (!scene_->large() || area.isEmpty() ||
+        scene_->nodeItems().size() * (visible.intersected(area).height() / area.height()) *
+                (visible.intersected(area).width() / area.width()) <=
+            GraphScene::kMaxNodesPainted) {
+        QGraphicsView::paintEvent(event);
+        return;
+    }
+    QPainter painter(viewport());
+    painter.fillRect(event->rect(), backgroundBrush());
+    scene_->drawOverview(&painter, QRectF(viewport()->rect()), visible);
 }
 
 void GraphView::wheelEvent(QWheelEvent* event) {

@@ -2,6 +2,7 @@
 // kernel, search by name and op, fit, kernel selection kept in step with the kernel dock, a
 // rule-set switch that lays the graph out again, and nodes wearing their kernel's latency colour.
 #include "core/fusion/kernel_graph.hpp"
+#include "core/modelgen/model_specs.hpp"
 #include "../device_without_figures.hpp"
 #include "ui/graph/graph_items.hpp"
 #include "ui/graph/graph_minimap.hpp"
@@ -25,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
+#include <cmath>
 
 using cleave::ui::GraphView;
 using cleave::ui::KernelDock;
@@ -276,6 +278,44 @@ private slots:
         // Only the newest request is shown: the tflite-gpu layout was dropped.
         QCOMPARE(laidOut.count(), 1);
         QCOMPARE(window.graphView()->graphScene()->kernelItems().size(), 40);
+    }
+
+    // A graph of more than 2,000 nodes zoomed out is painted from one overview image of the
+    // scene, drawn again after the scene changes; zoomed in, its items paint as usual.
+    void largeGraphsShowAnOverviewWhenZoomedOut() {
+        QTemporaryDir folder;
+        const auto written = cleave::modelgen::write_model(
+            cleave::modelgen::decoder_stack(45, 32, 2, 8, 10), folder.path().toStdString(), 1);
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy laidOut(window.graphView(), &GraphView::layoutFinished);
+        window.openFile(folder.filePath(QString::fromStdString(written.file)));
+        QVERIFY(laidOut.wait(30000));
+        auto* view = window.graphView();
+        auto* scene = view->graphScene();
+        QCOMPARE(scene->nodeItems().size(), 45 * 47 + 10);
+        QVERIFY(scene->large());
+        const QImage& overview = scene->overview();
+        QVERIFY(!overview.isNull());
+        const QRectF area = scene->sceneRect();
+        QVERIFY(std::abs(overview.height() / static_cast<double>(overview.width()) -
+                         area.height() / area.width()) < 0.05 * area.height() / area.width() + 1);
+        const auto key = overview.cacheKey();
+        QCOMPARE(scene->overview().cacheKey(), key); // kept while nothing changes
+
+        view->fitGraph();
+        const QImage fitted = view->viewport()->grab().toImage();
+        const QColor background = view->backgroundBrush().color();
+        int drawn = 0;
+        for (int y = 0; y < fitted.height(); y += 2)
+            for (int x = 0; x < fitted.width(); ++x)
+                drawn += fitted.pixelColor(x, y) != background;
+        QVERIFY(drawn > 0);
+
+        view->setKernelsCollapsed(true);
+        QCoreApplication::processEvents();
+        QVERIFY(scene->overview().cacheKey() != key);
     }
 
     void minimapShowsTheWholeScene() {
