@@ -1,7 +1,7 @@
 // Benchmark: large models as whole processes. Writes GPT-2 decoder stacks (cleave
 // generate-models --decoder-layers) of about 2.5k, 10k, 50k and 100k nodes, then times on each
 // cleave inspect, fuse, predict, dse (its defaults, on a cluster) and render graph (the studio's
-// layout and scene, drawn to SVG), wall time and peak RSS, and gives each step's growth exponent:
+// layout and scene, drawn to a PNG), wall time and peak RSS, and gives each step's growth exponent:
 // the least-squares slope of log time over log nodes (1: linear).
 // Usage: large_model_bench CLEAVE CLUSTER [--layers 53,213,1064,2128] [--json FILE]
 #include "bench_timing.hpp"
@@ -86,7 +86,7 @@ int main(int argc, char** argv) try {
             std::vector<std::string> command{cleave};
             for (const auto& a : steps[s].arguments)
                 command.push_back(a == "MODEL" ? model
-                                  : a == "OUT" ? (folder / (name + ".svg")).string()
+                                  : a == "OUT" ? (folder / (name + ".png")).string()
                                                : a);
             const auto sample = cleave::bench::run_process(command, true);
             seconds[s].push_back(sample.seconds);
@@ -107,10 +107,9 @@ int main(int argc, char** argv) try {
     std::printf("\n");
     std::filesystem::remove_all(folder);
     if (!json_file.empty())
-        std::ofstream(json_file) << nlohmann::ordered_json{{"models", models},
-                                                            {"growth_exponents", exponents}}
-                                        .dump(1)
-                                 << '\n';
+        std::ofstream(json_file)
+            << nlohmann::ordered_json{{"models", models}, {"growth_exponents", exponents}}.dump(1)
+            << '\n';
     return 0;
 } catch (const std::exception& e) {
     std::cerr << "large_model_bench: " << e.what() << '\n';

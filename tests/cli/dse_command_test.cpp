@@ -127,6 +127,35 @@ private slots:
         QVERIFY(!models.err.contains('\r'));
     }
 
+    // generate-models writes decoder stacks (and refuses what cannot be one), and the default
+    // search of one replays its mappings segment by segment at level 2.
+    void decoderStacksAreSearched() {
+        const QString folder = dir_.filePath("decoders");
+        const Run written = run_cleave({"generate-models", "--decoder-layers", "3,4", "--width",
+                                        "32", "--out", folder, "--json", "--quiet"});
+        QVERIFY2(written.exit_code == 0, written.err.constData());
+        const auto models = QJsonDocument::fromJson(written.out).object()["models"].toArray();
+        QCOMPARE(models.size(), 2);
+        QCOMPARE(models[1].toObject()["name"].toString(), QString("decoder_l4_d32"));
+        QCOMPARE(models[1].toObject()["category"].toString(), QString("decoder"));
+        for (const QStringList& bad :
+             {QStringList{"--decoder-layers", "0"}, QStringList{"--decoder-layers", "2", "--width", "24"},
+              QStringList{"--decoder-layers", "2", "--count", "2"}, QStringList{}}) {
+            const Run refused = run_cleave(QStringList{"generate-models", "--out", folder} + bad);
+            QCOMPARE(refused.exit_code, 2);
+        }
+        const Run run = run_cleave({"dse", folder + "/decoder_l4_d32.onnx", "--cluster", kCluster,
+                                    "--population", "16", "--generations", "200", "--json",
+                                    "--quiet"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const auto document = QJsonDocument::fromJson(run.out).object();
+        QVERIFY(!document["front"].toArray().isEmpty());
+        bool replayed = false;
+        for (const auto& phase : document["plan"].toArray())
+            replayed = replayed || phase.toObject()["level"].toInt() == 2;
+        QVERIFY(replayed);
+    }
+
     void quietLeavesOnlyTheResult() {
         for (const QStringList& args :
              {QStringList{"--quiet"} + small_run({"--stages", "1", "--levels", "1", "--json"}),
