@@ -11,8 +11,10 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cleave::ui {
 
@@ -24,6 +26,9 @@ constexpr QRgb kPalette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
 constexpr int kMargin = 8;
 constexpr int kKnobHeight = 10;
 constexpr int kHandleReach = 4; // pixels either side of a handle that grab it
+constexpr int kOverviewKernels = 1000; // above this, the overview lane
+constexpr int kOverviewHeight = 12;
+constexpr double kFewestShown = 8; // kernels on show at the deepest zoom
 
 QString keyOf(const PartitionDocument* document, int pe) {
     return QString::fromStdString(
@@ -72,6 +77,7 @@ PartitionView::PartitionView(PartitionDocument* document, QWidget* parent)
 }
 
 void PartitionView::updateInputs() {
+    first_ = last_ = 0;
     selected_ = -1;
     draggedSplit_ = -1;
     pressedSegment_ = -1;
@@ -117,7 +123,8 @@ QColor PartitionView::peColor(int pe) const {
     return QColor(kPalette[colorIndex_[static_cast<std::size_t>(pe)] % std::size(kPalette)]);
 }
 
-// Geometry, top to bottom: handle knobs, the strip, the kernel axis, one lane per PE.
+// Geometry, top to bottom: handle knobs, the strip, the kernel axis, the overview lane of a large
+// model, one lane per PE.
 double PartitionView::plotLeft() const {
     return kMargin + labelWidth_;
 }
@@ -126,21 +133,68 @@ double PartitionView::plotWidth() const {
     return std::max(1.0, width() - plotLeft() - kMargin - 4);
 }
 
+double PartitionView::firstShown() const {
+    return last_ > first_ ? first_ : 0;
+}
+
+double PartitionView::lastShown() const {
+    return last_ > first_ ? last_ : std::max(1, document_->kernelCount());
+}
+
+void PartitionView::showKernels(double first, double last) {
+    const double count = std::max(1, document_->kernelCount());
+    const double span = std::clamp(last - first, std::min(kFewestShown, count), count);
+    first = std::clamp(first, 0.0, count - span);
+    first_ = first;
+    last_ = first + span;
+    if (first_ <= 0 && last_ >= count)
+        first_ = last_ = 0;
+    update();
+}
+
 double PartitionView::kernelX(int boundary) const {
-    const int count = std::max(1, document_->kernelCount());
-    return plotLeft() + plotWidth() * boundary / count;
+    return plotLeft() + plotWidth() * (boundary - firstShown()) / (lastShown() - firstShown());
 }
 
 int PartitionView::boundaryAt(double x) const {
     const int count = document_->kernelCount();
-    return std::clamp(static_cast<int>(std::lround((x - plotLeft()) / plotWidth() * count)), 0,
-                      count);
+    const double at =
+        firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
+    return std::clamp(static_cast<int>(std::lround(at)), 0, count);
 }
 
 int PartitionView::kernelAt(double x) const {
     const int count = document_->kernelCount();
-    const double at = (x - plotLeft()) / plotWidth() * count;
-    return at < 0 || at >= count ? -1 : static_cast<int>(at);
+    const double at =
+        firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
+    return at < firstShown() || at >= std::min<double>(count, lastShown()) ? -1
+                                                                            : static_cast<int>(at);
+}
+
+bool PartitionView::hasOverview() const {
+    return document_->kernelCount() > kOverviewKernels;
+}
+
+QPoint PartitionView::overviewPosition(double boundary) const {
+    const double count = std::max(1, document_->kernelCount());
+    return {static_cast<int>(std::lround(plotLeft() + plotWidth() * boundary / count)),
+            overviewTop() + kOverviewHeight / 2};
+}
+
+void PartitionView::centreOverviewAt(double x) {
+    const double count = std::max(1, document_->kernelCount());
+    const double centre = (x - plotLeft()) / plotWidth() * count;
+    const double span = lastShown() - firstShown();
+    showKernels(centre - span / 2, centre + span / 2);
+}
+
+// Moves the window so that `boundary` is on show, keeping its width.
+void PartitionView::keepInView(int boundary) {
+    const double first = firstShown(), last = lastShown(), span = last - first;
+    if (boundary < first)
+        showKernels(boundary - span / 10, boundary - span / 10 + span);
+    else if (boundary > last)
+        showKernels(boundary + span / 10 - span, boundary + span / 10);
 }
 
 int PartitionView::stripTop() const {
@@ -151,8 +205,13 @@ int PartitionView::stripHeight() const {
     return fontMetrics().height() * 4;
 }
 
-int PartitionView::lanesTop() const {
+// Under the kernel axis: the overview lane (large models only), then the PE lanes.
+int PartitionView::overviewTop() const {
     return stripTop() + stripHeight() + fontMetrics().height() + 6;
+}
+
+int PartitionView::lanesTop() const {
+    return overviewTop() + (hasOverview() ? kOverviewHeight + 6 : 0);
 }
 
 int PartitionView::laneHeight() const {
@@ -206,7 +265,7 @@ int PartitionView::segmentAt(QPointF position) const {
     if (kernel < 0)
         return -1;
     const int segment = document_->segmentOf(kernel);
-    if (position.y() >= stripTop() && position.y() < lanesTop())
+    if (position.y() >= stripTop() && position.y() < overviewTop())
         return segment;
     const int lane = laneAt(position.y());
     return lane >= 0 && lane == document_->mapping().pes[static_cast<std::size_t>(segment)]
@@ -259,24 +318,58 @@ void PartitionView::paintEvent(QPaintEvent*) {
     painter.setPen(muted);
     painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignVCenter, tr("latency"));
     const double scale = inputs->max_kernel_ms > 0 ? height / inputs->max_kernel_ms : 0;
-    const double barWidth = plotWidth() / count;
+    const double first = firstShown(), last = lastShown();
+    const double barWidth = plotWidth() / (last - first);
     const double gap = barWidth > 4 ? 1 : 0;
-    for (int segment = 0; segment < document_->segmentCount(); ++segment) {
+    painter.save();
+    painter.setClipRect(QRectF(left, 0, right - left, this->height()));
+    const int firstKernel = std::max(0, static_cast<int>(first));
+    const int endKernel = std::min(count, static_cast<int>(std::ceil(last)));
+    // Kernels narrower than a pixel: one bar per pixel column, the tallest of its kernels.
+    int column = std::numeric_limits<int>::min();
+    double tallest = 0;
+    QColor tallestFill;
+    const auto flush = [&] {
+        if (column != std::numeric_limits<int>::min())
+            painter.fillRect(QRectF(column, top + height - tallest, 1, tallest), tallestFill);
+    };
+    for (int segment = document_->segmentOf(std::min(firstKernel, count - 1));
+         segment < document_->segmentCount() && document_->segmentBegin(segment) < endKernel;
+         ++segment) {
         const int pe = mapping.pes[static_cast<std::size_t>(segment)];
         const QColor fill = peColor(pe);
         const auto& row = inputs->kernel_ms[static_cast<std::size_t>(pe)];
-        for (int k = document_->segmentBegin(segment); k < document_->segmentEnd(segment); ++k) {
+        for (int k = std::max(firstKernel, document_->segmentBegin(segment));
+             k < std::min(endKernel, document_->segmentEnd(segment)); ++k) {
             const double bar = std::max(1.0, row[static_cast<std::size_t>(k)] * scale);
-            painter.fillRect(QRectF(kernelX(k), top + height - bar, barWidth - gap, bar), fill);
+            const double x = kernelX(k);
+            if (barWidth >= 1) {
+                painter.fillRect(QRectF(x, top + height - bar, barWidth - gap, bar), fill);
+                continue;
+            }
+            const int at = static_cast<int>(std::floor(x));
+            if (at != column) {
+                flush();
+                column = at;
+                tallest = 0;
+            }
+            if (bar > tallest) {
+                tallest = bar;
+                tallestFill = fill;
+            }
         }
     }
+    flush();
+    painter.restore();
 
     // The kernel axis.
     painter.setPen(grid);
     painter.drawLine(QPointF(left, top + height), QPointF(right, top + height));
-    const int step = tickStep(count, std::max(2, static_cast<int>(plotWidth() / 70)));
+    const int step = tickStep(static_cast<int>(std::ceil(last - first)),
+                              std::max(2, static_cast<int>(plotWidth() / 70)));
     painter.setPen(colors.color(QPalette::Text));
-    for (int k = 0; k <= count; k += step) {
+    for (int k = static_cast<int>(std::ceil(first / step)) * step; k <= std::min<double>(count, last);
+         k += step) {
         const double x = kernelX(k);
         painter.drawLine(QPointF(x, top + height), QPointF(x, top + height + 3));
         const QString label = QString::number(k);
@@ -315,8 +408,11 @@ void PartitionView::paintEvent(QPaintEvent*) {
         const int pe = mapping.pes[static_cast<std::size_t>(segment)];
         const int begin = document_->segmentBegin(segment);
         const int end = document_->segmentEnd(segment);
-        const QRectF box(kernelX(begin) + 1, laneTop(pe) + 2, kernelX(end) - kernelX(begin) - 2,
-                         laneH - 4);
+        if (end <= first || begin >= last)
+            continue;
+        const double from = std::max(kernelX(begin), left - 2);
+        const double to = std::min(kernelX(end), right + 2);
+        const QRectF box(from + 1, laneTop(pe) + 2, to - from - 2, laneH - 4);
         const QColor fill = peColor(pe);
         painter.fillRect(box, fill);
         const QString text =
@@ -337,6 +433,8 @@ void PartitionView::paintEvent(QPaintEvent*) {
 
     // Split handles: a line through strip and lanes, a knob above the strip.
     for (std::size_t i = 0; i < mapping.points.size(); ++i) {
+        if (mapping.points[i] < first || mapping.points[i] > last)
+            continue;
         const double x = std::round(kernelX(mapping.points[i])) + 0.5;
         const bool chosen = static_cast<int>(i) == selected_;
         const QColor ink = chosen ? colors.color(hasFocus() ? QPalette::Active : QPalette::Inactive,
@@ -351,6 +449,27 @@ void PartitionView::paintEvent(QPaintEvent*) {
         painter.drawPolygon(knob, 3);
         painter.setRenderHint(QPainter::Antialiasing, false);
         painter.setBrush(Qt::NoBrush);
+    }
+
+    // The overview: every segment at the scale of the whole model, the window on show outlined.
+    if (hasOverview()) {
+        const int y = overviewTop();
+        const double whole = std::max(1, count);
+        const auto at = [&](double boundary) { return left + (right - left) * boundary / whole; };
+        painter.fillRect(QRectF(left, y, right - left, kOverviewHeight),
+                         colors.color(QPalette::AlternateBase));
+        for (int segment = 0; segment < document_->segmentCount(); ++segment)
+            painter.fillRect(QRectF(at(document_->segmentBegin(segment)), y + 2,
+                                    std::max(1.0, at(document_->segmentEnd(segment)) -
+                                                      at(document_->segmentBegin(segment))),
+                                    kOverviewHeight - 4),
+                             peColor(mapping.pes[static_cast<std::size_t>(segment)]));
+        QPen window(colors.color(QPalette::Highlight), 2);
+        painter.setPen(window);
+        painter.drawRect(QRectF(at(first), y, std::max(2.0, at(last) - at(first)), kOverviewHeight));
+        painter.setPen(muted);
+        painter.drawText(QRect(kMargin, y - 2, labelWidth_ - 8, kOverviewHeight + 4),
+                         Qt::AlignRight | Qt::AlignVCenter, tr("overview"));
     }
 }
 
@@ -420,6 +539,12 @@ void PartitionView::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton || !document_->hasMapping())
         return QWidget::mousePressEvent(event);
     const QPointF position = event->position();
+    if (hasOverview() && position.y() >= overviewTop() &&
+        position.y() < overviewTop() + kOverviewHeight) {
+        draggingOverview_ = true;
+        centreOverviewAt(position.x());
+        return;
+    }
     const int split = splitAt(position);
     if (split >= 0) {
         selectSplit(split);
@@ -430,12 +555,16 @@ void PartitionView::mousePressEvent(QMouseEvent* event) {
     pressedSegment_ = laneAt(position.y()) >= 0 ? segmentAt(position) : -1;
     pressPosition_ = position.toPoint();
     const int kernel = kernelAt(position.x());
-    if (kernel >= 0 && position.y() >= stripTop() && position.y() < lanesTop())
+    if (kernel >= 0 && position.y() >= stripTop() && position.y() < overviewTop())
         emit kernelActivated(kernel);
 }
 
 void PartitionView::mouseMoveEvent(QMouseEvent* event) {
     const QPointF position = event->position();
+    if (draggingOverview_) {
+        centreOverviewAt(position.x());
+        return;
+    }
     if (draggedSplit_ >= 0) {
         document_->moveSplit(draggedSplit_, boundaryAt(position.x()), dragId_);
         return;
@@ -470,6 +599,7 @@ void PartitionView::mouseReleaseEvent(QMouseEvent* event) {
     draggedSplit_ = -1;
     pressedSegment_ = -1;
     draggingSegment_ = false;
+    draggingOverview_ = false;
     dropLane_ = -1;
     unsetCursor();
     update();
@@ -486,6 +616,10 @@ void PartitionView::mouseDoubleClickEvent(QMouseEvent* event) {
 }
 
 void PartitionView::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_0 && event->modifiers() & Qt::ControlModifier) {
+        showKernels(0, document_->kernelCount());
+        return;
+    }
     if (selected_ < 0 || !document_->hasMapping())
         return QWidget::keyPressEvent(event);
     const int step = event->modifiers() & Qt::ShiftModifier ? 10 : 1;
@@ -493,9 +627,11 @@ void PartitionView::keyPressEvent(QKeyEvent* event) {
     switch (event->key()) {
     case Qt::Key_Left:
         document_->moveSplit(selected_, point - step);
+        keepInView(document_->mapping().points[static_cast<std::size_t>(selected_)]);
         return;
     case Qt::Key_Right:
         document_->moveSplit(selected_, point + step);
+        keepInView(document_->mapping().points[static_cast<std::size_t>(selected_)]);
         return;
     case Qt::Key_Delete:
     case Qt::Key_Backspace:
@@ -559,10 +695,37 @@ void PartitionView::contextMenuEvent(QContextMenuEvent* event) {
                         !std::binary_search(document_->mapping().points.begin(),
                                             document_->mapping().points.end(), point));
     }
+    if (last_ > first_)
+        menu.addAction(tr("Show Every Kernel"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                       [this] { showKernels(0, document_->kernelCount()); });
     if (!exportName(this).isEmpty())
         addExportAction(&menu, this);
     if (!menu.isEmpty())
         menu.exec(event->globalPos());
+}
+
+void PartitionView::wheelEvent(QWheelEvent* event) {
+    const QPointF position = event->position();
+    if (!document_->hasMapping() || position.x() < plotLeft() ||
+        position.x() > plotLeft() + plotWidth())
+        return QWidget::wheelEvent(event);
+    const double first = firstShown(), last = lastShown(), span = last - first;
+    const QPoint delta = event->angleDelta();
+    if (event->modifiers() & Qt::ShiftModifier || delta.x() != 0) {
+        // Pans by a tenth of the window per notch.
+        const int notches = delta.x() != 0 ? delta.x() : delta.y();
+        const double shift = -notches / 120.0 * span / 10;
+        showKernels(first + shift, last + shift);
+    } else {
+        // Zooms around the kernel under the cursor: it stays where it is.
+        const double factor = std::pow(1.25, -delta.y() / 120.0);
+        const double at = first + (position.x() - plotLeft()) / plotWidth() * span;
+        const double next = std::clamp(span * factor, std::min<double>(kFewestShown, last),
+                                       static_cast<double>(std::max(1, document_->kernelCount())));
+        const double from = at - (at - first) * next / span;
+        showKernels(from, from + next);
+    }
+    event->accept();
 }
 
 } // namespace cleave::ui

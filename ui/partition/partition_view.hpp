@@ -4,6 +4,9 @@
 // mouse or, once selected, with Left/Right (Shift: 10 kernels); a double click adds a split, Delete
 // removes the selected one, and a segment dragged onto another lane (or sent there from the
 // context menu) runs on that PE. Every edit goes through the document, so it can be undone.
+// The wheel zooms the kernel axis around the cursor (Shift+wheel pans, Ctrl+0 shows every
+// kernel); a model of more than 1,000 kernels gets an overview lane under the PE lanes, the whole
+// model with the window on show, which a click or drag moves.
 #pragma once
 
 #include <QColor>
@@ -31,6 +34,12 @@ public:
     // Where things are drawn, for tests and tooltips: the middle of a split's knob, a point on
     // the strip over a kernel boundary, the middle of a PE's lane over a kernel.
     QPoint handlePosition(int split) const;
+    // The kernel boundaries on show, [first, last] (fractions allowed); the whole model at first.
+    void showKernels(double first, double last);
+    double firstShown() const;
+    double lastShown() const;
+    bool hasOverview() const; // the overview lane, for more than 1,000 kernels
+    QPoint overviewPosition(double boundary) const;
     QPoint boundaryPosition(int point) const;
     QPoint lanePosition(int pe, int kernel) const;
 
@@ -49,6 +58,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
     bool focusNextPrevChild(bool next) override;
 
 private:
@@ -67,6 +77,9 @@ private:
     int lanesTop() const;
     int laneHeight() const;
     int contentHeight() const;
+    int overviewTop() const;
+    void centreOverviewAt(double x);
+    void keepInView(int boundary);
     QString toolTipAt(QPointF position) const;
 
     PartitionDocument* document_;
@@ -84,6 +97,10 @@ private:
     QPoint pressPosition_;
     bool draggingSegment_ = false;
     int dropLane_ = -1;
+    // The kernel window on show; last_ <= first_: the whole model.
+    double first_ = 0;
+    double last_ = 0;
+    bool draggingOverview_ = false;
 };
 
 } // namespace cleave::ui

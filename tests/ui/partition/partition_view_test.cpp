@@ -7,6 +7,7 @@
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "core/modelgen/model_specs.hpp"
 #include "core/partition/balanced_mapping.hpp"
 #include "../studio_waits.hpp"
 #include "ui/partition/link_traffic_model.hpp"
@@ -25,8 +26,10 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QUndoStack>
+#include <QWheelEvent>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 
 using cleave::ui::PartitionDocument;
@@ -310,6 +313,78 @@ private slots:
                           std::min(point + 11, document->mapping().points[4] - 1) - 20));
         QTest::keyClick(view, Qt::Key_Delete);
         QCOMPARE(document->segmentCount(), 7);
+    }
+
+    // The wheel zooms the kernel axis around the cursor, Shift+wheel pans, Ctrl+0 shows every
+    // kernel again; zoomed in, a kernel is wider.
+    void wheelZoomsTheKernelAxisAroundTheCursor() {
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
+        showOn(page, nx8());
+        splitOverAllGpus(page);
+        auto* document = page.document();
+        auto* view = page.view();
+        const int count = document->kernelCount();
+        QCOMPARE(view->firstShown(), 0.0);
+        QCOMPARE(view->lastShown(), static_cast<double>(count));
+        QVERIFY(!view->hasOverview());
+        const int point = document->mapping().points[2];
+        const QPoint at = view->boundaryPosition(point);
+        const int kernelWidth = view->boundaryPosition(point + 4).x() - at.x();
+        const auto wheel = [&](QPoint delta, Qt::KeyboardModifiers modifiers) {
+            QWheelEvent event(at, view->mapToGlobal(at), {}, delta, Qt::NoButton, modifiers,
+                              Qt::NoScrollPhase, false);
+            QApplication::sendEvent(view, &event);
+        };
+        wheel({0, 3 * 120}, Qt::NoModifier); // 1.25^3: about half the kernels
+        QVERIFY(view->lastShown() - view->firstShown() < count / 1.9);
+        QVERIFY(std::abs(view->boundaryPosition(point).x() - at.x()) <= 1);
+        QVERIFY(view->boundaryPosition(point + 4).x() - view->boundaryPosition(point).x() >
+                1.9 * kernelWidth);
+        const double first = view->firstShown();
+        wheel({0, -120}, Qt::ShiftModifier);
+        QVERIFY(view->firstShown() > first);
+        view->setFocus();
+        QTest::keyClick(view, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(view->firstShown(), 0.0);
+        QCOMPARE(view->lastShown(), static_cast<double>(count));
+    }
+
+    // Over 1,000 kernels the view has an overview lane: a click there centres the window on
+    // show, and a split dragged in the window moves by single kernels.
+    void largeModelsGetAnOverviewLane() {
+        const auto spec = cleave::modelgen::decoder_stack(45, 32, 2, 8, 10);
+        cleave::modelgen::NetBuilder builder(spec.name, spec.input_shape, 1);
+        spec.build(builder);
+        const std::string bytes = builder.model().SerializeAsString();
+        const auto model = std::make_shared<const cleave::graph::Model>(
+            cleave::graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "decoder.onnx"));
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
+        page.document()->setInputs(std::make_shared<const cleave::ui::PartitionInputs>(
+            cleave::ui::prepare_partition({model, kernelsOf(model), nx8(), "ort-cpu"})));
+        page.resize(1200, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        splitOverAllGpus(page);
+        auto* document = page.document();
+        auto* view = page.view();
+        const int count = document->kernelCount();
+        QVERIFY(count > 1000);
+        QVERIFY(view->hasOverview());
+        view->showKernels(0, 100);
+        QTest::mouseClick(view, Qt::LeftButton, {}, view->overviewPosition(count / 2.0));
+        QVERIFY(std::abs((view->firstShown() + view->lastShown()) / 2 - count / 2.0) <
+                count / 200.0 + 2);
+        QCOMPARE(view->lastShown() - view->firstShown(), 100.0);
+
+        const int home = document->mapping().points[3];
+        view->showKernels(home - 50, home + 50);
+        QTest::mousePress(view, Qt::LeftButton, {}, view->handlePosition(3));
+        QTest::mouseMove(view, view->boundaryPosition(home + 1));
+        QCOMPARE(document->mapping().points[3], home + 1);
+        QTest::mouseRelease(view, Qt::LeftButton, {}, view->boundaryPosition(home + 1));
+        QVERIFY(!page.grab().isNull());
     }
 
     void undoAndRedoRestoreEveryEdit() {
