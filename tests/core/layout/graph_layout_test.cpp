@@ -3,11 +3,11 @@
 // kept, DenseNet's long implied edges drawn beside the graph, and a cancelled layout stopping
 // with cleave::Cancelled; large models laid out in stacked blocks, alike blocks alike.
 #include "../graph/onnx_builder.hpp"
+#include "../modelgen/built_model.hpp"
 #include "core/fusion/rule_engine.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/layout/graph_layout.hpp"
-#include "core/modelgen/model_specs.hpp"
 
 #include <QtTest>
 #include <algorithm>
@@ -68,11 +68,7 @@ bool inside(const Rect& outer, const Rect& inner) {
 
 // A GPT-2 decoder of `layers` layers (47 nodes each, 10 more after them).
 Model decoder(int layers) {
-    const auto spec = cleave::modelgen::decoder_stack(layers, 32, 2, 8, 10);
-    cleave::modelgen::NetBuilder builder(spec.name, spec.input_shape, 1);
-    spec.build(builder);
-    const std::string bytes = builder.model().SerializeAsString();
-    return cleave::graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "decoder.onnx");
+    return cleave::test::built_model(cleave::modelgen::decoder_stack(layers, 32, 2, 8, 10));
 }
 
 // Every node has a box inside the bounds, every edge ends at its consumer, and kernel boxes

@@ -1,6 +1,7 @@
 // The generated model sets: every benchmark-suite and simulation model loads, its shapes infer
 // to what the builder declared, the series hold what they promise (equal MACs, zeroed weights,
 // fusible blocks one kernel), and generation is repeatable from a seed.
+#include "built_model.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/modelgen/model_specs.hpp"
@@ -20,13 +21,6 @@
 using namespace cleave;
 
 namespace {
-
-graph::Model built(const modelgen::ModelSpec& spec, std::uint64_t seed = 1) {
-    modelgen::NetBuilder b(spec.name, spec.input_shape, seed);
-    spec.build(b);
-    const std::string bytes = b.model().SerializeAsString();
-    return graph::load_model_from_bytes({bytes.begin(), bytes.end()}, spec.name + ".onnx");
-}
 
 std::string serialised(const modelgen::ModelSpec& spec, std::uint64_t seed) {
     modelgen::NetBuilder b(spec.name, spec.input_shape, seed);
@@ -100,7 +94,7 @@ const graph::Model& zoo_built(const modelgen::ModelSpec& spec) {
     static std::map<std::string, graph::Model> models;
     auto [at, added] = models.try_emplace(spec.name);
     if (added)
-        at->second = built(spec);
+        at->second = test::built_model(spec);
     return at->second;
 }
 
@@ -116,7 +110,7 @@ private slots:
         for (const auto& s : suite) {
             QVERIFY2(names.insert(s.name).second, s.name.c_str());
             categories.insert(s.category);
-            const auto m = built(s);
+            const auto m = test::built_model(s);
             check_shapes(m);
             QVERIFY2(m.warnings.empty(), (s.name + ": " + first_warning(m)).c_str());
             QVERIFY(m.macs > 0);
@@ -133,7 +127,7 @@ private slots:
         for (const auto& s : suite) {
             if (s.category != "memory")
                 continue;
-            const auto m = built(s);
+            const auto m = test::built_model(s);
             if (macs < 0)
                 macs = m.macs;
             QCOMPARE(m.macs, macs);
@@ -142,14 +136,14 @@ private slots:
         }
         // MobileNetV2 at width 1.0 and 224: torchvision's 3,504,872 parameters, plus the two
         // bounds of each ReLU6 (Clip) held as initializers.
-        const auto mobilenet = built(find(suite, "mobilenet_v2_w100_r224"));
+        const auto mobilenet = test::built_model(find(suite, "mobilenet_v2_w100_r224"));
         const auto clips = std::count_if(mobilenet.nodes.begin(), mobilenet.nodes.end(),
                                          [](const graph::Node& n) { return n.op == "Clip"; });
         QCOMPARE(clips, 35);
         QCOMPARE(mobilenet.weight_parameters, 3504872 + 2 * clips);
         // Batch series: the batch is the input's first dim, MACs scale with it.
-        const auto b1 = built(find(suite, "batch_resnet_b1"));
-        const auto b16 = built(find(suite, "batch_resnet_b16"));
+        const auto b1 = test::built_model(find(suite, "batch_resnet_b1"));
+        const auto b16 = test::built_model(find(suite, "batch_resnet_b16"));
         QCOMPARE(b16.macs, 16 * b1.macs);
         // 90% sparsity: about 90% of the conv weights are zero.
         modelgen::NetBuilder sparse("s", {1, 128, 28, 28}, 1);
@@ -165,7 +159,7 @@ private slots:
         // kernel of its own and leaves a residual Add alone; the tensorrt-like rules take the Add
         // and the Relu into the conv too.
         const auto kernels = [&](const char* name, const char* rules) {
-            return fusion::detect_kernels(built(find(suite, name)),
+            return fusion::detect_kernels(test::built_model(find(suite, name)),
                                           fusion::find_fusion_method(rules))
                 .kernels.size();
         };
@@ -188,7 +182,7 @@ private slots:
                 QCOMPARE(a[i].description, b[i].description);
                 QCOMPARE(serialised(a[i], 3), serialised(b[i], 3));
                 descriptions.insert(a[i].description);
-                const auto m = built(a[i]);
+                const auto m = test::built_model(a[i]);
                 check_shapes(m);
                 QVERIFY2(m.warnings.empty(), (a[i].name + ": " + first_warning(m)).c_str());
             }
@@ -398,7 +392,7 @@ private slots:
     // the same graph without weight values (how the large-model benchmark writes its stacks).
     void decoderStackIsGpt2InDecomposedForm() {
         const auto spec = modelgen::decoder_stack(3, 64, 4, 16, 100);
-        const auto m = built(spec);
+        const auto m = test::built_model(spec);
         check_shapes(m);
         QCOMPARE(m.nodes.size(), std::size_t{3 * 47 + 10});
         QCOMPARE(*tensor(m, m.outputs[0]).shape, (graph::Shape{1, 16, 100}));

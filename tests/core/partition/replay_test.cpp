@@ -1,6 +1,6 @@
 // The replay of a mapping over a stream of inputs, and peak-live memory, by hand on the
 // four-kernel model of tiny_partition_model.hpp.
-#include "core/modelgen/model_specs.hpp"
+#include "../modelgen/built_model.hpp"
 #include "core/partition/replay.hpp"
 #include "tiny_partition_model.hpp"
 
@@ -124,11 +124,7 @@ private slots:
     // whose residuals and fan-outs send tensors past several cuts, over random mappings that
     // revisit PEs and cross every link.
     void mappingReplaysAsItsKernelAssignment() {
-        const auto spec = modelgen::decoder_stack(3, 32, 2, 8, 10);
-        modelgen::NetBuilder builder(spec.name, spec.input_shape, 1);
-        spec.build(builder);
-        const std::string bytes = builder.model().SerializeAsString();
-        const auto model = graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "d.onnx");
+        const auto model = test::built_model(modelgen::decoder_stack(3, 32, 2, 8, 10));
         const auto kernels = test::tiny_kernels(model);
         const auto cluster = test::tiny_cluster();
         const int K = static_cast<int>(kernels.kernels.size());

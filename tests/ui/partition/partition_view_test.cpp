@@ -7,8 +7,8 @@
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
-#include "core/modelgen/model_specs.hpp"
 #include "core/partition/balanced_mapping.hpp"
+#include "../../core/modelgen/built_model.hpp"
 #include "../studio_waits.hpp"
 #include "ui/partition/link_traffic_model.hpp"
 #include "ui/document/project_controller.hpp"
@@ -353,12 +353,8 @@ private slots:
     // Over 1,000 kernels the view has an overview lane: a click there centres the window on
     // show, and a split dragged in the window moves by single kernels.
     void largeModelsGetAnOverviewLane() {
-        const auto spec = cleave::modelgen::decoder_stack(45, 32, 2, 8, 10);
-        cleave::modelgen::NetBuilder builder(spec.name, spec.input_shape, 1);
-        spec.build(builder);
-        const std::string bytes = builder.model().SerializeAsString();
         const auto model = std::make_shared<const cleave::graph::Model>(
-            cleave::graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "decoder.onnx"));
+            cleave::test::built_model(cleave::modelgen::decoder_stack(45, 32, 2, 8, 10)));
         PartitionDocument mapping;
         PartitionPage page{&mapping};
         page.document()->setInputs(std::make_shared<const cleave::ui::PartitionInputs>(
