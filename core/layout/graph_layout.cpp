@@ -439,15 +439,21 @@ std::vector<std::string_view> scopes_of(const std::string& name) {
     return parts;
 }
 
+struct Blocks {
+    std::vector<int> of_node;        // per node, its block
+    std::vector<std::string> names; // per block: its scope, empty for a run of unscoped nodes
+};
+
 // Per node, its block; blocks of at most about kMaxBlockNodes, the members of a group in one.
-std::vector<int> blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edges,
-                           const std::vector<std::vector<int>>& groups) {
+Blocks blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edges,
+                 const std::vector<std::vector<int>>& groups) {
     const auto N = model.nodes.size();
     std::vector<std::vector<std::string_view>> scopes(N);
     for (std::size_t n = 0; n < N; ++n)
         scopes[n] = scopes_of(model.nodes[n].name);
     std::vector<int> block(N, -1);
     std::vector<std::size_t> block_size;
+    std::vector<std::string> names;
     // A scope too big for one block splits by its sub-scopes; nodes right in it wait for a
     // neighbour's block.
     std::vector<std::pair<std::vector<int>, std::size_t>> pending{{{}, 0}};
@@ -465,6 +471,11 @@ std::vector<int> blocks_of(const graph::Model& model, const std::vector<fusion::
                 pending.emplace_back(std::move(inside), depth + 1);
                 continue;
             }
+            std::string name;
+            for (std::size_t d = 0; d <= depth; ++d)
+                name.append(d ? "/" : "")
+                    .append(scopes[static_cast<std::size_t>(inside.front())][d]);
+            names.push_back(std::move(name));
             for (const int n : inside)
                 block[static_cast<std::size_t>(n)] = static_cast<int>(block_size.size());
             block_size.push_back(inside.size());
@@ -498,15 +509,17 @@ std::vector<int> blocks_of(const graph::Model& model, const std::vector<fusion::
         if (block[n] >= 0)
             continue;
         if (n == 0 || block[n - 1] < 0 || block_size.back() >= kMaxBlockNodes / 2 ||
-            block[n - 1] != static_cast<int>(block_size.size()) - 1)
+            block[n - 1] != static_cast<int>(block_size.size()) - 1) {
             block_size.push_back(0);
+            names.emplace_back();
+        }
         block[n] = static_cast<int>(block_size.size()) - 1;
         ++block_size.back();
     }
     for (const auto& members : groups)
         for (const int n : members)
             block[static_cast<std::size_t>(n)] = block[static_cast<std::size_t>(members.front())];
-    return block;
+    return {std::move(block), std::move(names)};
 }
 
 GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& sizes,
@@ -514,7 +527,8 @@ GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& s
                            const std::vector<std::vector<int>>& groups, bool clustered,
                            const LayoutOptions& options) {
     const auto N = model.nodes.size();
-    const auto block = blocks_of(model, edges, groups);
+    const auto found_blocks = blocks_of(model, edges, groups);
+    const auto& block = found_blocks.of_node;
     // Blocks in the order of their first node, renumbered 0..B-1.
     std::vector<int> first(N, -1);
     int block_count = 0;
@@ -620,6 +634,12 @@ GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& s
             result.kernels[static_cast<std::size_t>(b.groups[i])] = moved(l.kernels[i]);
         placed[p] = moved(l.bounds);
         y += l.bounds.height + kBlockGap;
+        std::string name = found_blocks.names[static_cast<std::size_t>(
+            block[static_cast<std::size_t>(b.nodes.front())])];
+        if (name.empty())
+            name = "nodes " + std::to_string(b.nodes.front()) + "-" +
+                   std::to_string(b.nodes.back());
+        result.blocks.push_back({std::move(name), b.nodes, placed[p]});
     }
 
     // Across blocks: from the last row of one block to the first row of the next, a short curve;
@@ -662,6 +682,8 @@ GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& s
             q.x += dx, q.y += dy;
         edge.arrow_tip.x += dx, edge.arrow_tip.y += dy;
     }
+    for (auto& b : result.blocks)
+        b.rect.x += dx, b.rect.y += dy;
     result.bounds.x = 0;
     result.bounds.y = 0;
     if (groups.empty() || !options.kernels)

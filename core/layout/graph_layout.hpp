@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace cleave::layout {
@@ -45,11 +46,20 @@ struct EdgePath {
     bool beside = false;
 };
 
+// A block of a large model's layout (LayoutOptions::flat_node_limit): nodes of one name scope,
+// laid out together and stacked under the block before.
+struct LayoutBlock {
+    std::string name;       // its scope ("transformer/h.3"), or "nodes 1200-1399"
+    std::vector<int> nodes; // ascending
+    Rect rect;              // its nodes, the edges between them and its kernels' rectangles
+};
+
 struct GraphLayout {
     Rect bounds;                 // everything below lies inside
     std::vector<Rect> nodes;     // per model node
     std::vector<EdgePath> edges; // per fusion::node_edges(model) edge, in that order
     std::vector<Rect> kernels;   // per kernel when kernels were given, else empty
+    std::vector<LayoutBlock> blocks; // top to bottom; empty when laid out as one graph
 };
 
 struct LayoutOptions {

@@ -106,8 +106,14 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
 }
 
 EdgeItem::EdgeItem(int from, int to, const QPainterPath& path, const QPointF& tip)
-    : from_(from), to_(to), path_(path) {
+    : from_(from), to_(to) {
     setZValue(1);
+    setRoute(path, tip);
+}
+
+void EdgeItem::setRoute(const QPainterPath& path, const QPointF& tip) {
+    prepareGeometryChange();
+    path_ = path;
     const QPointF end = path.currentPosition();
     QPointF direction = tip - end;
     qreal length = std::hypot(direction.x(), direction.y());
@@ -119,8 +125,11 @@ EdgeItem::EdgeItem(int from, int to, const QPainterPath& path, const QPointF& ti
     }
     const QPointF normal(-direction.y() * 0.35, direction.x() * 0.35);
     const QPointF base = tip - direction;
+    arrow_.clear();
     arrow_ << tip << base + normal << base - normal;
     bounds_ = path_.controlPointRect().united(arrow_.boundingRect()).adjusted(-2, -2, 2, 2);
+    if (!label_.isEmpty())
+        setLabel(label_, font_);
 }
 
 void EdgeItem::setLabel(const QString& label, const QFont& font) {
@@ -225,6 +234,45 @@ void KernelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
     painter->setPen(pen);
     painter->setBrush(fill);
     painter->drawRoundedRect(rect_, 6, 6);
+}
+
+BlockItem::BlockItem(int block, const QRectF& rect, const QString& name, int nodes,
+                     const QFont& font)
+    : block_(block), rect_(rect), name_(name), nodes_(nodes), font_(font) {
+    // Children are drawn only inside: a view skips a block out of sight without looking at them.
+    setFlag(ItemClipsChildrenToShape);
+    setZValue(0);
+}
+
+void BlockItem::setCollapsed(bool collapsed) {
+    if (collapsed == collapsed_)
+        return;
+    prepareGeometryChange();
+    collapsed_ = collapsed;
+    for (auto* child : childItems())
+        child->setVisible(!collapsed);
+}
+
+QRectF BlockItem::boundingRect() const {
+    // Room for the edges' shape labels, which dot did not know about.
+    return collapsed_ ? collapsedRect().adjusted(-2, -2, 2, 2) : rect_.adjusted(-80, -16, 80, 16);
+}
+
+void BlockItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
+    if (!collapsed_)
+        return;
+    const QRectF box = collapsedRect();
+    QPen pen(kEdge);
+    pen.setCosmetic(true);
+    painter->setPen(pen);
+    painter->setBrush(QColor(226, 230, 236));
+    painter->drawRoundedRect(box, 4, 4);
+    if (levelOfDetail(painter, option) * font_.pixelSize() < 4.5)
+        return;
+    painter->setFont(font_);
+    painter->setPen(QColor(34, 34, 34));
+    painter->drawText(box, Qt::AlignCenter,
+                      QObject::tr("%1 · %2 nodes (double-click to open)").arg(name_).arg(nodes_));
 }
 
 } // namespace cleave::ui

@@ -24,6 +24,7 @@ public:
     // The fill instead of the op's colour (an invalid colour: the op's again).
     void setFill(const QColor& fill);
     QColor fill() const { return fill_; }
+    QRectF rect() const { return rect_; }
     int type() const override { return Type; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -45,6 +46,9 @@ public:
 
     int from() const { return from_; }
     int to() const { return to_; }
+    // A new spline and arrowhead (an edge between blocks when one is collapsed or moved).
+    void setRoute(const QPainterPath& path, const QPointF& tip);
+    const QPainterPath& path() const { return path_; }
     // The tensor's shape ("1x64x56x56"), drawn beside the edge's middle once it is readable.
     void setLabel(const QString& label, const QFont& font);
     QString label() const { return label_; }
@@ -91,6 +95,37 @@ private:
     bool collapsed_ = false;
     QString label_;
     QFont font_;
+};
+
+// A block of a large model's layout (layout::LayoutBlock): the parent of its nodes, the edges
+// between them and its kernels, whose drawing it clips, so that a view finds what is on show
+// block by block. Collapsed, it hides them and is one box with its scope and size.
+class BlockItem : public QGraphicsItem {
+public:
+    enum { Type = UserType + 4 };
+    static constexpr qreal kCollapsedHeight = 34;
+
+    BlockItem(int block, const QRectF& rect, const QString& name, int nodes, const QFont& font);
+
+    int block() const { return block_; }
+    QString name() const { return name_; }
+    bool isCollapsed() const { return collapsed_; }
+    void setCollapsed(bool collapsed);
+    QRectF expandedRect() const { return rect_; } // in its own coordinates
+    QRectF collapsedRect() const { return {rect_.x(), rect_.y(), rect_.width(), kCollapsedHeight}; }
+    // How much shorter it is collapsed than open; 0 while open.
+    qreal saving() const { return collapsed_ ? rect_.height() - kCollapsedHeight : 0; }
+    int type() const override { return Type; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+
+private:
+    int block_;
+    QRectF rect_;
+    QString name_;
+    int nodes_;
+    QFont font_;
+    bool collapsed_ = false;
 };
 
 } // namespace cleave::ui

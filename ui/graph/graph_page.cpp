@@ -1,5 +1,6 @@
 #include "ui/graph/graph_page.hpp"
 
+#include "ui/graph/graph_scene.hpp"
 #include "ui/graph/graph_view.hpp"
 
 #include <QComboBox>
@@ -7,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -65,6 +67,19 @@ GraphPage::GraphPage(QWidget* parent)
     collapse_->setCheckable(true);
     connect(collapse_, &QToolButton::toggled, view_, &GraphView::setKernelsCollapsed);
     row->addWidget(collapse_);
+    // Large models are laid out in blocks by name scope; only they have this button.
+    foldBlocks_ = toolButton(this, tr("Fold Blocks"),
+                             tr("Draw every block (a name scope of a large model) as one box; "
+                                "double-click a block to open or fold it alone"));
+    foldBlocks_->setCheckable(true);
+    foldBlocks_->hide();
+    connect(foldBlocks_, &QToolButton::toggled, view_, &GraphView::setBlocksCollapsed);
+    connect(view_, &GraphView::layoutFinished, this, [this] {
+        const QSignalBlocker quiet(foldBlocks_);
+        foldBlocks_->setChecked(false);
+        foldBlocks_->setVisible(!view_->graphScene()->blockItems().isEmpty());
+    });
+    row->addWidget(foldBlocks_);
     layout->addLayout(row);
     layout->addWidget(view_, 1);
 

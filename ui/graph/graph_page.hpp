@@ -24,6 +24,7 @@ public:
     QLineEdit* searchEdit() const { return searchEdit_; }
     QComboBox* colourBox() const { return colours_; }
     QToolButton* collapseButton() const { return collapse_; }
+    QToolButton* foldBlocksButton() const { return foldBlocks_; }
     QString matchText() const; // "2 of 5", "no match", or empty
 
     void focusSearch();
@@ -36,6 +37,7 @@ private:
     QLabel* matchLabel_;
     QComboBox* colours_;
     QToolButton* collapse_ = nullptr;
+    QToolButton* foldBlocks_ = nullptr;
     QToolButton* previous_;
     QToolButton* next_;
 };

@@ -154,6 +154,10 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
     nodes_.clear();
     edges_.clear();
     kernels_.clear();
+    blocks_.clear();
+    blockOfNode_.clear();
+    crossings_.clear();
+    shift_ = 0;
     graph_ = std::move(graph);
     bounds_ = {};
     if (!graph_) {
@@ -163,19 +167,50 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
     const auto& model = *graph_->model;
     const auto& layout = graph_->layout;
     bounds_ = rect(layout.bounds);
+    // Blocks parent their items and clip them: a view then looks at a block's items only when
+    // the block is in sight, so the scene needs no index, which moving blocks would rebuild.
+    const bool blocked = !layout.blocks.empty();
+    setItemIndexMethod(blocked ? QGraphicsScene::NoIndex : QGraphicsScene::BspTreeIndex);
+    if (blocked) {
+        blockOfNode_.assign(model.nodes.size(), -1);
+        for (std::size_t b = 0; b < layout.blocks.size(); ++b) {
+            const auto& block = layout.blocks[b];
+            auto* item = new BlockItem(static_cast<int>(b), rect(block.rect), qs(block.name),
+                                       static_cast<int>(block.nodes.size()), font_);
+            addItem(item);
+            blocks_ << item;
+            for (const int n : block.nodes)
+                blockOfNode_[static_cast<std::size_t>(n)] = static_cast<int>(b);
+        }
+    }
+    const auto place = [&](QGraphicsItem* item, int node) {
+        if (blocked)
+            item->setParentItem(blocks_[blockOfNode_[static_cast<std::size_t>(node)]]);
+        else
+            addItem(item);
+    };
     for (std::size_t n = 0; n < model.nodes.size(); ++n) {
         const auto& node = model.nodes[n];
         auto* item = new NodeItem(static_cast<int>(n), rect(layout.nodes[n]), opName(node), font_);
         item->setToolTip(nodeToolTip(model, node));
-        addItem(item);
+        place(item, static_cast<int>(n));
         nodes_ << item;
     }
     QFont small = font_;
     small.setPixelSize(static_cast<int>(kFontPixels) - 2);
     for (const auto& edge : layout.edges) {
-        auto* item = new EdgeItem(edge.from, edge.to, spline(edge), point(edge.arrow_tip));
+        const QPainterPath path = spline(edge);
+        auto* item = new EdgeItem(edge.from, edge.to, path, point(edge.arrow_tip));
         item->setLabel(edgeShape(model, edge.from, edge.to), small);
-        addItem(item);
+        if (blocked && blockOfNode(edge.from) != blockOfNode(edge.to)) {
+            addItem(item);
+            qreal x = 0;
+            for (const auto& p : edge.points)
+                x = std::max(x, p.x);
+            crossings_.push_back({item, edge.beside, x, path, point(edge.arrow_tip)});
+        } else {
+            place(item, edge.from);
+        }
         edges_ << item;
     }
     if (graph_->kernels) {
@@ -190,11 +225,90 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
                                    .arg(kernels[k].nodes.size()),
                                font_);
             }
-            addItem(item);
+            place(item, kernels[k].nodes.front());
             kernels_ << item;
         }
     }
     setSceneRect(bounds_.adjusted(-kMargin, -kMargin, kMargin, kMargin));
+}
+
+int GraphScene::blockOfNode(int node) const {
+    return blockOfNode_.empty() ? -1 : blockOfNode_[static_cast<std::size_t>(node)];
+}
+
+void GraphScene::setBlockCollapsed(int block, bool collapsed) {
+    if (block < 0 || block >= blocks_.size() || blocks_[block]->isCollapsed() == collapsed)
+        return;
+    blocks_[block]->setCollapsed(collapsed);
+    restackBlocks();
+}
+
+void GraphScene::setBlocksCollapsed(bool collapsed) {
+    for (auto* block : std::as_const(blocks_))
+        block->setCollapsed(collapsed);
+    restackBlocks();
+}
+
+QRectF GraphScene::endOf(int node) const {
+    const auto* block = blocks_[blockOfNode_[static_cast<std::size_t>(node)]];
+    if (block->isCollapsed())
+        return block->mapRectToScene(block->collapsedRect());
+    const auto* item = nodes_[node];
+    return item->mapRectToScene(item->rect());
+}
+
+// Each block moves up by what the collapsed blocks above it save; the edges between blocks are
+// routed again as core/layout routes them: a short curve from a bottom to a top, or an arc.
+void GraphScene::restackBlocks() {
+    qreal shift = 0;
+    for (auto* block : std::as_const(blocks_)) {
+        if (block->pos().y() != -shift)
+            block->setPos(0, -shift);
+        shift += block->saving();
+    }
+    constexpr qreal kArrowLength = 6.0; // as core/layout leaves for the arrowhead
+    for (auto& crossing : crossings_) {
+        // Both ends open and moved alike: the laid-out route, moved with them.
+        const auto* source = blocks_[blockOfNode(crossing.item->from())];
+        const auto* target = blocks_[blockOfNode(crossing.item->to())];
+        if (!source->isCollapsed() && !target->isCollapsed() &&
+            source->pos().y() == target->pos().y()) {
+            if (crossing.rerouted) {
+                crossing.item->setRoute(crossing.path, crossing.tip);
+                crossing.rerouted = false;
+            }
+            if (crossing.item->pos().y() != source->pos().y())
+                crossing.item->setPos(0, source->pos().y());
+            continue;
+        }
+        crossing.rerouted = true;
+        crossing.item->setPos(0, 0);
+        const QRectF from = endOf(crossing.item->from());
+        const QRectF to = endOf(crossing.item->to());
+        QPainterPath path;
+        QPointF tip;
+        if (crossing.beside) {
+            const qreal top = from.center().y(), bottom = to.center().y();
+            const qreal x = std::max({crossing.x, from.right() + 10, to.right() + 10});
+            const qreal r = std::min<qreal>(16, (bottom - top) / 3);
+            const qreal a = top + r, b = bottom - r;
+            path.moveTo(from.right(), top);
+            path.cubicTo({x, top}, {x, top}, {x, a});
+            path.cubicTo({x, a + (b - a) / 3}, {x, a + 2 * (b - a) / 3}, {x, b});
+            path.cubicTo({x, bottom}, {x, bottom}, {to.right() + kArrowLength, bottom});
+            tip = {to.right(), bottom};
+        } else {
+            const QPointF start(from.center().x(), from.bottom());
+            tip = {to.center().x(), to.top()};
+            const QPointF end(tip.x(), tip.y() - kArrowLength);
+            const qreal middle = (start.y() + end.y()) / 2;
+            path.moveTo(start);
+            path.cubicTo({start.x(), middle}, {end.x(), middle}, end);
+        }
+        crossing.item->setRoute(path, tip);
+    }
+    shift_ = shift;
+    setSceneRect(graphBounds().adjusted(-kMargin, -kMargin, kMargin, kMargin));
 }
 
 void GraphScene::setKernelLatency(const std::vector<double>& ms, const LatencyRamp& ramp,

@@ -10,10 +10,12 @@
 #include <QGraphicsScene>
 #include <QImage>
 #include <QList>
+#include <QPainterPath>
 #include <vector>
 
 namespace cleave::ui {
 
+class BlockItem;
 class EdgeItem;
 class KernelItem;
 class NodeItem;
@@ -36,7 +38,8 @@ public:
     // Every fused group as one box over its nodes, or all open again (double-click toggles one).
     void setKernelsCollapsed(bool collapsed);
     int collapsedCount() const;
-    QRectF graphBounds() const { return bounds_; }
+    // The graph's extent, less what collapsed blocks save.
+    QRectF graphBounds() const { return bounds_.adjusted(0, 0, 0, -shift_); }
 
     // Above this many nodes, views that would show more of them at once show overview() instead
     // of painting every item (a 50,000-node graph fitted into a window took 240 ms a frame).
@@ -48,6 +51,13 @@ public:
     // Draws the part of overview() under `visible` (scene coordinates) onto `target` (the
     // painter's coordinates).
     void drawOverview(QPainter* painter, const QRectF& target, const QRectF& visible);
+
+    // A large model's blocks (layout::GraphLayout::blocks), each the parent of its items; empty for
+    // a graph laid out whole. Collapsing one moves the blocks below it up.
+    const QList<BlockItem*>& blockItems() const { return blocks_; }
+    int blockOfNode(int node) const; // -1 when there are no blocks
+    void setBlockCollapsed(int block, bool collapsed);
+    void setBlocksCollapsed(bool collapsed);
 
     NodeItem* nodeItem(int node) const;
     KernelItem* kernelItem(int kernel) const;
@@ -64,6 +74,21 @@ private:
     QList<NodeItem*> nodes_;
     QList<EdgeItem*> edges_;
     QList<KernelItem*> kernels_;
+    QList<BlockItem*> blocks_;
+    std::vector<int> blockOfNode_;
+    // Edges between blocks: drawn again when blocks collapse or move.
+    struct Crossing {
+        EdgeItem* item;
+        bool beside; // an arc right of the blocks it passes, at x
+        qreal x;
+        QPainterPath path; // as laid out
+        QPointF tip;
+        bool rerouted = false; // drawn on a route of its own, not the laid-out one moved
+    };
+    std::vector<Crossing> crossings_;
+    qreal shift_ = 0; // how much shorter the collapsed blocks make the graph
+    void restackBlocks();
+    QRectF endOf(int node) const; // the node's box, or its collapsed block's
 };
 
 } // namespace cleave::ui

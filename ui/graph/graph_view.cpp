@@ -291,9 +291,16 @@ KernelItem* GraphView::groupAt(const QPoint& position) const {
 void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton)
         return QGraphicsView::mouseDoubleClickEvent(event);
-    if (auto* kernel = groupAt(event->position().toPoint()))
+    const QPoint at = event->position().toPoint();
+    if (auto* kernel = groupAt(at))
         kernel->setCollapsed(!kernel->isCollapsed());
+    else if (auto* block = qgraphicsitem_cast<BlockItem*>(itemAt(at))) // a box, or open space
+        scene_->setBlockCollapsed(block->block(), !block->isCollapsed());
     event->accept();
+}
+
+void GraphView::setBlocksCollapsed(bool collapsed) {
+    scene_->setBlocksCollapsed(collapsed);
 }
 
 void GraphView::selectNode(int node) {
@@ -301,7 +308,8 @@ void GraphView::selectNode(int node) {
     scene_->clearSelection();
     if (!item)
         return;
-    // A node found inside a collapsed group opens it.
+    // A node found inside a collapsed block or group opens it.
+    scene_->setBlockCollapsed(scene_->blockOfNode(node), false);
     if (const auto& graph = scene_->graph(); graph && graph->kernels)
         if (auto* kernel = scene_->kernelItem(
                 graph->kernels->kernel_of_node[static_cast<std::size_t>(node)]))
@@ -315,6 +323,10 @@ void GraphView::selectKernel(int kernel) {
     scene_->clearSelection();
     if (!item)
         return;
+    scene_->setBlockCollapsed(
+        scene_->blockOfNode(scene_->graph()->kernels->kernels[static_cast<std::size_t>(kernel)]
+                                .nodes.front()),
+        false);
     item->setSelected(true);
     ensureVisible(item, 40, 40);
 }

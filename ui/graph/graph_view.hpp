@@ -63,6 +63,8 @@ public:
     void fitGraph();
     // Every fused kernel drawn as one box over its nodes (a double-click toggles one group).
     void setKernelsCollapsed(bool collapsed);
+    // A large model's blocks each as one box, or all open again (a double-click toggles one).
+    void setBlocksCollapsed(bool collapsed);
     void zoomToActualSize();
 
 signals:

@@ -316,6 +316,50 @@ private slots:
         view->setKernelsCollapsed(true);
         QCoreApplication::processEvents();
         QVERIFY(scene->overview().cacheKey() != key);
+        view->setKernelsCollapsed(false);
+
+        // Blocks: one per layer; folding one moves every block below it up by what it saves,
+        // the edges between blocks follow, and opening it puts everything back.
+        QVERIFY(window.graphPage()->foldBlocksButton()->isVisible());
+        const int layer5 = scene->blockOfNode(47 * 5), layer6 = scene->blockOfNode(47 * 6);
+        QVERIFY(layer5 >= 0 && layer6 == layer5 + 1);
+        auto* folded = scene->blockItems()[layer5];
+        const QRectF below = scene->nodeItem(47 * 10)->sceneBoundingRect();
+        const QRectF above = scene->nodeItem(47 * 2)->sceneBoundingRect();
+        const qreal height = scene->graphBounds().height();
+        scene->setBlockCollapsed(layer5, true);
+        QVERIFY(folded->isCollapsed());
+        QVERIFY(!scene->nodeItem(47 * 5)->isVisible());
+        const qreal saving = folded->saving();
+        QVERIFY(saving > 100);
+        QCOMPARE(scene->nodeItem(47 * 10)->sceneBoundingRect(), below.translated(0, -saving));
+        QCOMPARE(scene->nodeItem(47 * 2)->sceneBoundingRect(), above);
+        QCOMPARE(scene->graphBounds().height(), height - saving);
+        // The residual from layer 4 into layer 6 now passes the folded box.
+        for (const auto* edge : scene->edgeItems()) {
+            if (edge->from() == 47 * 5 - 1 && edge->to() == 47 * 5) // into the folded block
+                QVERIFY(edge->sceneBoundingRect().intersects(folded->sceneBoundingRect()));
+            if (scene->blockOfNode(edge->from()) == layer5 && scene->blockOfNode(edge->to()) == layer6) {
+                const QRectF to = scene->nodeItem(edge->to())->sceneBoundingRect();
+                QVERIFY(edge->sceneBoundingRect().bottom() >= to.top() - 8);
+                QVERIFY(edge->sceneBoundingRect().top() <= folded->sceneBoundingRect().bottom() + 8);
+            }
+        }
+        // A double-click on the box opens it.
+        view->zoomToActualSize();
+        view->centerOn(folded->sceneBoundingRect().center());
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {},
+                           view->mapFromScene(folded->sceneBoundingRect().center()));
+        QVERIFY(!folded->isCollapsed());
+        QCOMPARE(scene->nodeItem(47 * 10)->sceneBoundingRect(), below);
+        QVERIFY(scene->nodeItem(47 * 5)->isVisible());
+        // Fold every block; picking a node opens its block only.
+        window.graphPage()->foldBlocksButton()->setChecked(true);
+        QVERIFY(scene->graphBounds().height() < height / 10);
+        view->selectNode(47 * 7);
+        QVERIFY(!scene->blockItems()[scene->blockOfNode(47 * 7)]->isCollapsed());
+        QVERIFY(scene->blockItems()[layer5]->isCollapsed());
+        QVERIFY(scene->nodeItem(47 * 7)->isVisible());
     }
 
     void minimapShowsTheWholeScene() {
