@@ -252,6 +252,17 @@ private slots:
         const GraphLayout layout = layout_graph(model, options);
         checkLayered(model, layout);
         checkDrawn(model, layout, &kernels);
+        // Every node in one block, inside its rectangle; a block per layer, named by its scope.
+        std::vector<int> seen(model.nodes.size(), 0);
+        for (const auto& block : layout.blocks)
+            for (const int n : block.nodes) {
+                ++seen[static_cast<std::size_t>(n)];
+                QVERIFY(inside(block.rect, layout.nodes[static_cast<std::size_t>(n)]));
+            }
+        QVERIFY(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
+        QCOMPARE(layout.blocks[3].name, std::string("transformer/h.3"));
+        QCOMPARE(layout.blocks[3].nodes.size(), std::size_t{47});
+        QVERIFY(layout_graph(resnet18()).blocks.empty());
         // Node i of layer L sits where node i of layer 0 does, moved down by L pitches.
         const auto at = [&](int layer, int i) {
             return layout.nodes[static_cast<std::size_t>(47 * layer + i)];
