@@ -529,20 +529,16 @@ GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& s
     const auto N = model.nodes.size();
     const auto found_blocks = blocks_of(model, edges, groups);
     const auto& block = found_blocks.of_node;
-    // Blocks in the order of their first node, renumbered 0..B-1.
-    std::vector<int> first(N, -1);
+    // Per block, its place in the stack: blocks in the order of their first node.
+    std::vector<int> place(N, -1);
     int block_count = 0;
-    {
-        std::vector<int> order(N, -1);
-        for (std::size_t n = 0; n < N; ++n) {
-            auto& o = order[static_cast<std::size_t>(block[n])];
-            if (o < 0)
-                o = block_count++;
-        }
-        first = std::move(order);
+    for (std::size_t n = 0; n < N; ++n) {
+        auto& p = place[static_cast<std::size_t>(block[n])];
+        if (p < 0)
+            p = block_count++;
     }
     const auto position = [&](int node) {
-        return first[static_cast<std::size_t>(block[static_cast<std::size_t>(node)])];
+        return place[static_cast<std::size_t>(block[static_cast<std::size_t>(node)])];
     };
     struct Block {
         DotInput input;
