@@ -4,8 +4,9 @@
 #include "ui/latency/latency_format.hpp"
 
 #include <QFontMetricsF>
-#include <QPainter>
 #include <QLocale>
+#include <QPainter>
+#include <QPalette>
 #include <algorithm>
 #include <cmath>
 
@@ -104,16 +105,13 @@ const QImage& GraphScene::overview() {
     scale = std::min(scale, std::sqrt(kMaxPixels / (area.width() * area.height())));
     overview_ = QImage(std::max(1, qRound(area.width() * scale)),
                        std::max(1, qRound(area.height() * scale)), QImage::Format_RGB32);
-    overview_.fill(Qt::transparent);
     QPainter painter(&overview_);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
-    painter.fillRect(overview_.rect(), backgroundBrush().style() == Qt::NoBrush
-                                           ? QBrush(Qt::white)
-                                           : backgroundBrush());
+    painter.fillRect(overview_.rect(),
+                     backgroundBrush().style() == Qt::NoBrush ? palette().base() : backgroundBrush());
     render(&painter, QRectF(overview_.rect()), area, Qt::IgnoreAspectRatio);
     painter.end();
-    overviewStale_ = false; // painting does not change the scene
     return overview_;
 }
 
