@@ -90,7 +90,8 @@ int run_generate_models(const GenerateOptions& options) {
         for (const int layers : options.decoder_layers) {
             if (layers < 1)
                 throw InputError("", "--decoder-layers", "expected at least 1 layer");
-            stacks.push_back(modelgen::decoder_stack(layers, options.width, options.width / 16, 32));
+            stacks.push_back(
+                modelgen::decoder_stack(layers, options.width, options.width / 16, 32));
         }
         return write_specs(stacks, options);
     }
@@ -138,14 +139,16 @@ Action add_generate_models_command(CLI::App& app) {
         "blocks)");
     auto* decoder =
         command
-            ->add_option("--decoder-layers", options->decoder_layers,
-                         "Instead: one GPT-2 decoder stack per value, of that many layers (47 nodes "
-                         "each, LayerNorm and GELU decomposed; 32 tokens; for large-model work)")
+            ->add_option(
+                "--decoder-layers", options->decoder_layers,
+                "Instead: one GPT-2 decoder stack per value, of that many layers (47 nodes "
+                "each, LayerNorm and GELU decomposed; 32 tokens; for large-model work)")
             ->delimiter(',')
             ->excludes(count);
     count->excludes(decoder);
-    command->add_option("--width", options->width,
-                        "The decoder stacks' width, heads of 16 (default 64)")
+    command
+        ->add_option("--width", options->width,
+                     "The decoder stacks' width, heads of 16 (default 64)")
         ->needs(decoder);
     command->add_option("--seed", options->seed, "Seed of structures and weights (default 1)");
     command->add_flag("--json", options->json, "Print the models written as JSON");

@@ -240,7 +240,8 @@ EdgePath arc_beside(const fusion::Edge& e, int rank_span, const Rect& from, cons
     const double top = from.y + from.height / 2;
     const double bottom = to.y + to.height / 2;
     // Longer arcs further out, so that arcs over one stretch do not all lie on one line.
-    const double x = right + kBesideGap + 4.0 * std::log2(static_cast<double>(std::max(rank_span, 1)));
+    const double x =
+        right + kBesideGap + 4.0 * std::log2(static_cast<double>(std::max(rank_span, 1)));
     const double r = std::min(16.0, (bottom - top) / 3);
     const double a = top + r;
     const double b = bottom - r;
@@ -440,7 +441,7 @@ std::vector<std::string_view> scopes_of(const std::string& name) {
 }
 
 struct Blocks {
-    std::vector<int> of_node;        // per node, its block
+    std::vector<int> of_node;       // per node, its block
     std::vector<std::string> names; // per block: its scope, empty for a run of unscoped nodes
 };
 
@@ -630,11 +631,12 @@ GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& s
             result.kernels[static_cast<std::size_t>(b.groups[i])] = moved(l.kernels[i]);
         placed[p] = moved(l.bounds);
         y += l.bounds.height + kBlockGap;
-        std::string name = found_blocks.names[static_cast<std::size_t>(
-            block[static_cast<std::size_t>(b.nodes.front())])];
+        std::string name =
+            found_blocks
+                .names[static_cast<std::size_t>(block[static_cast<std::size_t>(b.nodes.front())])];
         if (name.empty())
-            name = "nodes " + std::to_string(b.nodes.front()) + "-" +
-                   std::to_string(b.nodes.back());
+            name =
+                "nodes " + std::to_string(b.nodes.front()) + "-" + std::to_string(b.nodes.back());
         result.blocks.push_back({std::move(name), b.nodes, placed[p]});
     }
 

@@ -49,7 +49,8 @@ public:
     void send(const MappingCosts::CarriedTensor& t, int pe, const int* first_reader, PeOf pe_of) {
         seen_.clear();
         const auto readers = costs_.readers(t);
-        for (const int* reader = first_reader; reader != readers.data() + readers.size(); ++reader) {
+        for (const int* reader = first_reader; reader != readers.data() + readers.size();
+             ++reader) {
             const int r = pe_of(*reader);
             if (r == pe || std::find(seen_.begin(), seen_.end(), r) != seen_.end())
                 continue;

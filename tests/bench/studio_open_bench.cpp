@@ -117,8 +117,8 @@ int main(int argc, char** argv) try {
             });
         }
         const auto name = std::filesystem::path(file).stem().string();
-        std::printf("%-20s | %10.2f %12.1f %12.1f %12.1f %10.0f\n", name.c_str(), shown_s,
-                    pan_ms, fitted_ms, fold_ms, peak_rss_mb());
+        std::printf("%-20s | %10.2f %12.1f %12.1f %12.1f %10.0f\n", name.c_str(), shown_s, pan_ms,
+                    fitted_ms, fold_ms, peak_rss_mb());
         std::fflush(stdout);
         results.push_back({{"model", name},
                            {"shown_s", shown_s},

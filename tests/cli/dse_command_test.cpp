@@ -139,14 +139,15 @@ private slots:
         QCOMPARE(models[1].toObject()["name"].toString(), QString("decoder_l4_d32"));
         QCOMPARE(models[1].toObject()["category"].toString(), QString("decoder"));
         for (const QStringList& bad :
-             {QStringList{"--decoder-layers", "0"}, QStringList{"--decoder-layers", "2", "--width", "24"},
+             {QStringList{"--decoder-layers", "0"},
+              QStringList{"--decoder-layers", "2", "--width", "24"},
               QStringList{"--decoder-layers", "2", "--count", "2"}, QStringList{}}) {
             const Run refused = run_cleave(QStringList{"generate-models", "--out", folder} + bad);
             QCOMPARE(refused.exit_code, 2);
         }
-        const Run run = run_cleave({"dse", folder + "/decoder_l4_d32.onnx", "--cluster", kCluster,
-                                    "--population", "16", "--generations", "200", "--json",
-                                    "--quiet"});
+        const Run run =
+            run_cleave({"dse", folder + "/decoder_l4_d32.onnx", "--cluster", kCluster,
+                        "--population", "16", "--generations", "200", "--json", "--quiet"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         const auto document = QJsonDocument::fromJson(run.out).object();
         QVERIFY(!document["front"].toArray().isEmpty());

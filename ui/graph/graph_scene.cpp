@@ -108,8 +108,9 @@ const QImage& GraphScene::overview() {
     QPainter painter(&overview_);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
-    painter.fillRect(overview_.rect(),
-                     backgroundBrush().style() == Qt::NoBrush ? palette().base() : backgroundBrush());
+    painter.fillRect(overview_.rect(), backgroundBrush().style() == Qt::NoBrush
+                                           ? palette().base()
+                                           : backgroundBrush());
     render(&painter, QRectF(overview_.rect()), area, Qt::IgnoreAspectRatio);
     painter.end();
     return overview_;

@@ -3,15 +3,15 @@
 #include "ui/graph/graph_items.hpp"
 #include "ui/graph/graph_minimap.hpp"
 #include "ui/graph/graph_scene.hpp"
-#include "ui/latency/latency_legend.hpp"
 #include "ui/graph/term_filter_proxy.hpp"
+#include "ui/latency/latency_legend.hpp"
 
 #include <QApplication>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QMouseEvent>
-#include <QPainter>
 #include <QPaintEvent>
+#include <QPainter>
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <algorithm>
@@ -324,8 +324,8 @@ void GraphView::selectKernel(int kernel) {
     if (!item)
         return;
     scene_->setBlockCollapsed(
-        scene_->blockOfNode(scene_->graph()->kernels->kernels[static_cast<std::size_t>(kernel)]
-                                .nodes.front()),
+        scene_->blockOfNode(
+            scene_->graph()->kernels->kernels[static_cast<std::size_t>(kernel)].nodes.front()),
         false);
     item->setSelected(true);
     ensureVisible(item, 40, 40);

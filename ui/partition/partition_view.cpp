@@ -158,17 +158,15 @@ double PartitionView::kernelX(int boundary) const {
 
 int PartitionView::boundaryAt(double x) const {
     const int count = document_->kernelCount();
-    const double at =
-        firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
+    const double at = firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
     return std::clamp(static_cast<int>(std::lround(at)), 0, count);
 }
 
 int PartitionView::kernelAt(double x) const {
     const int count = document_->kernelCount();
-    const double at =
-        firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
+    const double at = firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
     return at < firstShown() || at >= std::min<double>(count, lastShown()) ? -1
-                                                                            : static_cast<int>(at);
+                                                                           : static_cast<int>(at);
 }
 
 bool PartitionView::hasOverview() const {
@@ -368,8 +366,8 @@ void PartitionView::paintEvent(QPaintEvent*) {
     const int step = tickStep(static_cast<int>(std::ceil(last - first)),
                               std::max(2, static_cast<int>(plotWidth() / 70)));
     painter.setPen(colors.color(QPalette::Text));
-    for (int k = static_cast<int>(std::ceil(first / step)) * step; k <= std::min<double>(count, last);
-         k += step) {
+    for (int k = static_cast<int>(std::ceil(first / step)) * step;
+         k <= std::min<double>(count, last); k += step) {
         const double x = kernelX(k);
         painter.drawLine(QPointF(x, top + height), QPointF(x, top + height + 3));
         const QString label = QString::number(k);
@@ -466,7 +464,8 @@ void PartitionView::paintEvent(QPaintEvent*) {
                              peColor(mapping.pes[static_cast<std::size_t>(segment)]));
         QPen window(colors.color(QPalette::Highlight), 2);
         painter.setPen(window);
-        painter.drawRect(QRectF(at(first), y, std::max(2.0, at(last) - at(first)), kOverviewHeight));
+        painter.drawRect(
+            QRectF(at(first), y, std::max(2.0, at(last) - at(first)), kOverviewHeight));
         painter.setPen(muted);
         painter.drawText(QRect(kMargin, y - 2, labelWidth_ - 8, kOverviewHeight + 4),
                          Qt::AlignRight | Qt::AlignVCenter, tr("overview"));

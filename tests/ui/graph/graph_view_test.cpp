@@ -1,20 +1,20 @@
 // The graph view, offscreen: ResNet-18 laid out off the UI thread with an item per node, edge and
 // kernel, search by name and op, fit, kernel selection kept in step with the kernel dock, a
 // rule-set switch that lays the graph out again, and nodes wearing their kernel's latency colour.
+#include "../device_without_figures.hpp"
 #include "core/fusion/kernel_graph.hpp"
 #include "core/modelgen/model_specs.hpp"
-#include "../device_without_figures.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/graph/graph_items.hpp"
 #include "ui/graph/graph_minimap.hpp"
 #include "ui/graph/graph_page.hpp"
 #include "ui/graph/graph_scene.hpp"
 #include "ui/graph/graph_view.hpp"
+#include "ui/graph/properties_dock.hpp"
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/latency_legend.hpp"
 #include "ui/latency/latency_ramp.hpp"
-#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
-#include "ui/graph/properties_dock.hpp"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -339,10 +339,12 @@ private slots:
         for (const auto* edge : scene->edgeItems()) {
             if (edge->from() == 47 * 5 - 1 && edge->to() == 47 * 5) // into the folded block
                 QVERIFY(edge->sceneBoundingRect().intersects(folded->sceneBoundingRect()));
-            if (scene->blockOfNode(edge->from()) == layer5 && scene->blockOfNode(edge->to()) == layer6) {
+            if (scene->blockOfNode(edge->from()) == layer5 &&
+                scene->blockOfNode(edge->to()) == layer6) {
                 const QRectF to = scene->nodeItem(edge->to())->sceneBoundingRect();
                 QVERIFY(edge->sceneBoundingRect().bottom() >= to.top() - 8);
-                QVERIFY(edge->sceneBoundingRect().top() <= folded->sceneBoundingRect().bottom() + 8);
+                QVERIFY(edge->sceneBoundingRect().top() <=
+                        folded->sceneBoundingRect().bottom() + 8);
             }
         }
         // A double-click on the box opens it.

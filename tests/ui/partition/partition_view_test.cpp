@@ -2,22 +2,22 @@
 // nx8.cluster.json. A cluster opened in the window, a bad cluster file reported with its place,
 // split handles dragged with the mouse and moved with the keyboard, undo and redo of every edit,
 // a host over its memory capacity drawn red, and mapping.json saved and opened again.
+#include "../../core/modelgen/built_model.hpp"
+#include "../studio_waits.hpp"
 #include "core/autodice/mapping_file.hpp"
 #include "core/device/cluster.hpp"
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/partition/balanced_mapping.hpp"
-#include "../../core/modelgen/built_model.hpp"
-#include "../studio_waits.hpp"
-#include "ui/partition/link_traffic_model.hpp"
 #include "ui/document/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
-#include "ui/shell/main_window.hpp"
+#include "ui/partition/link_traffic_model.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"
+#include "ui/shell/main_window.hpp"
 
 #include <QAction>
 #include <QDir>
