@@ -161,28 +161,8 @@ void MappingCosts::evaluate(const Mapping& mapping, Evaluation& out) const {
         pe.compute_ms += prefix[b] - prefix[a];
         pe.weight_bytes += weight_prefix_[static_cast<std::size_t>(b)] - weight_prefix_[static_cast<std::size_t>(a)];
         pe.output_bytes += output_prefix_[static_cast<std::size_t>(b)] - output_prefix_[static_cast<std::size_t>(a)];
-        if (b < kernel_count_) {
-            const int* live = live_.data();
-            for (int i = live_begin_[static_cast<std::size_t>(b)]; i < live_begin_[static_cast<std::size_t>(b) + 1]; ++i) {
-                const auto& t = carried_[static_cast<std::size_t>(live[i])];
-                if (t.producer < a)
-                    break;
-                seen.clear();
-                int segment = s + 1;
-                int segment_end = end_of(segment);
-                const int* end = consumers_.data() + t.consumers_end;
-                for (const int* c = std::lower_bound(consumers_.data() + t.consumers_begin, end, b);
-                     c != end; ++c) {
-                    while (*c >= segment_end)
-                        segment_end = end_of(++segment);
-                    const int r = mapping.pes[static_cast<std::size_t>(segment)];
-                    if (r == q || std::find(seen.begin(), seen.end(), r) != seen.end())
-                        continue;
-                    seen.push_back(r);
-                    send(t, q, r);
-                }
-            }
-        }
+        segment_sends(mapping, s, seen,
+                      [&](int c, int r) { send(carried_[static_cast<std::size_t>(c)], q, r); });
         a = b;
     }
     for (const auto& t : graph_inputs_) {

@@ -10,6 +10,7 @@
 #include "core/fusion/kernel_graph.hpp"
 #include "mapping.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -96,11 +97,43 @@ public:
     std::span<const int> readers(const CarriedTensor& t) const {
         return {consumers_.data() + t.consumers_begin, consumers_.data() + t.consumers_end};
     }
-    // The carried tensors live across cut b (0 < b < kernel_count(): producer < b <= their last
-    // reader), as indices into carried_tensors(), producer descending.
-    std::span<const int> live_across(int b) const {
-        return {live_.data() + live_begin_[static_cast<std::size_t>(b)],
-                live_.data() + live_begin_[static_cast<std::size_t>(b) + 1]};
+    // What segment `s` of `mapping` (which must pass check_mapping) sends: for each carried
+    // tensor it produces that a later segment reads (producers descending), send(index into
+    // carried_tensors(), receiving PE) once per other PE reading it, in the order of their first
+    // readers. `seen` is scratch. O(tensors live across the segment's end + their readers).
+    template <typename Send>
+    void segment_sends(const Mapping& mapping, int s, std::vector<int>& seen, Send&& send) const {
+        const int segments = static_cast<int>(mapping.pes.size());
+        const auto end_of = [&](int segment) {
+            return segment + 1 < segments ? mapping.points[static_cast<std::size_t>(segment)]
+                                          : kernel_count_;
+        };
+        const int a = s > 0 ? mapping.points[static_cast<std::size_t>(s) - 1] : 0;
+        const int b = end_of(s);
+        if (b >= kernel_count_)
+            return;
+        const int q = mapping.pes[static_cast<std::size_t>(s)];
+        for (int i = live_begin_[static_cast<std::size_t>(b)];
+             i < live_begin_[static_cast<std::size_t>(b) + 1]; ++i) {
+            const int c = live_[static_cast<std::size_t>(i)];
+            const auto& t = carried_[static_cast<std::size_t>(c)];
+            if (t.producer < a)
+                break;
+            seen.clear();
+            int segment = s + 1;
+            int segment_end = end_of(segment);
+            const int* end = consumers_.data() + t.consumers_end;
+            for (const int* reader = std::lower_bound(consumers_.data() + t.consumers_begin, end, b);
+                 reader != end; ++reader) {
+                while (*reader >= segment_end)
+                    segment_end = end_of(++segment);
+                const int r = mapping.pes[static_cast<std::size_t>(segment)];
+                if (r == q || std::find(seen.begin(), seen.end(), r) != seen.end())
+                    continue;
+                seen.push_back(r);
+                send(c, r);
+            }
+        }
     }
 
     // `mapping` must pass check_mapping. Reuses `out`'s buffers.

@@ -42,25 +42,12 @@ public:
         ops_.push_back({pe, -1, -1, ms});
     }
 
-    // Sends `t` from `pe` to each other PE that reads it, in the order of their first readers;
-    // `pe_of(reader)` gives a reading kernel's PE, for the readers from `first_reader` on (those
-    // before it run on `pe`).
-    template <typename PeOf>
-    void send(const MappingCosts::CarriedTensor& t, int pe, const int* first_reader, PeOf pe_of) {
-        seen_.clear();
-        const auto readers = costs_.readers(t);
-        for (const int* reader = first_reader; reader != readers.data() + readers.size();
-             ++reader) {
-            const int r = pe_of(*reader);
-            if (r == pe || std::find(seen_.begin(), seen_.end(), r) != seen_.end())
-                continue;
-            seen_.push_back(r);
-            open_[static_cast<std::size_t>(pe)] = open_[static_cast<std::size_t>(r)] = -1;
-            const int H = costs_.host_count();
-            const int a = costs_.host_of(pe), b = costs_.host_of(r);
-            const int link = a == b ? -1 : std::min(a, b) * H + std::max(a, b);
-            ops_.push_back({pe, r, link, costs_.transfer_ms(pe, r, t.bytes)});
-        }
+    void transfer(int from, int to, std::int64_t bytes) {
+        open_[static_cast<std::size_t>(from)] = open_[static_cast<std::size_t>(to)] = -1;
+        const int H = costs_.host_count();
+        const int a = costs_.host_of(from), b = costs_.host_of(to);
+        const int link = a == b ? -1 : std::min(a, b) * H + std::max(a, b);
+        ops_.push_back({from, to, link, costs_.transfer_ms(from, to, bytes)});
     }
 
     std::vector<Op> take() { return std::move(ops_); }
@@ -68,22 +55,30 @@ public:
 private:
     const MappingCosts& costs_;
     std::vector<int> open_; // per PE: its kernel op that the next kernel joins, or -1
-    std::vector<int> seen_;
     std::vector<Op> ops_;
 };
 
 std::vector<Op> ops_of(const MappingCosts& costs, const KernelAssignment& assignment) {
     const int K = costs.kernel_count();
     const auto& pe_of = assignment.pe_of_kernel;
-    const auto pe_of_kernel = [&](int k) { return pe_of[static_cast<std::size_t>(k)]; };
     const auto& carried = costs.carried_tensors();
     OpsBuilder ops(costs);
+    std::vector<int> seen;
     std::size_t t = 0;
     for (int k = 0; k < K; ++k) {
-        const int q = pe_of_kernel(k);
+        const int q = pe_of[static_cast<std::size_t>(k)];
         ops.kernels(q, costs.kernel_ms(q, k));
-        for (; t < carried.size() && carried[t].producer == k; ++t)
-            ops.send(carried[t], q, costs.readers(carried[t]).data(), pe_of_kernel);
+        // Each tensor to every other PE that reads it, in the order of their first readers.
+        for (; t < carried.size() && carried[t].producer == k; ++t) {
+            seen.clear();
+            for (const int reader : costs.readers(carried[t])) {
+                const int r = pe_of[static_cast<std::size_t>(reader)];
+                if (r == q || std::find(seen.begin(), seen.end(), r) != seen.end())
+                    continue;
+                seen.push_back(r);
+                ops.transfer(q, r, carried[t].bytes);
+            }
+        }
     }
     return ops.take();
 }
@@ -92,41 +87,29 @@ std::vector<Op> ops_of(const MappingCosts& costs, const KernelAssignment& assign
 // producers of tensors it sends are one op, from the latency prefix sums, so the ops cost
 // O(segments + crossing tensors), not O(kernels).
 std::vector<Op> ops_of(const MappingCosts& costs, const Mapping& mapping) {
-    const int K = costs.kernel_count();
     const int segments = static_cast<int>(mapping.pes.size());
-    const auto end_of = [&](int s) {
-        return s + 1 < segments ? mapping.points[static_cast<std::size_t>(s)] : K;
-    };
     const auto& carried = costs.carried_tensors();
     OpsBuilder ops(costs);
-    std::vector<int> sent; // carried tensors the segment sends, in producer order
+    std::vector<int> seen;
+    std::vector<std::pair<int, int>> sends; // (carried tensor, receiving PE)
     int a = 0;
     for (int s = 0; s < segments; ++s) {
-        const int b = end_of(s);
+        const int b = s + 1 < segments ? mapping.points[static_cast<std::size_t>(s)]
+                                       : costs.kernel_count();
         const int q = mapping.pes[static_cast<std::size_t>(s)];
-        sent.clear();
-        if (b < K)
-            for (const int c : costs.live_across(b)) { // producer descending
-                if (carried[static_cast<std::size_t>(c)].producer < a)
-                    break;
-                sent.push_back(c);
-            }
-        std::sort(sent.begin(), sent.end());
+        sends.clear();
+        costs.segment_sends(mapping, s, seen, [&](int c, int r) { sends.emplace_back(c, r); });
+        // In producer order, as the kernel-by-kernel ops have them; a tensor's receivers as found.
+        std::stable_sort(sends.begin(), sends.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
         int done = a;
-        for (const int c : sent) {
+        for (const auto& [c, r] : sends) {
             const auto& t = carried[static_cast<std::size_t>(c)];
             if (t.producer + 1 > done) {
                 ops.kernels(q, costs.kernels_ms(q, done, t.producer + 1));
                 done = t.producer + 1;
             }
-            const auto readers = costs.readers(t);
-            int segment = s + 1, segment_end = end_of(segment);
-            ops.send(t, q, std::lower_bound(readers.data(), readers.data() + readers.size(), b),
-                     [&](int reader) {
-                         while (reader >= segment_end)
-                             segment_end = end_of(++segment);
-                         return mapping.pes[static_cast<std::size_t>(segment)];
-                     });
+            ops.transfer(q, r, t.bytes);
         }
         if (b > done)
             ops.kernels(q, costs.kernels_ms(q, done, b));
