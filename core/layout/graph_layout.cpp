@@ -234,29 +234,11 @@ double right_of_between(const Rect& from, const Rect& to, const std::vector<Rect
 }
 
 // An arc from the producer's right side down to the consumer's, right of `right` (everything
-// between).
+// between); longer arcs further out, so that arcs over one stretch do not all lie on one line.
 EdgePath arc_beside(const fusion::Edge& e, int rank_span, const Rect& from, const Rect& to,
                     double right) {
-    const double top = from.y + from.height / 2;
-    const double bottom = to.y + to.height / 2;
-    // Longer arcs further out, so that arcs over one stretch do not all lie on one line.
-    const double x =
-        right + kBesideGap + 4.0 * std::log2(static_cast<double>(std::max(rank_span, 1)));
-    const double r = std::min(16.0, (bottom - top) / 3);
-    const double a = top + r;
-    const double b = bottom - r;
-    EdgePath path{e.from, e.to, {}, {to.right(), bottom}, true};
-    path.points = {{from.right(), top},
-                   {x, top},
-                   {x, top},
-                   {x, a},
-                   {x, a + (b - a) / 3},
-                   {x, a + 2 * (b - a) / 3},
-                   {x, b},
-                   {x, bottom},
-                   {x, bottom},
-                   {to.right() + kArrowLength, bottom}};
-    return path;
+    return arc_at(e, from, to,
+                  right + kBesideGap + 4.0 * std::log2(static_cast<double>(std::max(rank_span, 1))));
 }
 
 // What one dot run lays out: boxes, the edges between them (as indices into `sizes`), which
@@ -649,11 +631,7 @@ GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& s
         const Rect& from = result.nodes[static_cast<std::size_t>(e.from)];
         const Rect& to = result.nodes[static_cast<std::size_t>(e.to)];
         if (pv == pu + 1 && from.y >= last_row_top[pu] && to.bottom() <= first_row_bottom[pv]) {
-            const Point a{from.x + from.width / 2, from.bottom()};
-            const Point tip{to.x + to.width / 2, to.y};
-            const Point end{tip.x, tip.y - kArrowLength};
-            const double middle = (a.y + end.y) / 2;
-            result.edges[i] = {e.from, e.to, {a, {a.x, middle}, {end.x, middle}, end}, tip, false};
+            result.edges[i] = curve_down(e, from, to);
             continue;
         }
         double right = std::max(from.right(), to.right());
@@ -690,6 +668,34 @@ GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& s
 }
 
 } // namespace
+
+EdgePath curve_down(const fusion::Edge& e, const Rect& from, const Rect& to) {
+    const Point a{from.x + from.width / 2, from.bottom()};
+    const Point tip{to.x + to.width / 2, to.y};
+    const Point end{tip.x, tip.y - kArrowLength};
+    const double middle = (a.y + end.y) / 2;
+    return {e.from, e.to, {a, {a.x, middle}, {end.x, middle}, end}, tip, false};
+}
+
+EdgePath arc_at(const fusion::Edge& e, const Rect& from, const Rect& to, double x) {
+    const double top = from.y + from.height / 2;
+    const double bottom = to.y + to.height / 2;
+    const double r = std::min(16.0, (bottom - top) / 3);
+    const double a = top + r;
+    const double b = bottom - r;
+    EdgePath path{e.from, e.to, {}, {to.right(), bottom}, true};
+    path.points = {{from.right(), top},
+                   {x, top},
+                   {x, top},
+                   {x, a},
+                   {x, a + (b - a) / 3},
+                   {x, a + 2 * (b - a) / 3},
+                   {x, b},
+                   {x, bottom},
+                   {x, bottom},
+                   {to.right() + kArrowLength, bottom}};
+    return path;
+}
 
 bool Rect::contains(const Rect& other) const {
     return other.x >= x && other.y >= y && other.right() <= right() && other.bottom() <= bottom();

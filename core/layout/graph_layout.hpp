@@ -83,6 +83,12 @@ struct LayoutOptions {
     const std::atomic<bool>* cancel = nullptr;
 };
 
+// The routes of edges between blocks, for views that move blocks (the studio folding one): a
+// short curve from the producer's bottom down to the consumer's top, or an arc at x from the
+// producer's right side down to the consumer's.
+EdgePath curve_down(const fusion::Edge& e, const Rect& from, const Rect& to);
+EdgePath arc_at(const fusion::Edge& e, const Rect& from, const Rect& to, double x);
+
 // Throws std::runtime_error when Graphviz fails (with its message), cleave::Cancelled on cancel,
 // std::invalid_argument when node_sizes or kernels do not fit the model. Calls are serialized:
 // Graphviz keeps global state.

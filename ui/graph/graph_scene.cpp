@@ -33,6 +33,10 @@ QRectF rect(const layout::Rect& r) {
     return {r.x, r.y, r.width, r.height};
 }
 
+layout::Rect layoutRect(const QRectF& r) {
+    return {r.x(), r.y(), r.width(), r.height()};
+}
+
 QPointF point(const layout::Point& p) {
     return {p.x, p.y};
 }
@@ -256,8 +260,8 @@ QRectF GraphScene::endOf(int node) const {
     return item->mapRectToScene(item->rect());
 }
 
-// Each block moves up by what the collapsed blocks above it save; the edges between blocks are
-// routed again as core/layout routes them: a short curve from a bottom to a top, or an arc.
+// Each block moves up by what the collapsed blocks above it save; an edge between blocks whose
+// ends moved apart is routed again as core/layout routes it: a short curve or an arc.
 void GraphScene::restackBlocks() {
     qreal shift = 0;
     for (auto* block : std::as_const(blocks_)) {
@@ -265,7 +269,6 @@ void GraphScene::restackBlocks() {
             block->setPos(0, -shift);
         shift += block->saving();
     }
-    constexpr qreal kArrowLength = 6.0; // as core/layout leaves for the arrowhead
     for (auto& crossing : crossings_) {
         // Both ends open and moved alike: the laid-out route, moved with them.
         const auto* source = blocks_[blockOfNode(crossing.item->from())];
@@ -282,29 +285,11 @@ void GraphScene::restackBlocks() {
         }
         crossing.rerouted = true;
         crossing.item->setPos(0, 0);
-        const QRectF from = endOf(crossing.item->from());
-        const QRectF to = endOf(crossing.item->to());
-        QPainterPath path;
-        QPointF tip;
-        if (crossing.beside) {
-            const qreal top = from.center().y(), bottom = to.center().y();
-            const qreal x = std::max({crossing.x, from.right() + 10, to.right() + 10});
-            const qreal r = std::min<qreal>(16, (bottom - top) / 3);
-            const qreal a = top + r, b = bottom - r;
-            path.moveTo(from.right(), top);
-            path.cubicTo({x, top}, {x, top}, {x, a});
-            path.cubicTo({x, a + (b - a) / 3}, {x, a + 2 * (b - a) / 3}, {x, b});
-            path.cubicTo({x, bottom}, {x, bottom}, {to.right() + kArrowLength, bottom});
-            tip = {to.right(), bottom};
-        } else {
-            const QPointF start(from.center().x(), from.bottom());
-            tip = {to.center().x(), to.top()};
-            const QPointF end(tip.x(), tip.y() - kArrowLength);
-            const qreal middle = (start.y() + end.y()) / 2;
-            path.moveTo(start);
-            path.cubicTo({start.x(), middle}, {end.x(), middle}, end);
-        }
-        crossing.item->setRoute(path, tip);
+        const fusion::Edge edge{crossing.item->from(), crossing.item->to(), -1};
+        const auto from = layoutRect(endOf(edge.from)), to = layoutRect(endOf(edge.to));
+        const auto route = crossing.beside ? layout::arc_at(edge, from, to, crossing.x)
+                                           : layout::curve_down(edge, from, to);
+        crossing.item->setRoute(spline(route), point(route.arrow_tip));
     }
     shift_ = shift;
     setSceneRect(graphBounds().adjusted(-kMargin, -kMargin, kMargin, kMargin));
