@@ -156,17 +156,21 @@ double PartitionView::kernelX(int boundary) const {
     return plotLeft() + plotWidth() * (boundary - firstShown()) / (lastShown() - firstShown());
 }
 
+// Where x falls on the kernel axis, in kernel boundaries (fractions between them).
+double PartitionView::boundaryUnder(double x) const {
+    return firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
+}
+
 int PartitionView::boundaryAt(double x) const {
-    const int count = document_->kernelCount();
-    const double at = firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
-    return std::clamp(static_cast<int>(std::lround(at)), 0, count);
+    return std::clamp(static_cast<int>(std::lround(boundaryUnder(x))), 0,
+                      document_->kernelCount());
 }
 
 int PartitionView::kernelAt(double x) const {
-    const int count = document_->kernelCount();
-    const double at = firstShown() + (x - plotLeft()) / plotWidth() * (lastShown() - firstShown());
-    return at < firstShown() || at >= std::min<double>(count, lastShown()) ? -1
-                                                                           : static_cast<int>(at);
+    const double at = boundaryUnder(x);
+    return at < firstShown() || at >= std::min<double>(document_->kernelCount(), lastShown())
+               ? -1
+               : static_cast<int>(at);
 }
 
 bool PartitionView::hasOverview() const {
@@ -718,7 +722,7 @@ void PartitionView::wheelEvent(QWheelEvent* event) {
     } else {
         // Zooms around the kernel under the cursor: it stays where it is.
         const double factor = std::pow(1.25, -delta.y() / 120.0);
-        const double at = first + (position.x() - plotLeft()) / plotWidth() * span;
+        const double at = boundaryUnder(position.x());
         const double next = std::clamp(span * factor, std::min<double>(kFewestShown, last),
                                        static_cast<double>(std::max(1, document_->kernelCount())));
         const double from = at - (at - first) * next / span;

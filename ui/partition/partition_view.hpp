@@ -66,6 +66,7 @@ private:
     double plotLeft() const;
     double plotWidth() const;
     double kernelX(int boundary) const;
+    double boundaryUnder(double x) const;
     int boundaryAt(double x) const; // the nearest kernel boundary, 0..K
     int kernelAt(double x) const;   // -1 outside the strip
     int splitAt(QPointF position) const;
