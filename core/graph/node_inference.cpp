@@ -158,7 +158,8 @@ private:
 
 } // namespace
 
-void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
+void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::string)>& warn,
+                        const NodeFolder& fold) {
     onnx::GraphProto& graph = *model.mutable_graph();
     std::unordered_map<std::string, int> opsets;
     for (const auto& opset : model.opset_import())
@@ -191,6 +192,22 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
         types[v.name()] = v.mutable_type();
     for (auto& v : *graph.mutable_output())
         types[v.name()] = v.mutable_type();
+
+    std::deque<onnx::TensorProto> folded;
+    const KnownDims known_dims = [&types](const std::string& name) {
+        std::optional<std::vector<std::int64_t>> dims;
+        const auto it = types.find(name);
+        if (it == types.end() || !it->second->has_tensor_type() ||
+            !it->second->tensor_type().has_shape())
+            return dims;
+        dims.emplace();
+        for (const auto& d : it->second->tensor_type().shape().dim()) {
+            if (!d.has_dim_value())
+                return std::optional<std::vector<std::int64_t>>();
+            dims->push_back(d.dim_value());
+        }
+        return dims;
+    };
 
     onnx::shape_inference::SymbolTableImpl symbols;
     onnx::shape_inference::GraphInferenceContext subgraph_context(
@@ -260,6 +277,10 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
             for (const auto& a : node.attribute())
                 if (a.name() == "value" && a.has_t())
                     data[node.output(0)] = &a.t();
+        if (!fold || node.output_size() < 1)
+            continue;
+        if (auto constant = fold(node, known_dims); constant && !data.count(node.output(0)))
+            data[node.output(0)] = &folded.emplace_back(std::move(*constant));
     }
 }
 

@@ -20,7 +20,6 @@ using onnx::TensorProto;
 
 // Folding stops at tensors larger than this: shape computations are tiny.
 constexpr std::size_t kMaxFoldedElements = 1024;
-constexpr int kMaxRounds = 4;
 
 struct Value {
     int type = TensorProto::INT64; // INT64, INT32 or BOOL
@@ -106,31 +105,6 @@ std::int64_t int_attribute(const onnx::NodeProto& n, const char* name, std::int6
     return a ? a->i() : fallback;
 }
 
-// Known dims of every value whose shape inference found them all.
-std::unordered_map<std::string, std::vector<std::int64_t>> known_shapes(const onnx::GraphProto& g) {
-    std::unordered_map<std::string, std::vector<std::int64_t>> shapes;
-    auto add = [&](const onnx::ValueInfoProto& v) {
-        if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
-            return;
-        std::vector<std::int64_t> dims;
-        for (const auto& d : v.type().tensor_type().shape().dim()) {
-            if (!d.has_dim_value())
-                return;
-            dims.push_back(d.dim_value());
-        }
-        shapes[v.name()] = std::move(dims);
-    };
-    for (const auto& v : g.input())
-        add(v);
-    for (const auto& v : g.value_info())
-        add(v);
-    for (const auto& v : g.output())
-        add(v);
-    for (const auto& t : g.initializer())
-        shapes[t.name()] = {t.dims().begin(), t.dims().end()};
-    return shapes;
-}
-
 // Numpy broadcasting of two small tensors, elementwise.
 template <typename Op>
 std::optional<Value> broadcast(const Value& a, const Value& b, int type, Op op) {
@@ -176,19 +150,111 @@ std::optional<Value> broadcast(const Value& a, const Value& b, int type, Op op) 
     return out;
 }
 
+// Row-major strides of `dims`.
+std::vector<std::size_t> strides_of(const std::vector<std::int64_t>& dims) {
+    std::vector<std::size_t> strides(dims.size(), 1);
+    for (std::size_t i = dims.size(); i-- > 1;)
+        strides[i - 1] = strides[i] * static_cast<std::size_t>(dims[i]);
+    return strides;
+}
+
+// A value of `dims` whose element at each index is the input's element at `source(index)`.
+template <typename Source>
+Value gather(const Value& in, const std::vector<std::int64_t>& dims, Source source) {
+    Value out{in.type, dims, {}};
+    const std::size_t count = volume(dims);
+    std::vector<std::int64_t> index(dims.size(), 0);
+    for (std::size_t i = 0; i < count; ++i) {
+        out.data.push_back(in.data[source(index)]);
+        for (std::size_t a = dims.size(); a-- > 0;) {
+            if (++index[a] < dims[a])
+                break;
+            index[a] = 0;
+        }
+    }
+    return out;
+}
+
+// ONNX Slice (opset 10+) of a small tensor: starts, ends, axes and steps as the operator
+// clamps them. As exporters pad (pads reversed by a Slice of step -1 over a [-1, 2] view).
+std::optional<Value> slice(const Value& in, const Value& starts, const Value& ends,
+                           const Value* axes, const Value* steps) {
+    const auto rank = static_cast<std::int64_t>(in.dims.size());
+    const std::size_t n = starts.data.size();
+    if (ends.data.size() != n || (axes && axes->data.size() != n) ||
+        (steps && steps->data.size() != n))
+        return std::nullopt;
+    std::vector<std::int64_t> first(in.dims.size(), 0), step(in.dims.size(), 1), dims = in.dims;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::int64_t axis = axes ? axes->data[i] : static_cast<std::int64_t>(i);
+        axis = axis < 0 ? axis + rank : axis;
+        const std::int64_t s = steps ? steps->data[i] : 1;
+        if (axis < 0 || axis >= rank || s == 0 || s == std::numeric_limits<std::int64_t>::min())
+            return std::nullopt;
+        const auto a = static_cast<std::size_t>(axis);
+        const std::int64_t size = in.dims[a];
+        auto clamp = [&](std::int64_t x, std::int64_t low, std::int64_t high) {
+            if (x < 0)
+                x = x < std::numeric_limits<std::int64_t>::min() + size ? low : x + size;
+            return std::clamp(x, low, high);
+        };
+        const std::int64_t begin =
+            s > 0 ? clamp(starts.data[i], 0, size) : clamp(starts.data[i], -1, size - 1);
+        const std::int64_t end =
+            s > 0 ? clamp(ends.data[i], 0, size) : clamp(ends.data[i], -1, size - 1);
+        const std::int64_t span = s > 0 ? end - begin : begin - end;
+        const std::int64_t magnitude = s > 0 ? s : -s;
+        dims[a] = span <= 0 ? 0 : (span + magnitude - 1) / magnitude;
+        first[a] = begin;
+        step[a] = s;
+    }
+    const auto strides = strides_of(in.dims);
+    return gather(in, dims, [&](const std::vector<std::int64_t>& index) {
+        std::size_t flat = 0;
+        for (std::size_t a = 0; a < index.size(); ++a)
+            flat += static_cast<std::size_t>(first[a] + index[a] * step[a]) * strides[a];
+        return flat;
+    });
+}
+
+// ONNX Transpose of a small tensor; an empty `perm` reverses the axes.
+std::optional<Value> transpose(const Value& in, std::vector<std::int64_t> perm) {
+    const std::size_t rank = in.dims.size();
+    if (perm.empty())
+        for (std::size_t i = rank; i-- > 0;)
+            perm.push_back(static_cast<std::int64_t>(i));
+    std::vector<bool> used(rank, false);
+    if (perm.size() != rank)
+        return std::nullopt;
+    std::vector<std::int64_t> dims;
+    for (const auto p : perm) {
+        if (p < 0 || static_cast<std::size_t>(p) >= rank || used[static_cast<std::size_t>(p)])
+            return std::nullopt;
+        used[static_cast<std::size_t>(p)] = true;
+        dims.push_back(in.dims[static_cast<std::size_t>(p)]);
+    }
+    const auto strides = strides_of(in.dims);
+    return gather(in, dims, [&](const std::vector<std::int64_t>& index) {
+        std::size_t flat = 0;
+        for (std::size_t a = 0; a < rank; ++a)
+            flat += static_cast<std::size_t>(index[a]) * strides[static_cast<std::size_t>(perm[a])];
+        return flat;
+    });
+}
+
 class Folder {
 public:
-    explicit Folder(const onnx::GraphProto& g) : shapes_(known_shapes(g)) {
+    explicit Folder(const onnx::GraphProto& g) {
         for (const auto& t : g.initializer())
             if (auto v = from_tensor(t))
                 values_[t.name()] = std::move(*v);
     }
 
-    const Values& values() const { return values_; }
-
-    void fold(const onnx::NodeProto& n) {
+    // The value of `n`'s first output where its inputs' values (or, for Shape and Size, its
+    // input's dims) are known; null otherwise.
+    const Value* fold(const onnx::NodeProto& n, const KnownDims& known_dims) {
         if (!n.domain().empty() && n.domain() != "ai.onnx")
-            return;
+            return nullptr;
         std::vector<const Value*> in;
         for (const auto& name : n.input()) {
             const auto it = values_.find(name);
@@ -213,25 +279,21 @@ public:
                 out = Value{
                     TensorProto::INT64, {is->ints_size()}, {is->ints().begin(), is->ints().end()}};
         } else if (op == "Shape" && n.input_size() >= 1) {
-            const auto it = shapes_.find(n.input(0));
-            if (it != shapes_.end()) {
-                const auto rank = static_cast<std::int64_t>(it->second.size());
+            if (const auto dims = known_dims(n.input(0))) {
+                const auto rank = static_cast<std::int64_t>(dims->size());
                 auto clamp = [rank](std::int64_t x) {
                     return std::clamp(x < 0 ? x + rank : x, std::int64_t(0), rank);
                 };
                 const auto start = clamp(int_attribute(n, "start", 0));
                 const auto end = clamp(int_attribute(n, "end", rank));
                 Value v;
-                v.data.assign(it->second.begin() + start,
-                              it->second.begin() + std::max(start, end));
+                v.data.assign(dims->begin() + start, dims->begin() + std::max(start, end));
                 v.dims = {static_cast<std::int64_t>(v.data.size())};
                 out = v;
             }
         } else if (op == "Size" && n.input_size() >= 1) {
-            const auto it = shapes_.find(n.input(0));
-            if (it != shapes_.end())
-                out =
-                    Value{TensorProto::INT64, {}, {static_cast<std::int64_t>(volume(it->second))}};
+            if (const auto dims = known_dims(n.input(0)))
+                out = Value{TensorProto::INT64, {}, {static_cast<std::int64_t>(volume(*dims))}};
         } else if (op == "Identity" && all(1)) {
             out = *in[0];
         } else if (op == "Cast" && all(1)) {
@@ -249,7 +311,7 @@ public:
             for (auto index : in[1]->data) {
                 index = index < 0 ? index + size : index;
                 if (index < 0 || index >= size)
-                    return;
+                    return nullptr;
                 v.data.push_back(in[0]->data[static_cast<std::size_t>(index)]);
             }
             out = v;
@@ -260,7 +322,7 @@ public:
             else if (in.size() >= 2 && in[1])
                 axes = in[1]->data;
             else if (in.size() >= 2 && !in[1] && !n.input(1).empty())
-                return;
+                return nullptr;
             Value v = *in[0];
             if (op == "Unsqueeze") {
                 const auto rank = static_cast<std::int64_t>(v.dims.size() + axes.size());
@@ -269,7 +331,7 @@ public:
                 std::sort(axes.begin(), axes.end());
                 for (const auto a : axes) {
                     if (a < 0 || a > static_cast<std::int64_t>(v.dims.size()))
-                        return;
+                        return nullptr;
                     v.dims.insert(v.dims.begin() + a, 1);
                 }
             } else {
@@ -290,40 +352,22 @@ public:
             Value v{in[0]->type, {0}, {}};
             for (const auto* part : in) {
                 if (part->dims.size() != 1)
-                    return;
+                    return nullptr;
                 v.data.insert(v.data.end(), part->data.begin(), part->data.end());
             }
             v.dims = {static_cast<std::int64_t>(v.data.size())};
             out = v;
-        } else if (op == "Slice" && all(3) && in[0]->dims.size() == 1) {
-            const auto size = static_cast<std::int64_t>(in[0]->data.size());
-            if (in[1]->data.size() != 1 || in[2]->data.size() != 1)
-                return;
-            if (in.size() >= 4 && in[3] &&
-                (in[3]->data.size() != 1 || (in[3]->data[0] != 0 && in[3]->data[0] != -1)))
-                return;
-            if (in.size() >= 5 && in[4] && in[4]->data.size() != 1)
-                return;
-            const std::int64_t step = in.size() >= 5 && in[4] ? in[4]->data[0] : 1;
-            if (step == 0 || step == std::numeric_limits<std::int64_t>::min())
-                return;
-            auto clamp = [&](std::int64_t x, std::int64_t low, std::int64_t high) {
-                x = x < 0 ? x + size : x;
-                return std::clamp(x, low, high);
-            };
-            Value v{in[0]->type, {0}, {}};
-            if (step > 0) {
-                for (auto i = clamp(in[1]->data[0], 0, size), end = clamp(in[2]->data[0], 0, size);
-                     i<end; i = end - i> step ? i + step : end)
-                    v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
-            } else {
-                for (auto i = clamp(in[1]->data[0], -1, size - 1),
-                          end = clamp(in[2]->data[0], -1, size - 1);
-                     i > end; i = i - end > -step ? i + step : end)
-                    v.data.push_back(in[0]->data[static_cast<std::size_t>(i)]);
-            }
-            v.dims = {static_cast<std::int64_t>(v.data.size())};
-            out = v;
+        } else if (op == "Slice" && all(3)) {
+            auto optional = [&](int i) { return n.input_size() > i && !n.input(i).empty(); };
+            if ((optional(3) && !in[3]) || (optional(4) && !in[4]))
+                return nullptr;
+            out = slice(*in[0], *in[1], *in[2], in.size() >= 4 ? in[3] : nullptr,
+                        in.size() >= 5 ? in[4] : nullptr);
+        } else if (op == "Transpose" && all(1)) {
+            std::vector<std::int64_t> perm;
+            if (const auto* a = attribute(n, "perm"))
+                perm.assign(a->ints().begin(), a->ints().end());
+            out = transpose(*in[0], perm);
         } else if (all(2) && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
                               op == "Mod" || op == "Max" || op == "Min")) {
             out = broadcast(
@@ -360,7 +404,7 @@ public:
             out = *in[0];
             for (auto& x : out->data) {
                 if (op != "Not" && x == std::numeric_limits<std::int64_t>::min())
-                    return;
+                    return nullptr;
                 x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : !x;
             }
         } else if (op == "Where" && all(3)) {
@@ -384,11 +428,11 @@ public:
                    in[2]->data.size() == 1) {
             const auto start = in[0]->data[0], limit = in[1]->data[0], delta = in[2]->data[0];
             if (delta == 0)
-                return;
+                return nullptr;
             Value v{in[0]->type, {0}, {}};
             for (auto x = start; delta > 0 ? x < limit : x > limit;) {
                 if (v.data.size() >= kMaxFoldedElements)
-                    return;
+                    return nullptr;
                 v.data.push_back(x);
                 if (__builtin_add_overflow(x, delta, &x))
                     break;
@@ -401,12 +445,12 @@ public:
             if (const auto* a = attribute(n, "value")) {
                 const auto v = from_tensor(a->t());
                 if (!v || v->data.size() != 1)
-                    return;
+                    return nullptr;
                 fill = v->data[0];
                 type = v->type;
             }
             if (!is_integer(type) || volume(in[0]->data) > kMaxFoldedElements)
-                return;
+                return nullptr;
             out = Value{type, in[0]->data, std::vector<std::int64_t>(volume(in[0]->data), fill)};
         } else if (op == "Reshape" && all(2)) {
             std::vector<std::int64_t> dims = in[1]->data;
@@ -418,13 +462,13 @@ public:
                 if (dims[i] == -1)
                     infer = static_cast<int>(i);
                 else if (__builtin_mul_overflow(known, dims[i], &known))
-                    return;
+                    return nullptr;
             }
             if (infer >= 0 && known > 0)
                 dims[static_cast<std::size_t>(infer)] =
                     static_cast<std::int64_t>(in[0]->data.size()) / known;
             if (volume(dims) != in[0]->data.size())
-                return;
+                return nullptr;
             out = Value{in[0]->type, dims, in[0]->data};
         } else if (op == "Expand" && all(2)) {
             const Value shape{TensorProto::INT64, in[1]->data,
@@ -434,81 +478,25 @@ public:
                 [](std::int64_t x, std::int64_t) -> std::optional<std::int64_t> { return x; });
         }
         if (!out || n.output_size() < 1 || n.output(0).empty())
-            return;
-        shapes_[n.output(0)] = out->dims;
-        values_[n.output(0)] = std::move(*out);
+            return nullptr;
+        return &(values_[n.output(0)] = std::move(*out));
     }
 
 private:
-    std::unordered_map<std::string, std::vector<std::int64_t>> shapes_;
     Values values_;
 };
-
-bool has_full_shape(const onnx::ValueInfoProto& v) {
-    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
-        return false;
-    for (const auto& d : v.type().tensor_type().shape().dim())
-        if (!d.has_dim_value())
-            return false;
-    return true;
-}
-
-// Number of values whose shape is fully known: folding goes on while it grows.
-int count_known(const onnx::GraphProto& g) {
-    int known = 0;
-    for (const auto& v : g.value_info())
-        known += has_full_shape(v);
-    for (const auto& v : g.output())
-        known += has_full_shape(v);
-    return known;
-}
-
-void infer(onnx::ModelProto& model, const std::function<void(std::string)>& warn) {
-    infer_node_by_node(model, warn);
-}
 
 } // namespace
 
 void infer_shapes_with_folding(onnx::ModelProto& model,
                                const std::function<void(std::string)>& warn) {
-    infer(model, warn);
-    int known = count_known(model.graph());
-    for (int round = 0; round < kMaxRounds; ++round) {
-        Folder folder(model.graph());
-        for (const auto& n : model.graph().node())
-            folder.fold(n);
-        onnx::ModelProto folded = model;
-        bool replaced = false;
-        for (auto& n : *folded.mutable_graph()->mutable_node()) {
-            if (n.op_type() == "Constant" || n.output_size() != 1)
-                continue;
-            const auto it = folder.values().find(n.output(0));
-            if (it == folder.values().end())
-                continue;
-            n.clear_input();
-            n.clear_attribute();
-            n.set_op_type("Constant");
-            n.set_domain("");
-            auto* value = n.add_attribute();
-            value->set_name("value");
-            value->set_type(onnx::AttributeProto::TENSOR);
-            *value->mutable_t() = to_tensor(it->second);
-            replaced = true;
-        }
-        if (!replaced)
-            return;
-        infer(folded, [](const std::string&) {});
-        if (count_known(folded.graph()) <= known)
-            return;
-        known = count_known(folded.graph());
-        model.mutable_graph()->mutable_value_info()->Swap(
-            folded.mutable_graph()->mutable_value_info());
-        for (int i = 0; i < model.graph().output_size(); ++i)
-            if (!has_full_shape(model.graph().output(i)) &&
-                has_full_shape(folded.graph().output(i)))
-                *model.mutable_graph()->mutable_output(i)->mutable_type() =
-                    folded.graph().output(i).type();
-    }
+    Folder folder(model.graph());
+    infer_node_by_node(model, warn,
+                       [&folder](const onnx::NodeProto& n,
+                                 const KnownDims& known_dims) -> std::optional<TensorProto> {
+                           const Value* v = folder.fold(n, known_dims);
+                           return v ? std::optional(to_tensor(*v)) : std::nullopt;
+                       });
 }
 
 } // namespace cleave::graph

@@ -9,9 +9,10 @@
 
 namespace cleave::graph {
 
-// Runs libonnx shape inference on `model`, then repeatedly folds integer shape computations
-// and infers again on a copy whose folded nodes are constants, bringing every newly inferred
-// shape back into `model`. `warn` receives what stopped inference.
+// Runs shape inference on `model` node by node, folding integer shape computations as it goes:
+// each folded value is data for the inference of the nodes after it, so one pass reaches a
+// Reshape whose target follows from shapes inferred just before (Swin's padding and windows,
+// block after block). `warn` receives what stopped inference.
 void infer_shapes_with_folding(onnx::ModelProto& model,
                                const std::function<void(std::string)>& warn);
 

@@ -4,6 +4,7 @@
 #include "onnx_builder.hpp"
 
 #include <QtTest>
+#include <limits>
 
 using cleave::graph::load_model_from_bytes;
 using cleave::graph::Model;
@@ -68,6 +69,37 @@ private slots:
         QCOMPARE(model.nodes.size(), std::size_t(4));
         QCOMPARE(model.nodes[0].op, std::string("Shape"));
         QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(Shape{2, 12}));
+    }
+    void padsReversedBySliceAndTransposeAreFolded() {
+        // Swin's window padding as torch exports F.pad: the amounts (W % 7 away from a multiple
+        // of 7) in a Concat, viewed as [-1, 2], rows reversed by a Slice of step -1, transposed
+        // and flattened into ONNX's begins-then-ends order.
+        OnnxBuilder b;
+        b.input("x", {10, 5});
+        b.node("Shape", {"x"}, {"shape"}, "shape");
+        b.int64_initializer("zero", {0});
+        b.int64_initializer("seven", {7});
+        b.node("Gather", {"shape", "zero"}, {"rows"}, "gather");
+        b.node("Mod", {"rows", "seven"}, {"rest"}, "mod");
+        b.node("Sub", {"seven", "rest"}, {"missing"}, "sub");
+        b.node("Mod", {"missing", "seven"}, {"pad"}, "mod2");
+        b.int64_initializer("no_pad", {0, 0, 0});
+        OnnxBuilder::set_int(b.node("Concat", {"no_pad", "pad"}, {"raw"}, "concat"), "axis", 0);
+        b.int64_initializer("pairs", {-1, 2});
+        b.node("Reshape", {"raw", "pairs"}, {"pairs_view"}, "view");
+        b.int64_initializer("last", {-1});
+        b.int64_initializer("before_first", {std::numeric_limits<std::int64_t>::min()});
+        b.int64_initializer("minus_one", {-1});
+        b.node("Slice", {"pairs_view", "last", "before_first", "zero", "minus_one"}, {"reversed"},
+               "reverse");
+        OnnxBuilder::set_ints(b.node("Transpose", {"reversed"}, {"by_side"}, "transpose"), "perm",
+                              {1, 0});
+        b.node("Reshape", {"by_side", "last"}, {"pads"}, "flatten");
+        b.node("Pad", {"x", "pads"}, {"y"}, "pad");
+        b.output("y");
+        const Model model = load_model_from_bytes(b.bytes(), "pad.onnx");
+        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(Shape{14, 5}));
+        QVERIFY(model.warnings.empty());
     }
 };
 
