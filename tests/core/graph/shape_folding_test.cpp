@@ -101,6 +101,36 @@ private slots:
         QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(Shape{14, 5}));
         QVERIFY(model.warnings.empty());
     }
+    void shapesComputedFromFoldedShapesChainThroughEveryBlock() {
+        // Each block reshapes to a target computed from the shape of the block before it, as
+        // Swin's blocks pad and partition windows: ten blocks deep, every shape is known.
+        OnnxBuilder b;
+        b.input("x", {2, 3, 4});
+        b.int64_initializer("first", {0});
+        b.int64_initializer("second", {1});
+        b.int64_initializer("third", {2});
+        b.int64_initializer("thousand", {1000});
+        std::string current = "x";
+        for (int block = 0; block < 10; ++block) {
+            const std::string p = "b" + std::to_string(block) + "_";
+            b.node("Shape", {current}, {p + "shape"});
+            b.node("Gather", {p + "shape", "second"}, {p + "rows"});
+            b.node("Mod", {p + "rows", "thousand"}, {p + "d1"}); // beyond libonnx's propagation
+            b.node("Gather", {p + "shape", "first"}, {p + "d0"});
+            b.node("Gather", {p + "shape", "third"}, {p + "d2"});
+            OnnxBuilder::set_int(b.node("Concat", {p + "d1", p + "d0", p + "d2"}, {p + "target"}),
+                                 "axis", 0);
+            b.node("Reshape", {current, p + "target"}, {p + "out"});
+            b.node("Relu", {p + "out"}, {p + "relu"});
+            current = p + "relu";
+        }
+        b.output(current);
+        const Model model = load_model_from_bytes(b.bytes(), "blocks.onnx");
+        QCOMPARE(model.tensors[model.outputs[0]].shape, std::optional(Shape{2, 3, 4}));
+        QCOMPARE(model.tensors[model.find_tensor("b4_out")].shape, std::optional(Shape{3, 2, 4}));
+        QCOMPARE(model.tensors[model.find_tensor("b5_out")].shape, std::optional(Shape{2, 3, 4}));
+        QVERIFY(model.warnings.empty());
+    }
 };
 
 QTEST_GUILESS_MAIN(ShapeFoldingTest)
