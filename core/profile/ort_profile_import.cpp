@@ -406,14 +406,24 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
     for (std::size_t k = 0; k < kernels.size(); ++k)
         claim(model.find_node(grown_from(kernels[k].first->node)), static_cast<int>(k));
     // MatMulAddFusion turns a 3-D MatMul + Add into a Gemm between two Reshapes it adds; the
-    // second writes the Add's output, but the Add is computed by the Gemm its MatMul went to.
+    // second writes the Add's output, or, merged with a Reshape after the Add
+    // (FuseContiguousReshapes), that Reshape's, so the Add is claimed by it or by no kernel. It
+    // is computed by the Gemm its MatMul went to.
     for (std::size_t n = 0; n < count; ++n) {
         const int k = kernel_of_node[n];
-        if (k >= 0 && model.nodes[n].op == "Add" &&
-            grown_from(kernels[static_cast<std::size_t>(k)].first->node) == "gemm_output_reshape")
-            if (const int producer = latest_producer_kernel(model, model.nodes[n], kernel_of_node);
-                producer >= 0)
-                kernel_of_node[n] = producer;
+        if (model.nodes[n].op != "Add" ||
+            (k >= 0 &&
+             grown_from(kernels[static_cast<std::size_t>(k)].first->node) != "gemm_output_reshape"))
+            continue;
+        for (const int t : model.nodes[n].inputs) {
+            const int p = t < 0 ? -1 : model.tensors[static_cast<std::size_t>(t)].producer;
+            const int gemm = p < 0 ? -1 : kernel_of_node[static_cast<std::size_t>(p)];
+            if (gemm >= 0 && model.nodes[static_cast<std::size_t>(p)].op == "MatMul" &&
+                kernels[static_cast<std::size_t>(gemm)].first->op == "Gemm") {
+                kernel_of_node[n] = gemm;
+                break;
+            }
+        }
     }
 
     // Nodes no kernel claims were fused into a kernel next to them. The optimised graph keeps a

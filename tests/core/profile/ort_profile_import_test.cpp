@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -131,6 +132,69 @@ private slots:
         QCOMPARE(kernel(run, "mul/QuickGeluFusion/").covers, (Names{"sig", "mul", "hs"}));
         QCOMPARE(kernel(run, "Mul_12").covers, Names{});
         QCOMPARE(kernel(run, "fused fc").covers, (Names{"fc", "fc_relu"}));
+    }
+
+    void biasOfAReshapedMatMulAddFusionBelongsToItsGemm() {
+        // MatMulAddFusion runs a 3-D MatMul + Add as a Gemm between two Reshapes it adds;
+        // FuseContiguousReshapes merges the second with the model's Reshape after the Add. That
+        // Reshape writes no tensor of the Add, yet the Add runs in the Gemm.
+        QTemporaryDir dir;
+        cleave::test::OnnxBuilder m;
+        m.input("x", {1, 4, 8});
+        m.initializer("w", {8, 6});
+        m.initializer("b", {6});
+        m.int64_initializer("heads", {1, 4, 2, 3});
+        m.node("MatMul", {"x", "w"}, {"mm_out"}, "mm");
+        m.node("Add", {"mm_out", "b"}, {"biased"}, "bias");
+        m.node("Reshape", {"biased", "heads"}, {"split"}, "view");
+        m.node("Relu", {"split"}, {"y"}, "relu");
+        m.output("y");
+        const std::string model_path = dir.filePath("mm.onnx").toStdString();
+        m.save(model_path);
+        cleave::test::OnnxBuilder o;
+        o.input("x", {1, 4, 8});
+        o.initializer("w", {8, 6});
+        o.initializer("b", {6});
+        o.int64_initializer("rows", {4, 8});
+        o.int64_initializer("heads", {1, 4, 2, 3});
+        o.node("Reshape", {"x", "rows"}, {"x2d"}, "gemm_input_reshape");
+        o.node("Gemm", {"x2d", "w", "b"}, {"g"}, "mm/MatMulAddFusion");
+        o.node("Reshape", {"g", "heads"}, {"split"}, "gemm_output_reshape_new_reshape");
+        o.node("Relu", {"split"}, {"y"}, "relu");
+        o.output("y");
+        const std::string optimized_path = dir.filePath("mm.opt.onnx").toStdString();
+        o.save(optimized_path);
+        nlohmann::json events = nlohmann::json::array();
+        for (int run = 0; run < 2; ++run) {
+            events.push_back({{"cat", "Session"},
+                              {"pid", 1},
+                              {"tid", 1},
+                              {"dur", 20},
+                              {"ts", 100 * run},
+                              {"ph", "X"},
+                              {"name", "model_run"},
+                              {"args", nlohmann::json::object()}});
+            for (const auto& [node, op] : {std::pair{"gemm_input_reshape", "Reshape"},
+                                           std::pair{"mm/MatMulAddFusion", "Gemm"},
+                                           std::pair{"gemm_output_reshape_new_reshape", "Reshape"},
+                                           std::pair{"relu", "Relu"}})
+                events.push_back(
+                    {{"cat", "Node"},
+                     {"pid", 1},
+                     {"tid", 1},
+                     {"dur", 3},
+                     {"ts", 100 * run + 1},
+                     {"ph", "X"},
+                     {"name", std::string(node) + "_kernel_time"},
+                     {"args", {{"op_name", op}, {"provider", "CPUExecutionProvider"}}}});
+        }
+        const auto trace = cleave::profile::read_ort_trace(write_text(dir, events.dump()));
+        const auto run = cleave::profile::import_ort_profile(
+                             trace, cleave::graph::load_model(model_path),
+                             cleave::graph::read_written_nodes(optimized_path), {})
+                             .run;
+        QCOMPARE(kernel(run, "mm/MatMulAddFusion").covers, (Names{"mm", "bias"}));
+        QCOMPARE(kernel(run, "gemm_output_reshape_new_reshape").covers, (Names{"view"}));
     }
 
     void inputDimsComeFromTheKernelsThatReadTheInput() {
