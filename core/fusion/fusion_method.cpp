@@ -48,9 +48,10 @@ std::vector<std::string> unmatched_ops(const graph::Model& model, const FusionMe
                 const bool any_producer = !rule.siblings && rule.from.empty() &&
                                           rule.from_kernel.empty() &&
                                           rule.from_kernel_type.empty();
-                known |= rule.to.empty() || rule.to.count(op) > 0 || any_producer ||
-                         (!rule.siblings && (rule.from.count(op) > 0 ||
-                                             rule.from_kernel.count(op) > 0));
+                const bool any_consumer = rule.to.empty() && rule.into_kernel_type.empty();
+                known |=
+                    any_consumer || rule.to.count(op) > 0 || any_producer ||
+                    (!rule.siblings && (rule.from.count(op) > 0 || rule.from_kernel.count(op) > 0));
             }
         } else {
             const auto& vocabulary = std::get<LearnedFusion>(method.how).ops;

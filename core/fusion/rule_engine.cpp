@@ -36,6 +36,27 @@ bool matches(const std::set<std::string>& ops, const std::string& op) {
     return ops.empty() || ops.count(op);
 }
 
+// The input `node` scales by a one-element load-time constant, as ONNX Runtime's
+// MatMulScaleFusion takes it: Mul by such a constant (either side), or Div by it; -1 otherwise.
+int scalar_scaled_input(const graph::Model& model, const graph::Node& node,
+                        const std::vector<bool>& constant) {
+    if (node.inputs.size() != 2 || (node.op != "Mul" && node.op != "Div"))
+        return -1;
+    auto scalar_constant = [&](int t) {
+        if (t < 0)
+            return false;
+        const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
+        return tensor.elements() == 1 &&
+               (tensor.kind == graph::Tensor::Kind::Initializer ||
+                (tensor.producer >= 0 && constant[static_cast<std::size_t>(tensor.producer)]));
+    };
+    if (scalar_constant(node.inputs[1]) && !scalar_constant(node.inputs[0]))
+        return node.inputs[0];
+    if (node.op == "Mul" && scalar_constant(node.inputs[0]) && !scalar_constant(node.inputs[1]))
+        return node.inputs[1];
+    return -1;
+}
+
 // True when an input is stretched along a dim of size 1 to the output (or a shape is unknown).
 bool broadcasts(const graph::Model& model, int output, const std::vector<int>& inputs) {
     const auto& out = model.tensors[static_cast<std::size_t>(output)];
@@ -152,15 +173,26 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
             merge_siblings(model, rule, constant, groups, anchor, type);
             continue;
         }
-        for (const auto& e : edges) {
+        // Nodes joining their consumer's kernel go from the last producer back: a load-time
+        // constant two scales share sits with the first, and once the second has joined, its
+        // read of that constant no longer looks like a path around the kernel.
+        for (std::size_t i = 0; i < edges.size(); ++i) {
+            const auto& e = edges[rule.join_consumer ? edges.size() - 1 - i : i];
             const auto& u = model.nodes[static_cast<std::size_t>(e.from)];
             const auto& v = model.nodes[static_cast<std::size_t>(e.to)];
             if (constant[static_cast<std::size_t>(e.from)] ||
                 constant[static_cast<std::size_t>(e.to)])
                 continue;
             const int ru = groups.find(e.from), rv = groups.find(e.to);
-            if (ru == rv || anchor[static_cast<std::size_t>(rv)] != e.to)
-                continue; // already one kernel, or v already belongs to another kernel
+            if (ru == rv)
+                continue; // already one kernel
+            if (rule.join_consumer
+                    ? anchor[static_cast<std::size_t>(ru)] != e.from ||
+                          !type[static_cast<std::size_t>(ru)].empty() ||
+                          (!rule.into_kernel_type.empty() &&
+                           !rule.into_kernel_type.count(type[static_cast<std::size_t>(rv)]))
+                    : anchor[static_cast<std::size_t>(rv)] != e.to)
+                continue; // the joining node already belongs to a kernel of more than itself
             const auto& anchor_op =
                 model.nodes[static_cast<std::size_t>(anchor[static_cast<std::size_t>(ru)])].op;
             if (!matches(rule.from, u.op) || !matches(rule.from_kernel, anchor_op) ||
@@ -172,6 +204,18 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
                                        v.inputs[rule.to_input] != e.tensor))
                 continue;
             if (rule.single_consumer && (tensor.consumers.size() != 1 || tensor.is_graph_output))
+                continue;
+            if (const auto [input, rank] = rule.from_input_rank; input >= 0) {
+                const int t =
+                    static_cast<std::size_t>(input) < u.inputs.size() ? u.inputs[input] : -1;
+                const auto& shape =
+                    t < 0 ? std::nullopt : model.tensors[static_cast<std::size_t>(t)].shape;
+                if (!shape || static_cast<int>(shape->size()) != rank)
+                    continue;
+            }
+            if (rule.from_scalar_scale && scalar_scaled_input(model, u, constant) < 0)
+                continue;
+            if (rule.to_scalar_scale && scalar_scaled_input(model, v, constant) != e.tensor)
                 continue;
             if (rule.single_output && std::count_if(u.outputs.begin(), u.outputs.end(),
                                                     [](int t) { return t >= 0; }) != 1)
@@ -204,9 +248,9 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
                 if (other != u.inputs[0])
                     continue;
             }
-            const int kept_anchor = anchor[static_cast<std::size_t>(ru)];
-            const std::string kept_type =
-                rule.kernel_type.empty() ? type[static_cast<std::size_t>(ru)] : rule.kernel_type;
+            const auto kept = static_cast<std::size_t>(rule.join_consumer ? rv : ru);
+            const int kept_anchor = anchor[kept];
+            const std::string kept_type = rule.kernel_type.empty() ? type[kept] : rule.kernel_type;
             if (!groups.merge(e.from, e.to))
                 continue;
             const auto root = static_cast<std::size_t>(groups.find(e.from));

@@ -120,10 +120,26 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
         const json& r = (*rules)[i];
         reader.expect_object(r, pointer, "a rule object");
         reader.only_known(r, pointer,
-                          {"name", "from", "from_kernel", "from_kernel_type", "to", "to_input",
-                           "single_consumer", "single_output", "other_input_is_from_input",
-                           "to_runtime_input", "latest_input_first", "other_inputs_ready",
-                           "siblings", "kernel_type", "note"});
+                          {"name",
+                           "from",
+                           "from_kernel",
+                           "from_kernel_type",
+                           "to",
+                           "to_input",
+                           "into_kernel_type",
+                           "from_input_rank",
+                           "from_scalar_scale",
+                           "to_scalar_scale",
+                           "join_consumer",
+                           "single_consumer",
+                           "single_output",
+                           "other_input_is_from_input",
+                           "to_runtime_input",
+                           "latest_input_first",
+                           "other_inputs_ready",
+                           "siblings",
+                           "kernel_type",
+                           "note"});
         FusionRule rule;
         rule.name = reader.string(r, pointer, "name", true, "the rule's name");
         rule.from = ops(reader, r, pointer, "from");
@@ -131,6 +147,21 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
         rule.from_kernel_type = ops(reader, r, pointer, "from_kernel_type");
         rule.to = ops(reader, r, pointer, "to");
         rule.to_input = input_index(r, pointer, "to_input");
+        rule.into_kernel_type = ops(reader, r, pointer, "into_kernel_type");
+        if (r.contains("from_input_rank")) {
+            const std::string at = pointer + "/from_input_rank";
+            const json& pair = r["from_input_rank"];
+            if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() ||
+                !pair[1].is_number_unsigned())
+                throw InputError(reader.file(), at, "[input index, rank], two whole numbers");
+            rule.from_input_rank = {pair[0].get<int>(), pair[1].get<int>()};
+        }
+        rule.from_scalar_scale = flag(r, pointer, "from_scalar_scale");
+        rule.to_scalar_scale = flag(r, pointer, "to_scalar_scale");
+        rule.join_consumer = flag(r, pointer, "join_consumer");
+        if (!rule.into_kernel_type.empty() && !rule.join_consumer)
+            throw InputError(reader.file(), pointer + "/into_kernel_type",
+                             "into_kernel_type only with \"join_consumer\": true");
         rule.single_consumer = flag(r, pointer, "single_consumer");
         rule.single_output = flag(r, pointer, "single_output");
         rule.other_input_is_from_input = flag(r, pointer, "other_input_is_from_input");

@@ -2,6 +2,7 @@
 // data (resources/fusion/*.json, docs/fusion-rules.md) so a user can copy and edit one.
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +20,18 @@ struct FusionRule {
     std::set<std::string> from_kernel_type; // type a rule gave u's kernel (empty: any)
     std::set<std::string> to;               // op of v (empty: any)
     int to_input = -1;                      // v reads u's output at this input (-1: any)
+    // u, still a kernel of its own, joins v's kernel, which keeps its anchor and type: a scale
+    // joins the MatMul it feeds, the x * 0.5 branch FastGelu's product. Without it, v must
+    // still be a kernel of its own and joins u's.
+    bool join_consumer = false;
+    std::set<std::string> into_kernel_type; // with join_consumer: v's kernel has one of these types
+    // u's input at from_input_rank[0] has rank from_input_rank[1] ({-1, -1}: any), as Gemm's B
+    // must be a matrix.
+    std::array<int, 2> from_input_rank{-1, -1};
+    // u scales its other input by a one-element load-time constant (Mul by it, or Div with it as
+    // the divisor); to_scalar_scale: v scales u's output so.
+    bool from_scalar_scale = false;
+    bool to_scalar_scale = false;
     bool single_consumer = false;           // u's output feeds only v and is not a graph output
     bool single_output = false;             // u has one output
     bool other_input_is_from_input = false; // v's other input is u's first input: x * f(x)

@@ -149,6 +149,89 @@ private slots:
         QCOMPARE(f.types().first(), QString("Split"));
     }
 
+    void scalesSharingAComputedConstantJoinTheirMatMul() {
+        // Scaled dot-product attention as PyTorch exports it: q and k^T each multiplied by
+        // sqrt(1 / sqrt(d)), both scales computed at load time from one Shape. MatMulScaleFusion
+        // makes all of it one FusedMatMul (the constants with it).
+        OnnxBuilder b;
+        b.input("q", {1, 2, 4, 8});
+        b.input("kt", {1, 2, 8, 4});
+        b.node("Shape", {"q"}, {"shape"}, "shape");
+        b.int64_initializer("last", {3});
+        b.node("Gather", {"shape", "last"}, {"d"}, "gather");
+        OnnxBuilder::set_int(b.node("Cast", {"d"}, {"df"}, "cast"), "to", 1);
+        b.node("Sqrt", {"df"}, {"root"}, "root");
+        b.node("Reciprocal", {"root"}, {"inverse"}, "inverse");
+        b.node("Sqrt", {"inverse"}, {"scale_q"}, "scale_q");
+        b.node("Sqrt", {"inverse"}, {"scale_k"}, "scale_k");
+        b.node("Mul", {"q", "scale_q"}, {"qs"}, "mul_q");
+        b.node("Mul", {"kt", "scale_k"}, {"ks"}, "mul_k");
+        b.node("MatMul", {"qs", "ks"}, {"scores"}, "scores");
+        b.node("Softmax", {"scores"}, {"y"}, "softmax");
+        b.output("y");
+        const auto f = fuse(b, "ort-cpu");
+        QCOMPARE(f.types(), (QStringList{"FusedMatMul", "Softmax"}));
+    }
+
+    void matMulScaledByATensorIsNotFused() {
+        OnnxBuilder b;
+        b.input("q", {1, 2, 4, 8});
+        b.input("kt", {1, 2, 8, 4});
+        b.input("gate", {1, 2, 4, 8});
+        b.node("Mul", {"q", "gate"}, {"qs"}, "mul_q");
+        b.node("MatMul", {"qs", "kt"}, {"y"}, "scores");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Mul", "MatMul"}));
+    }
+
+    void biasAddFusesOnlyWithAMatrixOfWeights() {
+        // MatMulAddFusion needs Gemm's B, a matrix: a batched product plus a mask stays apart.
+        OnnxBuilder b;
+        b.input("x", {1, 4, 8});
+        b.initializer("w", {8, 6});
+        b.initializer("bias", {6});
+        b.node("MatMul", {"x", "w"}, {"h"}, "linear");
+        b.node("Add", {"h", "bias"}, {"hb"}, "bias_add");
+        b.input("kt", {1, 6, 4});
+        b.node("MatMul", {"hb", "kt"}, {"s"}, "scores");
+        b.initializer("mask", {1, 4, 4});
+        b.node("Add", {"s", "mask"}, {"y"}, "mask_add");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"MatMul+Add", "MatMul", "Add"}));
+    }
+
+    void tanhGeluIsOneFastGelu() {
+        // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))) as GPT-2 exports it.
+        OnnxBuilder b;
+        b.input("x", {1, 4, 8});
+        for (const char* c : {"half", "three", "k", "root", "one"})
+            b.initializer(c, {});
+        b.node("Mul", {"x", "half"}, {"h"}, "half_x");
+        b.node("Pow", {"x", "three"}, {"cube"}, "cube");
+        b.node("Mul", {"cube", "k"}, {"kc"}, "kc");
+        b.node("Add", {"x", "kc"}, {"inner"}, "inner");
+        b.node("Mul", {"inner", "root"}, {"scaled"}, "scaled");
+        b.node("Tanh", {"scaled"}, {"t"}, "tanh");
+        b.node("Add", {"t", "one"}, {"t1"}, "plus_one");
+        b.node("Mul", {"h", "t1"}, {"y"}, "product");
+        b.output("y");
+        const auto f = fuse(b, "ort-cpu");
+        QCOMPARE(f.types(), QStringList{"FastGelu"});
+        QCOMPARE(f.kernels.kernels.front().nodes.size(), std::size_t(8));
+    }
+
+    void contiguousReshapesAreOne() {
+        OnnxBuilder b;
+        b.input("x", {1, 4, 6});
+        b.int64_initializer("flat", {1, 24});
+        b.int64_initializer("heads", {1, 4, 2, 3});
+        b.node("Reshape", {"x", "flat"}, {"f"}, "flatten");
+        b.node("Reshape", {"f", "heads"}, {"h"}, "split_heads");
+        b.node("Relu", {"h"}, {"y"}, "relu");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Reshape+Reshape", "Relu"}));
+    }
+
     void mergeThatWouldMakeACycleIsRefused() {
         // conv -> relu -> add and conv -> add: conv and add in one kernel, relu outside it, would
         // be a cycle; with relu inside it is fine.
