@@ -48,7 +48,8 @@ std::vector<std::string> unmatched_ops(const graph::Model& model, const FusionMe
                 const bool any_producer = !rule.siblings && rule.from.empty() &&
                                           rule.from_kernel.empty() &&
                                           rule.from_kernel_type.empty();
-                const bool any_consumer = rule.to.empty() && rule.into_kernel_type.empty();
+                // A node joining its consumer's kernel leaves that kernel as it was.
+                const bool any_consumer = rule.to.empty() && !rule.join_consumer;
                 known |=
                     any_consumer || rule.to.count(op) > 0 || any_producer ||
                     (!rule.siblings && (rule.from.count(op) > 0 || rule.from_kernel.count(op) > 0));

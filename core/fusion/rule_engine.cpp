@@ -57,6 +57,23 @@ int scalar_scaled_input(const graph::Model& model, const graph::Node& node,
     return -1;
 }
 
+// v's input other than `data` is a load-time constant of one element or one per channel (dim 1)
+// of `data`.
+bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
+                      const std::vector<bool>& constant) {
+    if (v.inputs.size() != 2 || (v.inputs[0] != data && v.inputs[1] != data))
+        return false;
+    const int other = v.inputs[0] == data ? v.inputs[1] : v.inputs[0];
+    if (other < 0)
+        return false;
+    const auto& c = model.tensors[static_cast<std::size_t>(other)];
+    const auto& shape = model.tensors[static_cast<std::size_t>(data)].shape;
+    const bool at_load = c.kind == graph::Tensor::Kind::Initializer ||
+                         (c.producer >= 0 && constant[static_cast<std::size_t>(c.producer)]);
+    return at_load && shape && shape->size() >= 2 &&
+           (c.elements() == 1 || c.elements() == (*shape)[1]);
+}
+
 // True when an input is stretched along a dim of size 1 to the output (or a shape is unknown).
 bool broadcasts(const graph::Model& model, int output, const std::vector<int>& inputs) {
     const auto& out = model.tensors[static_cast<std::size_t>(output)];
@@ -216,6 +233,13 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
             if (rule.from_scalar_scale && scalar_scaled_input(model, u, constant) < 0)
                 continue;
             if (rule.to_scalar_scale && scalar_scaled_input(model, v, constant) != e.tensor)
+                continue;
+            if (rule.from_same_type &&
+                (u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() || u.outputs[0] < 0 ||
+                 model.tensors[static_cast<std::size_t>(u.inputs[0])].dtype !=
+                     model.tensors[static_cast<std::size_t>(u.outputs[0])].dtype))
+                continue;
+            if (rule.to_channel_constant && !channel_constant(model, v, e.tensor, constant))
                 continue;
             if (rule.single_output && std::count_if(u.outputs.begin(), u.outputs.end(),
                                                     [](int t) { return t >= 0; }) != 1)

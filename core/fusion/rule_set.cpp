@@ -130,6 +130,8 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
                            "from_input_rank",
                            "from_scalar_scale",
                            "to_scalar_scale",
+                           "from_same_type",
+                           "to_channel_constant",
                            "join_consumer",
                            "single_consumer",
                            "single_output",
@@ -158,6 +160,8 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
         }
         rule.from_scalar_scale = flag(r, pointer, "from_scalar_scale");
         rule.to_scalar_scale = flag(r, pointer, "to_scalar_scale");
+        rule.from_same_type = flag(r, pointer, "from_same_type");
+        rule.to_channel_constant = flag(r, pointer, "to_channel_constant");
         rule.join_consumer = flag(r, pointer, "join_consumer");
         if (!rule.into_kernel_type.empty() && !rule.join_consumer)
             throw InputError(reader.file(), pointer + "/into_kernel_type",

@@ -32,6 +32,11 @@ struct FusionRule {
     // the divisor); to_scalar_scale: v scales u's output so.
     bool from_scalar_scale = false;
     bool to_scalar_scale = false;
+    bool from_same_type =
+        false; // u's output has its input's element type (a Cast that does nothing)
+    // v's other input is a load-time constant of one element or one per channel (dim 1) of u's
+    // output, as a runtime folds into a convolution's weights and bias.
+    bool to_channel_constant = false;
     bool single_consumer = false;           // u's output feeds only v and is not a graph output
     bool single_output = false;             // u has one output
     bool other_input_is_from_input = false; // v's other input is u's first input: x * f(x)

@@ -232,6 +232,31 @@ private slots:
         QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Reshape+Reshape", "Relu"}));
     }
 
+    void castToItsOwnTypeJoinsItsConsumer() {
+        OnnxBuilder b;
+        b.input("s", {1, 2, 4, 4});
+        b.input("v", {1, 2, 4, 8});
+        b.node("Softmax", {"s"}, {"p"}, "softmax");
+        OnnxBuilder::set_int(b.node("Cast", {"p"}, {"pf"}, "cast"), "to", 1);
+        b.node("MatMul", {"pf", "v"}, {"y"}, "context");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Softmax", "Cast+MatMul"}));
+    }
+
+    void convScaledPerChannelFoldsIntoItsWeights() {
+        // A layer scale (one constant per channel) after Conv + BN; a Mul by a computed tensor
+        // (squeeze-and-excitation) stays a kernel of its own.
+        OnnxBuilder b;
+        b.input("x", {1, 4, 8, 8});
+        b.initializer("gamma", {4, 1, 1});
+        b.node("Mul", {"gamma", conv_bn(b, "x", "a", nullptr)}, {"scaled"}, "layer_scale");
+        b.input("gate", {1, 4, 8, 8});
+        b.node("Mul", {conv_bn(b, "scaled", "b", nullptr), "gate"}, {"y"}, "gated");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(),
+                 (QStringList{"Conv+BatchNormalization+Mul", "Conv+BatchNormalization", "Mul"}));
+    }
+
     void mergeThatWouldMakeACycleIsRefused() {
         // conv -> relu -> add and conv -> add: conv and add in one kernel, relu outside it, would
         // be a cycle; with relu inside it is fine.
