@@ -57,8 +57,7 @@ int scalar_scaled_input(const graph::Model& model, const graph::Node& node,
     return -1;
 }
 
-// v's input other than `data` is a load-time constant of one element or one per channel (dim 1)
-// of `data`.
+// v's input other than `data` is a load-time constant of one value per channel (dim 1) of `data`.
 bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
                       const std::vector<bool>& constant) {
     if (v.inputs.size() != 2 || (v.inputs[0] != data && v.inputs[1] != data))
@@ -70,8 +69,7 @@ bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
     const auto& shape = model.tensors[static_cast<std::size_t>(data)].shape;
     const bool at_load = c.kind == graph::Tensor::Kind::Initializer ||
                          (c.producer >= 0 && constant[static_cast<std::size_t>(c.producer)]);
-    return at_load && shape && shape->size() >= 2 &&
-           (c.elements() == 1 || c.elements() == (*shape)[1]);
+    return at_load && shape && shape->size() >= 2 && (*shape)[1] > 1 && c.elements() == (*shape)[1];
 }
 
 // True when an input is stretched along a dim of size 1 to the output (or a shape is unknown).

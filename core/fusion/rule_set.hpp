@@ -34,8 +34,8 @@ struct FusionRule {
     bool to_scalar_scale = false;
     bool from_same_type =
         false; // u's output has its input's element type (a Cast that does nothing)
-    // v's other input is a load-time constant of one element or one per channel (dim 1) of u's
-    // output, as a runtime folds into a convolution's weights and bias.
+    // v's other input is a load-time constant of one value per channel (dim 1) of u's output, as
+    // a runtime folds into a convolution's weights and bias.
     bool to_channel_constant = false;
     bool single_consumer = false;           // u's output feeds only v and is not a graph output
     bool single_output = false;             // u has one output

@@ -257,6 +257,22 @@ private slots:
                  (QStringList{"Conv+BatchNormalization+Mul", "Conv+BatchNormalization", "Mul"}));
     }
 
+    void transposeBackToChannelsFirstRunsWithItsLayerScale() {
+        // ConvNeXt: NHWC -> NCHW, then a scale per channel, one kernel once ONNX Runtime's layout
+        // transformer has pushed the Transpose through the Mul; a scale by one value is not.
+        OnnxBuilder b;
+        b.input("x", {1, 8, 8, 4});
+        b.initializer("gamma", {4, 1, 1});
+        b.initializer("half", {});
+        OnnxBuilder::set_ints(b.node("Transpose", {"x"}, {"t"}, "to_nchw"), "perm", {0, 3, 1, 2});
+        b.node("Mul", {"t", "gamma"}, {"scaled"}, "layer_scale");
+        OnnxBuilder::set_ints(b.node("Transpose", {"scaled"}, {"u"}, "to_nhwc"), "perm",
+                              {0, 2, 3, 1});
+        b.node("Mul", {"u", "half"}, {"y"}, "half");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Transpose+Mul", "Transpose", "Mul"}));
+    }
+
     void mergeThatWouldMakeACycleIsRefused() {
         // conv -> relu -> add and conv -> add: conv and add in one kernel, relu outside it, would
         // be a cycle; with relu inside it is fine.
