@@ -36,6 +36,15 @@ bool matches(const std::set<std::string>& ops, const std::string& op) {
     return ops.empty() || ops.count(op);
 }
 
+// An initializer, or the output of a node computed at load time.
+bool known_at_load(const graph::Model& model, int t, const std::vector<bool>& constant) {
+    if (t < 0)
+        return false;
+    const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
+    return tensor.kind == graph::Tensor::Kind::Initializer ||
+           (tensor.producer >= 0 && constant[static_cast<std::size_t>(tensor.producer)]);
+}
+
 // The input `node` scales by a one-element load-time constant, as ONNX Runtime's
 // MatMulScaleFusion takes it: Mul by such a constant (either side), or Div by it; -1 otherwise.
 int scalar_scaled_input(const graph::Model& model, const graph::Node& node,
@@ -43,12 +52,8 @@ int scalar_scaled_input(const graph::Model& model, const graph::Node& node,
     if (node.inputs.size() != 2 || (node.op != "Mul" && node.op != "Div"))
         return -1;
     auto scalar_constant = [&](int t) {
-        if (t < 0)
-            return false;
-        const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
-        return tensor.elements() == 1 &&
-               (tensor.kind == graph::Tensor::Kind::Initializer ||
-                (tensor.producer >= 0 && constant[static_cast<std::size_t>(tensor.producer)]));
+        return known_at_load(model, t, constant) &&
+               model.tensors[static_cast<std::size_t>(t)].elements() == 1;
     };
     if (scalar_constant(node.inputs[1]) && !scalar_constant(node.inputs[0]))
         return node.inputs[0];
@@ -63,13 +68,10 @@ bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
     if (v.inputs.size() != 2 || (v.inputs[0] != data && v.inputs[1] != data))
         return false;
     const int other = v.inputs[0] == data ? v.inputs[1] : v.inputs[0];
-    if (other < 0)
-        return false;
-    const auto& c = model.tensors[static_cast<std::size_t>(other)];
     const auto& shape = model.tensors[static_cast<std::size_t>(data)].shape;
-    const bool at_load = c.kind == graph::Tensor::Kind::Initializer ||
-                         (c.producer >= 0 && constant[static_cast<std::size_t>(c.producer)]);
-    return at_load && shape && shape->size() >= 2 && (*shape)[1] > 1 && c.elements() == (*shape)[1];
+    return known_at_load(model, other, constant) && shape && shape->size() >= 2 &&
+           (*shape)[1] > 1 &&
+           model.tensors[static_cast<std::size_t>(other)].elements() == (*shape)[1];
 }
 
 // True when an input is stretched along a dim of size 1 to the output (or a shape is unknown).
@@ -234,6 +236,8 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
                 continue;
             if (rule.from_same_type &&
                 (u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() || u.outputs[0] < 0 ||
+                 model.tensors[static_cast<std::size_t>(u.outputs[0])].dtype ==
+                     graph::DataType::Undefined ||
                  model.tensors[static_cast<std::size_t>(u.inputs[0])].dtype !=
                      model.tensors[static_cast<std::size_t>(u.outputs[0])].dtype))
                 continue;
