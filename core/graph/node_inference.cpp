@@ -26,6 +26,19 @@ bool has_data(const onnx::TensorProto& t) {
            }();
 }
 
+// Every dim of a tensor type, where all are known.
+std::optional<std::vector<std::int64_t>> static_dims(const onnx::TypeProto* type) {
+    if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape())
+        return std::nullopt;
+    std::vector<std::int64_t> dims;
+    for (const auto& d : type->tensor_type().shape().dim()) {
+        if (!d.has_dim_value())
+            return std::nullopt;
+        dims.push_back(d.dim_value());
+    }
+    return dims;
+}
+
 // Ranks that libonnx 1.12's inference functions index without checking (its Gemm-6 reads dim 1
 // of B whatever B's rank; convPoolShapeInference reads the weight's dims for any input rank; STFT
 // reads three dims of the signal): a node whose known input ranks differ is not inferred, so its
@@ -99,15 +112,10 @@ void infer_einsum_dims(onnx::InferenceContext& ctx) {
         return;
     std::vector<std::vector<std::int64_t>> operands;
     for (std::size_t i = 0; i < ctx.getNumInputs(); ++i) {
-        const auto* type = ctx.getInputType(i);
-        if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape())
+        auto dims = static_dims(ctx.getInputType(i));
+        if (!dims)
             return;
-        auto& dims = operands.emplace_back();
-        for (const auto& d : type->tensor_type().shape().dim()) {
-            if (!d.has_dim_value())
-                return;
-            dims.push_back(d.dim_value());
-        }
+        operands.push_back(std::move(*dims));
     }
     const auto shape = einsum_output_shape(*equation, operands);
     auto* out = ctx.getOutputType(0);
@@ -195,18 +203,8 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
 
     std::deque<onnx::TensorProto> folded;
     const KnownDims known_dims = [&types](const std::string& name) {
-        std::optional<std::vector<std::int64_t>> dims;
         const auto it = types.find(name);
-        if (it == types.end() || !it->second->has_tensor_type() ||
-            !it->second->tensor_type().has_shape())
-            return dims;
-        dims.emplace();
-        for (const auto& d : it->second->tensor_type().shape().dim()) {
-            if (!d.has_dim_value())
-                return std::optional<std::vector<std::int64_t>>();
-            dims->push_back(d.dim_value());
-        }
-        return dims;
+        return static_dims(it == types.end() ? nullptr : it->second);
     };
 
     onnx::shape_inference::SymbolTableImpl symbols;
