@@ -100,7 +100,8 @@ int run_generate_models(const GenerateOptions& options) {
     if (std::find(modelgen::kSimulationSpaces.begin(), modelgen::kSimulationSpaces.end(),
                   options.space) == modelgen::kSimulationSpaces.end())
         throw InputError("", "--space",
-                         "unknown space \"" + options.space + "\"; expected blocks, nas9 or zoo");
+                         "unknown space \"" + options.space +
+                             "\"; expected blocks, nas9, zoo or transformer");
     return write_specs(modelgen::simulation_models(options.count, options.seed, options.space),
                        options);
 }
@@ -126,8 +127,8 @@ Action add_generate_models_command(CLI::App& app) {
     auto options = std::make_shared<GenerateOptions>();
     auto* command = app.add_subcommand(
         "generate-models",
-        "Write random simulation models (seed-model blocks, a 9-choice NAS space, or networks "
-        "mixing the blocks of modern architectures)");
+        "Write random simulation models (seed-model blocks, a 9-choice NAS space, networks "
+        "mixing the blocks of modern architectures, or transformers)");
     auto* count = command->add_option("--count", options->count, "How many models");
     command->add_option("--out", options->out, "Folder to write the models and manifest.json into")
         ->required();
@@ -135,8 +136,9 @@ Action add_generate_models_command(CLI::App& app) {
         "--space", options->space,
         "blocks (ResNet, MobileNet, SqueezeNet, DenseNet, VGG blocks), nas9, or zoo (ResNeXt, "
         "RegNet, EfficientNet, MobileNetV3, MnasNet, ShuffleNetV2, DenseNet, SqueezeNet and "
-        "MaxViT blocks and ViT / BERT encoders, mixed; docs/model-generation.md) (default "
-        "blocks)");
+        "MaxViT blocks and ViT / BERT encoders, mixed), or transformer (ViT, BERT, GPT-2, Swin, "
+        "ConvNeXt or MaxViT blocks at random widths, heads and sequence lengths; "
+        "docs/model-generation.md) (default blocks)");
     auto* decoder =
         command
             ->add_option(

@@ -825,6 +825,246 @@ std::vector<ModelSpec> zoo_models(int count, std::uint64_t seed) {
     return models;
 }
 
+// ---- The "transformer" space: one transformer family's blocks at random widths, heads and
+// sequence lengths, as PyTorch's exporter writes torchvision's and transformers' models.
+
+// LayerNorm over the channels of a [1, C, H, W] map, as torchvision's LayerNorm2d: to NHWC and
+// back around it.
+Tensor layer_norm_2d(NetBuilder& b, const Tensor& x, const std::string& name) {
+    b.push(name);
+    auto y = b.layer_norm(b.transpose(x, {0, 2, 3, 1}), 1e-6f, "");
+    y = b.transpose(y, {0, 3, 1, 2});
+    b.pop();
+    return y;
+}
+
+// torchvision's ConvNeXt block: depthwise 7 x 7, to NHWC, LayerNorm, Linear to 4 C, GELU, Linear
+// back, to NCHW, the layer scale (Mul by a [C, 1, 1] constant), residual.
+Tensor convnext_block(NetBuilder& b, const Tensor& x, const std::string& name) {
+    const auto c = x.channels();
+    b.push(name);
+    b.push("block");
+    auto y = b.conv(x, c, 7, 1, c, true, 0, "0");
+    y = b.layer_norm(b.transpose(y, {0, 2, 3, 1}, "1"), 1e-6f, "2");
+    y = transformer_mlp(b, y, 4 * c, {"3", "4", "5"});
+    y = b.transpose(y, {0, 3, 1, 2}, "6");
+    b.pop();
+    y = b.mul(b.parameter("layer_scale", {c, 1, 1}, 0.1), y, "");
+    y = b.add(y, x, "");
+    b.pop();
+    return y;
+}
+
+// torch.roll of a [1, H, W, C] map by `shift` along H and W: a Slice pair and a Concat per axis.
+Tensor roll_2d(NetBuilder& b, Tensor x, std::int64_t shift) {
+    for (const std::int64_t axis : {1, 2}) {
+        const auto n = x.shape[static_cast<std::size_t>(axis)];
+        const auto s = ((shift % n) + n) % n;
+        x = b.concat({b.slice(x, axis, n - s, n), b.slice(x, axis, 0, n - s)}, "", axis);
+    }
+    return x;
+}
+
+// torchvision's Swin block on a [1, H, W, C] map: LayerNorm; shifted windows (a roll by half a
+// window on odd blocks, with the attention mask); windows of p x p by Reshape and Transpose; one
+// QKV Linear cut into heads by Reshape, Transpose and Gather; Q scaled; scores plus the relative
+// position bias; Softmax; the product with V merged back and projected; the windows undone;
+// residual; LayerNorm, MLP (x4, GELU), residual.
+Tensor swin_block(NetBuilder& b, const Tensor& x, std::int64_t heads, std::int64_t p, bool shift,
+                  const std::string& name) {
+    const std::int64_t h = x.shape[1], w = x.shape[2], c = x.shape[3], head_dim = c / heads;
+    const std::int64_t tokens = p * p, windows = (h / p) * (w / p);
+    b.push(name);
+    auto y = b.layer_norm(x, 1e-5f, "norm1");
+    b.push("attn");
+    if (shift)
+        y = roll_2d(b, y, -p / 2);
+    y = b.reshape(y, {1, h / p, p, w / p, p, c});
+    y = b.reshape(b.transpose(y, {0, 1, 3, 2, 4, 5}), {windows, tokens, c});
+    y = b.matmul(y, 3 * c, true, "qkv");
+    y = b.transpose(b.reshape(y, {windows, tokens, 3, heads, head_dim}), {2, 0, 3, 1, 4});
+    const auto q = b.scale(b.gather(y, 0, 0), 1.0f / std::sqrt(static_cast<float>(head_dim)));
+    auto a = b.matmul(q, b.transpose(b.gather(y, 0, 1), {0, 1, 3, 2}));
+    a = b.add(a, b.parameter("relative_position_bias", {heads, tokens, tokens}, 0.02), "");
+    if (shift) {
+        a = b.reshape(a, {1, windows, heads, tokens, tokens});
+        a = b.add(a, b.parameter("attn_mask", {1, windows, 1, tokens, tokens}, 0.5), "");
+        a = b.reshape(a, {windows, heads, tokens, tokens});
+    }
+    a = b.matmul(b.softmax(a, ""), b.gather(y, 0, 2));
+    a = b.reshape(b.transpose(a, {0, 2, 1, 3}), {windows, tokens, c});
+    a = b.matmul(a, c, true, "proj");
+    a = b.reshape(a, {1, h / p, w / p, p, p, c});
+    a = b.reshape(b.transpose(a, {0, 1, 3, 2, 4, 5}), {1, h, w, c});
+    if (shift)
+        a = roll_2d(b, a, p / 2);
+    b.pop();
+    const auto x1 = b.add(x, a, "");
+    y = b.layer_norm(x1, 1e-5f, "norm2");
+    b.push("mlp");
+    y = transformer_mlp(b, y, 4 * c, {"0", "1", "3"});
+    b.pop();
+    y = b.add(x1, y, "");
+    b.pop();
+    return y;
+}
+
+struct TransformerPlan {
+    std::string family;            // vit, bert, gpt, swin, convnext, maxvit
+    std::int64_t resolution = 224; // image families
+    std::int64_t tokens = 0;       // bert, gpt
+    std::int64_t patch = 4;        // vit, swin, convnext: the stem's stride
+    std::int64_t dim = 0, heads = 1, layers = 1, mlp = 0, window = 7;
+    bool class_token = false, divide = false;
+};
+
+TransformerPlan draw_transformer_plan(std::mt19937_64& random) {
+    const auto pick = [&](int n) {
+        return static_cast<int>(random() % static_cast<std::uint64_t>(n));
+    };
+    const auto one_of = [&](const auto& values) {
+        return values[static_cast<std::size_t>(pick(static_cast<int>(values.size())))];
+    };
+    TransformerPlan t;
+    t.family = one_of(std::vector<std::string>{"vit", "bert", "gpt", "swin", "convnext", "maxvit"});
+    t.dim = one_of(std::vector<std::int64_t>{64, 96, 128, 192, 256, 384, 512, 768});
+    std::vector<std::int64_t> head_dims;
+    for (const std::int64_t d : {32, 64})
+        if (t.dim % d == 0 && t.dim / d <= 16)
+            head_dims.push_back(d);
+    t.heads = t.dim / one_of(head_dims);
+    t.layers = 1 + pick(t.dim >= 512 ? 2 : 4);
+    t.mlp = t.dim * one_of(std::vector<std::int64_t>{2, 4, 4});
+    t.class_token = pick(2);
+    t.divide = pick(2);
+    if (t.family == "bert" || t.family == "gpt") {
+        t.tokens = one_of(std::vector<std::int64_t>{16, 32, 64, 128, 196, 256, 384});
+    } else if (t.family == "vit") {
+        t.resolution = one_of(std::vector<std::int64_t>{96, 128, 160, 224});
+        t.patch = one_of(std::vector<std::int64_t>{8, 16, 32});
+        if ((t.resolution / t.patch) < 2)
+            t.patch = 8;
+    } else {
+        // Swin and ConvNeXt: a stride-4 stem; windows of p divide the map (MaxViT: a p x p grid
+        // too, on a map at least 2p).
+        t.window = one_of(std::vector<std::int64_t>{4, 7, 8});
+        const std::int64_t grid = t.family == "swin" ? one_of(std::vector<std::int64_t>{1, 2, 4, 8})
+                                                     : one_of(std::vector<std::int64_t>{2, 4, 8});
+        t.resolution = 4 * t.window * grid;
+        if (t.family == "convnext")
+            t.dim = std::min<std::int64_t>(t.dim, 384);
+    }
+    return t;
+}
+
+void transformer_network(NetBuilder& b, const TransformerPlan& t) {
+    if (t.family == "vit") {
+        ZooEncoder e;
+        e.style = "vit";
+        e.patch = t.patch;
+        e.dim = t.dim;
+        e.heads = t.heads;
+        e.layers = t.layers;
+        e.mlp = t.mlp;
+        e.class_token = t.class_token;
+        b.output(zoo_encoder(b, b.input(), e));
+        return;
+    }
+    if (t.family == "bert") { // the embeddings' LayerNorm, the layers, the pooler (Gemm, Tanh)
+        auto y = b.layer_norm(b.input(), 1e-12f, "embeddings.LayerNorm");
+        b.push("encoder");
+        for (std::int64_t i = 0; i < t.layers; ++i)
+            y = bert_encoder_layer(b, y, t.heads, t.mlp, t.divide, "layer." + std::to_string(i));
+        b.pop();
+        b.push("pooler");
+        y = b.activation(b.gemm(b.gather(y, 1, 0), t.dim, "dense"), "Tanh", "activation");
+        b.pop();
+        b.output(y);
+        return;
+    }
+    if (t.family == "gpt") { // decoder layers under a causal mask, the final LayerNorm
+        b.push("transformer");
+        const auto mask = b.parameter("attn_mask", {1, 1, t.tokens, t.tokens}, 1.0);
+        auto y = b.input();
+        for (std::int64_t i = 0; i < t.layers; ++i)
+            y = decoder_layer(b, y, t.heads, mask, "h." + std::to_string(i));
+        y = b.layer_norm_decomposed(y, 1e-5f, "ln_f");
+        b.pop();
+        b.output(y);
+        return;
+    }
+    if (t.family == "maxvit") { // a conv stem, then MaxViT layers
+        auto y = conv_bn_act(b, b.input(), t.dim / 2, 3, 2, 1, "Gelu", "stem");
+        b.push("blocks");
+        y = maxvit_layer(b, y, t.dim / 32 * 32, 2, t.window, "0");
+        for (std::int64_t i = 1; i < std::min<std::int64_t>(t.layers, 2); ++i)
+            y = maxvit_layer(b, y, t.dim / 32 * 32, 1, t.window, std::to_string(i));
+        b.pop();
+        b.output(classifier(b, y));
+        return;
+    }
+    // Swin and ConvNeXt: a patch embedding of 4 x 4, stride 4, normalised over the channels.
+    b.push("features");
+    auto y = b.conv(b.input(), t.dim, t.patch, t.patch, 1, true, 0, "0.0", 0);
+    if (t.family == "convnext") {
+        y = layer_norm_2d(b, y, "0.1");
+        for (std::int64_t i = 0; i < t.layers; ++i)
+            y = convnext_block(b, y, "1." + std::to_string(i));
+        b.pop();
+        y = layer_norm_2d(b, b.global_avg_pool(y, "avgpool"), "classifier.0");
+        b.output(b.gemm(b.flatten(y), 1000, "classifier.2"));
+        return;
+    }
+    y = b.layer_norm(b.transpose(y, {0, 2, 3, 1}, "0.1"), 1e-5f, "0.2");
+    for (std::int64_t i = 0; i < t.layers; ++i)
+        y = swin_block(b, y, t.heads, t.window, i % 2 == 1, "1." + std::to_string(i));
+    b.pop();
+    y = b.transpose(b.layer_norm(y, 1e-5f, "norm"), {0, 3, 1, 2}, "permute");
+    b.output(classifier(b, y));
+}
+
+std::vector<std::int64_t> transformer_input(const TransformerPlan& t) {
+    if (t.family == "bert" || t.family == "gpt")
+        return {1, t.tokens, t.dim};
+    return {1, 3, t.resolution, t.resolution};
+}
+
+std::string transformer_description(const TransformerPlan& t) {
+    std::string text = t.family + " dim " + std::to_string(t.dim) + " heads " +
+                       std::to_string(t.heads) + " layers " + std::to_string(t.layers);
+    if (t.family == "bert" || t.family == "gpt")
+        return text + " tokens " + std::to_string(t.tokens) + " mlp " + std::to_string(t.mlp);
+    if (t.family == "vit")
+        text += " patch " + std::to_string(t.patch) + " mlp " + std::to_string(t.mlp);
+    else
+        text += " window " + std::to_string(t.window);
+    return text + " input " + std::to_string(t.resolution);
+}
+
+std::vector<ModelSpec> transformer_models(int count, std::uint64_t seed) {
+    std::vector<ModelSpec> models;
+    std::mt19937_64 random(seed);
+    for (int i = 0; i < count; ++i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "transformer_%04d", i);
+        TransformerPlan plan;
+        for (int attempt = 0;; ++attempt) {
+            if (attempt == 10000)
+                throw std::logic_error("no transformer network fits the size limits");
+            plan = draw_transformer_plan(random);
+            NetBuilder sizing(id, transformer_input(plan), 0, false);
+            transformer_network(sizing, plan);
+            if (sizing.macs() >= kZooMinMacs && sizing.macs() <= kZooMaxMacs &&
+                sizing.parameters() <= kZooMaxParameters)
+                break;
+        }
+        models.push_back(spec(id, "transformer", transformer_description(plan),
+                              transformer_input(plan),
+                              [plan](NetBuilder& b) { transformer_network(b, plan); }));
+    }
+    return models;
+}
+
 } // namespace
 
 ModelSpec decoder_stack(int layers, std::int64_t dim, std::int64_t heads, std::int64_t tokens,
@@ -962,6 +1202,8 @@ std::vector<ModelSpec> simulation_models(int count, std::uint64_t seed, const st
         throw std::invalid_argument("unknown space " + space);
     if (space == "zoo")
         return zoo_models(count, seed);
+    if (space == "transformer")
+        return transformer_models(count, seed);
     std::vector<ModelSpec> models;
     std::mt19937_64 random(seed);
     auto pick = [&](int n) { return static_cast<int>(random() % static_cast<std::uint64_t>(n)); };
