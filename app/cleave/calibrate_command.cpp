@@ -43,6 +43,19 @@ nlohmann::ordered_json errors_json(const predict::ErrorSummary& e) {
             {"max_error", e.max_error}};
 }
 
+nlohmann::ordered_json speed_json(const calibration::MachineSpeed& s) {
+    auto probes = nlohmann::ordered_json::array();
+    for (const auto& [seconds, ms] : s.probes)
+        probes.push_back({{"s", seconds}, {"ms", ms}});
+    return {{"probe", s.probe},
+            {"fastest_ms", s.fastest_ms},
+            {"slowest_ms", s.slowest_ms},
+            {"remeasured", s.remeasured},
+            {"scaled", s.scaled},
+            {"left_out", s.left_out},
+            {"probes", probes}};
+}
+
 nlohmann::ordered_json result_json(const calibration::CalibrationResult& r) {
     auto kinds = nlohmann::ordered_json::array();
     for (const auto& k : r.kinds) {
@@ -74,6 +87,7 @@ nlohmann::ordered_json result_json(const calibration::CalibrationResult& r) {
             {"predictor_file", device::user_predictor_file(r.device.id).string()},
             {"pool_networks", r.pool_networks},
             {"kernel_clusters", r.kernel_clusters},
+            {"speed", speed_json(r.speed)},
             {"measuring_s", r.measuring_seconds},
             {"seconds", r.seconds},
             {"kinds", kinds},
@@ -90,6 +104,12 @@ void print_result(const calibration::CalibrationResult& r) {
     std::printf("%s: %s\n", r.device.id.c_str(), r.device.name.c_str());
     std::printf("measured %zu of %d networks in %.1f min (%.1f min in all)\n", r.networks.size(),
                 r.pool_networks, r.measuring_seconds / 60, r.seconds / 60);
+    if (!r.speed.probes.empty())
+        std::printf("machine speed: %s timed %zu times, %.2f ms at its fastest, %.2f at its "
+                    "slowest; %d networks' times scaled to the fastest, %d measured again, %d left "
+                    "out\n",
+                    r.speed.probe.c_str(), r.speed.probes.size(), r.speed.fastest_ms,
+                    r.speed.slowest_ms, r.speed.scaled, r.speed.remeasured, r.speed.left_out);
     std::printf("\nend-to-end error on held-out families, by predictor kind:\n");
     for (const auto& k : r.kinds)
         std::printf("  %-6s %s\n", k.kind.c_str(),

@@ -35,6 +35,8 @@ constexpr int kMaxRounds = 3;
 constexpr int kClusters = 64;
 constexpr double kKernelsPerCluster = 3; // coverage goal before the choice turns to errors
 constexpr int kFolds = 5; // cross-validation: of the error-driven choice, of the kinds by family
+constexpr double kProbeSeconds = 10; // measuring time between two timings of the speed probe
+constexpr const char* kProbeNetwork = "mobilenet_v2_w050_r224"; // the benchmark suite's
 
 std::string fixed(double value, int decimals) {
     char text[64];
@@ -138,6 +140,18 @@ FamilyError family_error(const predict::FamilyResult& family) {
     return {family.family, static_cast<int>(family.runs.size()), predict::summarise_errors(errors)};
 }
 
+// The network that tells the machine's speed: the benchmark suite's MobileNetV2 at width 0.5 (a
+// few ms, every common kernel kind), else the first generated network of the pool.
+std::size_t probe_network(const std::vector<PoolNetwork>& pool) {
+    for (std::size_t n = 0; n < pool.size(); ++n)
+        if (pool[n].name == kProbeNetwork)
+            return n;
+    for (std::size_t n = 0; n < pool.size(); ++n)
+        if (!pool[n].example)
+            return n;
+    return 0;
+}
+
 std::string today() {
     const std::time_t now = std::time(nullptr);
     char text[32];
@@ -234,6 +248,16 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
 
     std::vector<predict::RunData> runs;
     std::vector<bool> done(pool.size(), false);
+    // The speed probe is measured for itself only. runs_state_ms[i]: the machine's speed around
+    // runs[i] (the probes before and after it), runs_scale[i]: the factor its times carry so far;
+    // pending: pool indices of the last runs, measured since the last probe.
+    const std::size_t probe = probe_network(pool);
+    done[probe] = true;
+    result.speed.probe = pool[probe].name;
+    std::vector<double> runs_state_ms, runs_scale;
+    std::vector<std::size_t> pending;
+    double measured_since_probe_s = kProbeSeconds;
+    bool probing = pool.size() > 1;
     std::vector<double> measured_per_cluster(static_cast<std::size_t>(clusters.count()), 0);
     std::vector<double> speed_ratios; // measured / nominal end-to-end time
     double session_s = 1.0;           // per network beyond its runs: start-up, load, profile
@@ -311,9 +335,10 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             forget(network);
             return false;
         }
-        forget(network);
+        pending.push_back(n);
         run.model = network.name;
         const double seconds = elapsed() - began;
+        measured_since_probe_s += seconds;
         profile::put_run(result.data, run);
         runs.push_back(predict::prepare_run(*network.model, run));
         runs.back().family = network.family;
@@ -359,9 +384,114 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         expect();
     };
 
+    // Scales runs[i]'s times (its data for training and the dataset's) by `factor`.
+    const auto scale_run = [&](std::size_t i, double factor) {
+        auto& run = runs[i];
+        run.e2e_ms *= factor;
+        run.kernels_ms *= factor;
+        for (auto& sample : run.samples)
+            sample.us *= factor;
+        for (auto& launched : run.launched_us)
+            launched.second *= factor;
+        result.networks[i].e2e_ms *= factor;
+        for (auto& measured : result.data.runs)
+            if (measured.model == result.networks[i].name) {
+                for (auto& ms : measured.e2e_ms)
+                    ms *= factor;
+                for (auto& kernel : measured.kernels)
+                    if (kernel.us)
+                        *kernel.us *= factor;
+            }
+        runs_scale[i] *= factor;
+    };
+    // Takes the runs measured since the last probe out of the data and back into the pool.
+    const auto drop_pending = [&] {
+        for (std::size_t i = 0; i < pending.size(); ++i) {
+            std::vector<std::vector<double>> features;
+            for (const auto& sample : runs.back().samples)
+                features.push_back(sample.features);
+            for (const int c : clusters.clusters_of(features))
+                measured_per_cluster[static_cast<std::size_t>(c)] -= 1;
+            std::erase_if(result.data.runs, [&](const profile::MeasuredRun& r) {
+                return r.model == result.networks.back().name;
+            });
+            runs.pop_back();
+            result.networks.pop_back();
+        }
+        for (const std::size_t n : pending)
+            done[n] = false;
+        result.speed.remeasured += static_cast<int>(pending.size());
+        pending.clear();
+    };
+    // The machine's fast state: the 10th percentile of the probes.
+    const auto fast_ms = [&] {
+        std::vector<double> ms;
+        for (const auto& p : result.speed.probes)
+            ms.push_back(p.second);
+        return cleave::quantile(ms, 0.1);
+    };
+    // Times the probe and judges the networks measured since the last one. When the probes
+    // before and after them agree within kSlowState, their times are scaled to the fast state by
+    // the probes' ratio; when the speed changed in between, they go back to the pool.
+    const auto time_probe = [&] {
+        measured_since_probe_s = 0;
+        double ms = 0;
+        try {
+            auto& network = pool[probe];
+            network.model->file =
+                measurable_file(network, options.work_folder / "examples").string();
+            const auto run = profiler.profile(*network.model, profiling);
+            ms = run.e2e_ms.empty() ? 0 : cleave::median(run.e2e_ms);
+        } catch (const InputError& e) {
+            say("  the speed probe " + pool[probe].name + " failed (" + e.what() +
+                "); the machine's speed is not followed");
+        }
+        auto& speed = result.speed;
+        if (!(ms > 0)) {
+            probing = false;
+            for (const std::size_t n : pending)
+                forget(pool[n]);
+            runs_state_ms.resize(runs.size(), 0);
+            runs_scale.resize(runs.size(), 1);
+            pending.clear();
+            return;
+        }
+        const double before = speed.probes.empty() ? ms : speed.probes.back().second;
+        speed.probes.emplace_back(elapsed(), ms);
+        speed.slowest_ms = std::max(speed.slowest_ms, ms);
+        speed.fastest_ms = fast_ms();
+        if (pending.empty())
+            return;
+        const double state_ms = std::sqrt(before * ms);
+        const bool changed = std::max(before, ms) > kSlowState * std::min(before, ms);
+        if (changed || state_ms > kSlowState * speed.fastest_ms) {
+            say(changed
+                    ? "  the machine's speed changed while the last " +
+                          std::to_string(pending.size()) + " networks were measured (speed probe " +
+                          fixed(before, 2) + " -> " + fixed(ms, 2) +
+                          " ms): they go back to the pool"
+                    : "  the machine ran " + fixed(state_ms / speed.fastest_ms, 2) +
+                          "x slower than its fastest while the last " +
+                          std::to_string(pending.size()) + " networks were measured (speed probe " +
+                          fixed(ms, 2) + " ms): they go back to the pool");
+            drop_pending();
+            return;
+        }
+        const double factor = speed.fastest_ms / state_ms;
+        for (const std::size_t n : pending)
+            forget(pool[n]);
+        runs_state_ms.resize(runs.size(), state_ms);
+        runs_scale.resize(runs.size(), 1);
+        for (std::size_t i = runs.size() - pending.size(); i < runs.size(); ++i)
+            scale_run(i, factor);
+        pending.clear();
+    };
+
     // Takes `pick`'s choice while its expected cost fits before `until`; false when none fits.
     const auto measure_next = [&](const std::function<int(const std::vector<Candidate>&)>& pick,
                                   double until, const std::string& phase) {
+        if (probing && measured_since_probe_s >= kProbeSeconds)
+            time_probe();
         auto list = candidates();
         if (list.empty()) {
             grow();
@@ -438,6 +568,36 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         if (!any)
             break;
     }
+    if (probing && !pending.empty())
+        time_probe();
+    // Judged again against the fast state of the whole calibration (the probes after a run may
+    // have found a faster one): runs measured in what then counts as a slow spell are left out,
+    // as long as most runs stay; the others are scaled to it.
+    const double limit = kSlowState * result.speed.fastest_ms;
+    const auto slow = static_cast<std::size_t>(std::count_if(
+        runs_state_ms.begin(), runs_state_ms.end(), [&](double ms) { return ms > limit; }));
+    if (slow > 0 && 2 * slow <= runs.size()) {
+        for (std::size_t i = runs.size(); i-- > 0;) {
+            if (runs_state_ms[i] <= limit)
+                continue;
+            const auto name = result.networks[i].name;
+            std::erase_if(result.data.runs,
+                          [&](const profile::MeasuredRun& r) { return r.model == name; });
+            runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
+            result.networks.erase(result.networks.begin() + static_cast<std::ptrdiff_t>(i));
+            runs_state_ms.erase(runs_state_ms.begin() + static_cast<std::ptrdiff_t>(i));
+            runs_scale.erase(runs_scale.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        result.speed.left_out = static_cast<int>(slow);
+        say("left out " + std::to_string(slow) + " networks measured while the machine ran more " +
+            "than " + fixed(kSlowState, 2) + "x slower than its fastest");
+    }
+    for (std::size_t i = 0; i < runs_state_ms.size() && i < runs.size(); ++i)
+        if (runs_state_ms[i] > 0) {
+            const double target = result.speed.fastest_ms / runs_state_ms[i];
+            scale_run(i, target / runs_scale[i]);
+            result.speed.scaled += target < 1 / 1.05;
+        }
     result.measuring_seconds = elapsed();
     if (runs.size() < 2)
         throw InputError("", "--minutes",

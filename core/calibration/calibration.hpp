@@ -60,6 +60,23 @@ struct KindScore {
     double seconds = 0;
 };
 
+// The machine's own speed during the calibration, from a probe network timed between the
+// others: on a shared host (a VM whose cores other tenants also run on) a network can run 1.5x
+// slower for seconds to minutes at a time, and not every network by the same factor. A network
+// goes back to the pool, to be measured again, when the probes around it disagree by more than
+// kSlowState (the speed changed while it was measured) or ran more than kSlowState times slower
+// than the fast state; otherwise its times are scaled to the fast state by their ratio.
+struct MachineSpeed {
+    std::string probe;                             // the probe network's name
+    std::vector<std::pair<double, double>> probes; // (seconds into the calibration, its ms)
+    double fastest_ms = 0; // the fast state: the 10th percentile of the probes
+    double slowest_ms = 0;
+    int remeasured = 0; // networks measured again after a slow spell or a change of speed
+    int left_out = 0;   // runs of a slow spell judged by the fast state found after them
+    int scaled = 0;     // networks kept whose times were scaled down by more than 5%
+};
+inline constexpr double kSlowState = 1.15;
+
 struct CalibrationResult {
     device::DeviceSpec device;
     predict::Predictor predictor;
@@ -68,6 +85,7 @@ struct CalibrationResult {
     std::vector<KindScore> kinds; // in the order scored; predictor.kind is the best
     int pool_networks = 0;
     int kernel_clusters = 0;
+    MachineSpeed speed;
     double measuring_seconds = 0;
     double seconds = 0;
 };
