@@ -577,7 +577,8 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     const auto slow = static_cast<std::size_t>(std::count_if(
         runs_state_ms.begin(), runs_state_ms.end(), [&](double ms) { return ms > limit; }));
     if (slow > 0 && 2 * slow <= runs.size()) {
-        for (std::size_t i = runs.size(); i-- > 0;) {
+        // runs_state_ms covers the runs measured while the probe was followed: the first ones.
+        for (std::size_t i = std::min(runs.size(), runs_state_ms.size()); i-- > 0;) {
             if (runs_state_ms[i] <= limit)
                 continue;
             const auto name = result.networks[i].name;
