@@ -43,6 +43,9 @@ fi
 
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# Paths inside the checkout count relative to it, so that a clone elsewhere (CI's) finds what this
+# one compiled in the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 generator=(-G Ninja)
 [ -f "$build/CMakeCache.txt" ] && generator=() # an existing build keeps the generator it was made with
 cmake -S "$root" -B "$build" "${generator[@]}" "${launcher[@]}" "$@"
