@@ -800,29 +800,41 @@ constexpr std::int64_t kZooMaxMacs = 2'000'000'000;
 constexpr std::int64_t kZooMinMacs = 20'000'000;
 constexpr std::int64_t kZooMaxParameters = 12'000'000;
 
-std::vector<ModelSpec> zoo_models(int count, std::uint64_t seed) {
+// `count` networks of a space whose plans `draw` gives: each drawn again until the network fits
+// the zoo's limits, sized without weights, so cheaply. `input(plan)`, `build(builder, plan)` and
+// `describe(plan)` make the spec; ids are "<space>_0000" on.
+template <typename Draw, typename Input, typename Build, typename Describe>
+std::vector<ModelSpec> sized_models(const std::string& space, int count, std::uint64_t seed,
+                                    Draw draw, Input input, Build build, Describe describe) {
     std::vector<ModelSpec> models;
     std::mt19937_64 random(seed);
     for (int i = 0; i < count; ++i) {
         char id[32];
-        std::snprintf(id, sizeof id, "zoo_%04d", i);
-        // Drawn again until the network's size fits: sized without weights, so cheaply.
-        ZooPlan plan;
+        std::snprintf(id, sizeof id, "%s_%04d", space.c_str(), i);
+        decltype(draw(random)) plan;
         for (int attempt = 0;; ++attempt) {
             if (attempt == 10000)
-                throw std::logic_error("no zoo network fits the size limits");
-            plan = draw_zoo_plan(random);
-            NetBuilder sizing(id, {1, 3, plan.resolution, plan.resolution}, 0, false);
-            zoo_network(sizing, plan);
+                throw std::logic_error("no " + space + " network fits the size limits");
+            plan = draw(random);
+            NetBuilder sizing(id, input(plan), 0, false);
+            build(sizing, plan);
             if (sizing.macs() >= kZooMinMacs && sizing.macs() <= kZooMaxMacs &&
                 sizing.parameters() <= kZooMaxParameters)
                 break;
         }
-        models.push_back(spec(id, "zoo", zoo_description(plan),
-                              {1, 3, plan.resolution, plan.resolution},
-                              [plan](NetBuilder& b) { zoo_network(b, plan); }));
+        models.push_back(spec(id, space, describe(plan), input(plan),
+                              [plan, build](NetBuilder& b) { build(b, plan); }));
     }
     return models;
+}
+
+std::vector<ModelSpec> zoo_models(int count, std::uint64_t seed) {
+    return sized_models(
+        "zoo", count, seed, draw_zoo_plan,
+        [](const ZooPlan& plan) {
+            return std::vector<std::int64_t>{1, 3, plan.resolution, plan.resolution};
+        },
+        zoo_network, zoo_description);
 }
 
 // ---- The "transformer" space: one transformer family's blocks at random widths, heads and
@@ -1042,27 +1054,8 @@ std::string transformer_description(const TransformerPlan& t) {
 }
 
 std::vector<ModelSpec> transformer_models(int count, std::uint64_t seed) {
-    std::vector<ModelSpec> models;
-    std::mt19937_64 random(seed);
-    for (int i = 0; i < count; ++i) {
-        char id[32];
-        std::snprintf(id, sizeof id, "transformer_%04d", i);
-        TransformerPlan plan;
-        for (int attempt = 0;; ++attempt) {
-            if (attempt == 10000)
-                throw std::logic_error("no transformer network fits the size limits");
-            plan = draw_transformer_plan(random);
-            NetBuilder sizing(id, transformer_input(plan), 0, false);
-            transformer_network(sizing, plan);
-            if (sizing.macs() >= kZooMinMacs && sizing.macs() <= kZooMaxMacs &&
-                sizing.parameters() <= kZooMaxParameters)
-                break;
-        }
-        models.push_back(spec(id, "transformer", transformer_description(plan),
-                              transformer_input(plan),
-                              [plan](NetBuilder& b) { transformer_network(b, plan); }));
-    }
-    return models;
+    return sized_models("transformer", count, seed, draw_transformer_plan, transformer_input,
+                        transformer_network, transformer_description);
 }
 
 } // namespace
