@@ -200,6 +200,29 @@ private slots:
         QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"MatMul+Add", "MatMul", "Add"}));
     }
 
+    void decomposedLayerNormIsOneLayerNormalization() {
+        // LayerNorm as exporters write it below opset 17 (GPT-2), then a product that reads it.
+        OnnxBuilder b;
+        b.input("x", {1, 4, 8});
+        for (const char* c : {"two", "eps", "gamma", "beta"})
+            b.initializer(c, {});
+        b.initializer("w", {8, 8});
+        b.node("ReduceMean", {"x"}, {"mean"}, "mean");
+        b.node("Sub", {"x", "mean"}, {"d"}, "centre");
+        b.node("Pow", {"d", "two"}, {"d2"}, "square");
+        b.node("ReduceMean", {"d2"}, {"var"}, "variance");
+        b.node("Add", {"var", "eps"}, {"ve"}, "epsilon");
+        b.node("Sqrt", {"ve"}, {"sd"}, "root");
+        b.node("Div", {"d", "sd"}, {"n"}, "normalise");
+        b.node("Mul", {"n", "gamma"}, {"ns"}, "scale");
+        b.node("Add", {"ns", "beta"}, {"ln"}, "shift");
+        b.node("MatMul", {"ln", "w"}, {"y"}, "linear");
+        b.output("y");
+        const auto f = fuse(b, "ort-cpu");
+        QCOMPARE(f.types(), (QStringList{"LayerNormalization", "MatMul"}));
+        QCOMPARE(f.groups().front().count('+'), 8);
+    }
+
     void tanhGeluIsOneFastGelu() {
         // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))) as GPT-2 exports it.
         OnnxBuilder b;

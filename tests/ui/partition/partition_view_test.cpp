@@ -354,7 +354,7 @@ private slots:
     // show, and a split dragged in the window moves by single kernels.
     void largeModelsGetAnOverviewLane() {
         const auto model = std::make_shared<const cleave::graph::Model>(
-            cleave::test::built_model(cleave::modelgen::decoder_stack(45, 32, 2, 8, 10)));
+            cleave::test::built_model(cleave::modelgen::decoder_stack(50, 32, 2, 8, 10)));
         PartitionDocument mapping;
         PartitionPage page{&mapping};
         page.document()->setInputs(std::make_shared<const cleave::ui::PartitionInputs>(
