@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace cleave::profile {
 
@@ -131,7 +132,10 @@ std::string model_family(const std::string& model) {
 }
 
 bool is_transformer_family(const std::string& family) {
-    return family == "vit" || family == "maxvit" || family == "bert";
+    static const std::set<std::string> kTransformers{
+        "vit",      "maxvit", "bert",    "deit",       "levit",           "mobilevit",  "swin",
+        "convnext", "gpt",    "roberta", "distilbert", "efficientformer", "transformer"};
+    return kTransformers.contains(family);
 }
 
 } // namespace cleave::profile

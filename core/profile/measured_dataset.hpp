@@ -48,6 +48,9 @@ void save_measured_dataset(const MeasuredDataset& data, const std::filesystem::p
 // The architecture without its size (../shared/data/README.md): "resnet101" -> "resnet",
 // "resnext50_32x4d" -> "resnext", "mobilenet_v3_small" -> "mobilenet".
 std::string model_family(const std::string& model);
+// Families of attention models and hybrids, reported apart from the CNNs: the zoo's vit, maxvit
+// and bert, the exported swin, convnext, deit, levit, mobilevit, efficientformer, gpt (gpt2),
+// roberta and distilbert, and the generated "transformer" space.
 bool is_transformer_family(const std::string& family);
 
 } // namespace cleave::profile
