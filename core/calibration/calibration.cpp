@@ -256,6 +256,16 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     result.speed.probe = pool[probe].name;
     std::vector<double> runs_state_ms, runs_scale;
     std::vector<std::size_t> pending;
+    // Runs taken out for a slow spell or a change of speed, kept until their network is measured
+    // again: if most of the calibration ran slow, they are what there is.
+    struct Reserved {
+        std::size_t network = 0; // in pool
+        predict::RunData run;
+        profile::MeasuredRun data;
+        MeasuredNetwork measured;
+        double state_ms = 0;
+    };
+    std::vector<Reserved> reserve;
     double measured_since_probe_s = kProbeSeconds;
     bool probing = pool.size() > 1;
     std::vector<double> measured_per_cluster(static_cast<std::size_t>(clusters.count()), 0);
@@ -336,6 +346,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             return false;
         }
         pending.push_back(n);
+        std::erase_if(reserve, [&](const Reserved& r) { return r.network == n; });
         run.model = network.name;
         const double seconds = elapsed() - began;
         measured_since_probe_s += seconds;
@@ -405,16 +416,22 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         runs_scale[i] *= factor;
     };
     // Takes the runs measured since the last probe out of the data and back into the pool.
-    const auto drop_pending = [&] {
-        for (std::size_t i = 0; i < pending.size(); ++i) {
+    const auto drop_pending = [&](double state_ms) {
+        for (std::size_t i = pending.size(); i-- > 0;) {
             std::vector<std::vector<double>> features;
             for (const auto& sample : runs.back().samples)
                 features.push_back(sample.features);
             for (const int c : clusters.clusters_of(features))
                 measured_per_cluster[static_cast<std::size_t>(c)] -= 1;
-            std::erase_if(result.data.runs, [&](const profile::MeasuredRun& r) {
-                return r.model == result.networks.back().name;
-            });
+            Reserved r{pending[i], std::move(runs.back()), {}, result.networks.back(), state_ms};
+            const auto measured = std::find_if(
+                result.data.runs.begin(), result.data.runs.end(),
+                [&](const profile::MeasuredRun& m) { return m.model == r.measured.name; });
+            if (measured != result.data.runs.end()) {
+                r.data = std::move(*measured);
+                result.data.runs.erase(measured);
+            }
+            reserve.push_back(std::move(r));
             runs.pop_back();
             result.networks.pop_back();
         }
@@ -474,7 +491,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
                           "x slower than its fastest while the last " +
                           std::to_string(pending.size()) + " networks were measured (speed probe " +
                           fixed(ms, 2) + " ms): they go back to the pool");
-            drop_pending();
+            drop_pending(state_ms);
             return;
         }
         const double factor = speed.fastest_ms / state_ms;
@@ -570,6 +587,26 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     }
     if (probing && !pending.empty())
         time_probe();
+    // When most of what was measured ran in slow spells, the runs taken out for them (those not
+    // measured again) come back, scaled to the fast state like the others.
+    if (!reserve.empty() && 2 * runs.size() < runs.size() + reserve.size()) {
+        for (auto& r : reserve) {
+            runs.push_back(std::move(r.run));
+            profile::put_run(result.data, std::move(r.data));
+            result.networks.push_back(std::move(r.measured));
+            runs_state_ms.resize(runs.size() - 1, 0);
+            runs_scale.resize(runs.size() - 1, 1);
+            runs_state_ms.push_back(r.state_ms);
+            runs_scale.push_back(1);
+        }
+        say("most networks were measured in slow spells: the " + std::to_string(reserve.size()) +
+            " taken out and not measured again are kept, scaled to the machine's fastest");
+        result.speed.remeasured -= static_cast<int>(reserve.size());
+        reserve.clear();
+    }
+    // Those taken out and never measured again are left out.
+    result.speed.remeasured -= static_cast<int>(reserve.size());
+    result.speed.left_out += static_cast<int>(reserve.size());
     // Judged again against the fast state of the whole calibration (the probes after a run may
     // have found a faster one): runs measured in what then counts as a slow spell are left out,
     // as long as most runs stay; the others are scaled to it.
@@ -589,7 +626,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             runs_state_ms.erase(runs_state_ms.begin() + static_cast<std::ptrdiff_t>(i));
             runs_scale.erase(runs_scale.begin() + static_cast<std::ptrdiff_t>(i));
         }
-        result.speed.left_out = static_cast<int>(slow);
+        result.speed.left_out += static_cast<int>(slow);
         say("left out " + std::to_string(slow) + " networks measured while the machine ran more " +
             "than " + fixed(kSlowState, 2) + "x slower than its fastest");
     }

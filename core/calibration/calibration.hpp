@@ -72,7 +72,8 @@ struct MachineSpeed {
     double fastest_ms = 0; // the fast state: the 10th percentile of the probes
     double slowest_ms = 0;
     int remeasured = 0; // networks measured again after a slow spell or a change of speed
-    int left_out = 0;   // runs of a slow spell judged by the fast state found after them
+    int left_out = 0;   // runs of slow spells left out: not measured again, or judged slow by
+                        // the fast state found after them
     int scaled = 0;     // networks kept whose times were scaled down by more than 5%
 };
 inline constexpr double kSlowState = 1.15;

@@ -76,6 +76,12 @@ private slots:
         // A progress line per network, on stderr.
         for (const auto& n : networks)
             QVERIFY(run.err.contains(("] " + n.toObject()["name"].toString() + " (").toUtf8()));
+        // The machine's speed, followed by the probe from the first network on.
+        const QJsonObject speed = r["speed"].toObject();
+        QCOMPARE(speed["probe"].toString(), QString("mobilenet_v2_w050_r224"));
+        QVERIFY(!speed["probes"].toArray().isEmpty());
+        QVERIFY(speed["fastest_ms"].toDouble() > 0);
+        QVERIFY(speed["slowest_ms"].toDouble() >= speed["fastest_ms"].toDouble());
         const QJsonObject lasso = r["kinds"].toArray()[0].toObject();
         QVERIFY(lasso["scored"].toBool());
         QVERIFY(lasso["e2e"].toObject()["mape"].toDouble() > 0);

@@ -172,9 +172,9 @@ private slots:
         // The probe saw the spell; what was measured in it, or while it began or ended, went
         // back to the pool and was measured again.
         QVERIFY(std::abs(r.speed.slowest_ms / r.speed.fastest_ms - 1.5) < 1e-6);
-        QVERIFY(r.speed.remeasured >= 40);
-        QCOMPARE(r.speed.left_out, 0);
-        QCOMPARE(static_cast<int>(r.networks.size() + r.speed.probes.size()) + r.speed.remeasured,
+        QVERIFY(r.speed.remeasured >= 20);
+        QCOMPARE(static_cast<int>(r.networks.size() + r.speed.probes.size()) + r.speed.remeasured +
+                     r.speed.left_out,
                  profiler.profiled);
         QCOMPARE(r.data.runs.size(), r.networks.size());
         QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
@@ -192,6 +192,28 @@ private slots:
         }
         const auto [predicted, law_ms] = resnet18_by_predictor_and_law(r.predictor);
         QVERIFY2(std::abs(predicted - law_ms) / law_ms < 0.05,
+                 (std::to_string(predicted) + " vs " + std::to_string(law_ms)).c_str());
+    }
+
+    void aCalibrationSlowedForMostOfItsTimeKeepsWhatItMeasured() {
+        // The speed changes once, early, and stays slow: what was taken out comes back scaled.
+        QTemporaryDir dir;
+        LawProfiler profiler(0.5);
+        profiler.slow_from = 5;
+        profiler.slow_until = 1e9;
+        profiler.slow_factor = 1.5;
+        auto o = options(dir, 0.4);
+        o.clock = [&] { return profiler.clock; };
+        std::vector<std::string> lines;
+        o.progress = [&](const std::string& line) { lines.push_back(line); };
+        const auto r = calibration::calibrate(profiler, o);
+        QVERIFY(r.networks.size() >= 10);
+        QCOMPARE(r.data.runs.size(), r.networks.size());
+        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+            return line.find("most networks were measured in slow spells") != std::string::npos;
+        }));
+        const auto [predicted, law_ms] = resnet18_by_predictor_and_law(r.predictor);
+        QVERIFY2(std::abs(predicted - law_ms) / law_ms < 0.10,
                  (std::to_string(predicted) + " vs " + std::to_string(law_ms)).c_str());
     }
 
