@@ -43,11 +43,52 @@ profile::MeasuredRun with_covers_from_names(const graph::Model& model,
     return out;
 }
 
+// ONNX Runtime runs an ONNX function op without a kernel of its own as the ops of its body
+// (HardSwish: HardSigmoid, then Mul), names the last one after itself, covering the node, and
+// leaves the ones before it covering nothing. They are one kernel of the node's op here, timed as
+// their sum, as the fusion rules count it (their `launches`) and as a prediction sees it.
+profile::MeasuredRun with_expansions_joined(const graph::Model& model,
+                                            const profile::MeasuredRun& run) {
+    std::unordered_map<std::string, int> node_of;
+    for (std::size_t n = 0; n < model.nodes.size(); ++n)
+        node_of.emplace(model.nodes[n].name, static_cast<int>(n));
+    profile::MeasuredRun out = run;
+    out.kernels.clear();
+    std::size_t body_start = 0; // where the kernels covering nothing since the last one start
+    for (std::size_t k = 0; k < run.kernels.size(); ++k) {
+        auto kernel = run.kernels[k];
+        if (kernel.covers.empty()) {
+            out.kernels.push_back(std::move(kernel));
+            continue;
+        }
+        const auto node =
+            kernel.covers.size() == 1 ? node_of.find(kernel.covers.front()) : node_of.end();
+        const std::size_t body = out.kernels.size() - body_start;
+        if (node != node_of.end() && body > 0 && !node_of.count(grown_from(kernel.name)) &&
+            kernel.op != model.nodes[static_cast<std::size_t>(node->second)].op) {
+            kernel.op = model.nodes[static_cast<std::size_t>(node->second)].op;
+            kernel.domain = model.nodes[static_cast<std::size_t>(node->second)].domain;
+            for (std::size_t b = 0; b < body; ++b) {
+                const auto& part = out.kernels.back().us;
+                if (kernel.us && part)
+                    *kernel.us += *part;
+                else
+                    kernel.us.reset();
+                out.kernels.pop_back();
+            }
+        }
+        out.kernels.push_back(std::move(kernel));
+        body_start = out.kernels.size();
+    }
+    return out;
+}
+
 } // namespace
 
 MeasuredKernels measured_kernels(const graph::Model& model, const profile::MeasuredRun& given) {
     const auto count = model.nodes.size();
-    const profile::MeasuredRun run = with_covers_from_names(model, given);
+    const profile::MeasuredRun run =
+        with_expansions_joined(model, with_covers_from_names(model, given));
     const auto measured = fusion::measured_kernel_of_node(model, run);
     const auto constant = fusion::load_time_constants(model);
     fusion::NodeGroups groups(model);

@@ -230,6 +230,37 @@ private slots:
         QCOMPARE(measured_kernels(model, run).unattributed_us, 42.0);
     }
 
+    void aFunctionOpsBodyIsOneKernelOfTheOp() {
+        // ONNX Runtime runs HardSwish as HardSigmoid (covering nothing) then Mul (covering the
+        // node): one HardSwish kernel, timed as both, as the rules and a prediction see it.
+        OnnxBuilder b;
+        b.input("x", {1, 16, 8, 8});
+        b.node("Relu", {"x"}, {"r"}, "/act/Relu");
+        b.node("HardSwish", {"r"}, {"y"}, "/act/HardSwish");
+        b.output("y");
+        const auto model = graph::load_model_from_bytes(b.bytes(), "hardswish.onnx");
+        profile::MeasuredRun run;
+        run.model = "hardswish";
+        run.e2e_ms = {0.1};
+        run.kernels.push_back({"/act/Relu", "Relu", "", {"/act/Relu"}, 2.0});
+        run.kernels.push_back({"HardSigmoid_7", "HardSigmoid", "", {}, 3.0});
+        run.kernels.push_back({"Mul_8", "Mul", "", {"/act/HardSwish"}, 4.0});
+        const auto measured = measured_kernels(model, run);
+        QCOMPARE(measured.unattributed_us, 0.0);
+        QCOMPARE(measured.total_us, 9.0);
+        bool found = false;
+        for (std::size_t k = 0; k < measured.kernels.kernels.size(); ++k)
+            if (measured.kernels.kernels[k].name == "/act/HardSwish") {
+                QCOMPARE(measured.kernels.kernels[k].type, std::string("HardSwish"));
+                QCOMPARE(measured.us[k].value_or(0), 7.0);
+                found = true;
+            }
+        QVERIFY(found);
+        // A kernel named after a node keeps its own op and leaves the one before it alone.
+        run.kernels[2].name = "/act/HardSwish";
+        QCOMPARE(measured_kernels(model, run).unattributed_us, 3.0);
+    }
+
     void rooflineFromTheDeviceSpec() {
         const auto t4 = device::find_device("nvidia-t4");
         const auto p = roofline_predictor(t4, "");
