@@ -74,6 +74,129 @@ bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
            model.tensors[static_cast<std::size_t>(other)].elements() == (*shape)[1];
 }
 
+// A Transpose MatmulTransposeFusion folds into the MatMul it feeds: the input's last axis stays
+// in the last two dims, and the batch dims keep their order, contiguous, from dim 0 or 1.
+bool matmul_foldable_transpose(const graph::Model& model, const graph::Node& node) {
+    if (node.op != "Transpose" || node.inputs.empty() || node.inputs[0] < 0)
+        return false;
+    auto perm = node.ints_attribute("perm");
+    if (perm.empty()) { // reversed dims
+        const auto& shape = model.tensors[static_cast<std::size_t>(node.inputs[0])].shape;
+        if (!shape)
+            return false;
+        for (std::size_t d = shape->size(); d-- > 0;)
+            perm.push_back(static_cast<std::int64_t>(d));
+    }
+    const auto rank = static_cast<std::int64_t>(perm.size());
+    if (rank < 2 || (perm[rank - 1] != rank - 1 && perm[rank - 2] != rank - 1))
+        return false;
+    if (rank >= 3) {
+        if (perm[0] != 0 && perm[0] != 1)
+            return false;
+        for (std::int64_t i = 0; i + 3 < rank; ++i)
+            if (perm[i] + 1 != perm[i + 1])
+                return false;
+    }
+    return true;
+}
+
+// FusionRule::from_matmul_operand for u.
+bool matmul_operand_layout(const graph::Model& model, const graph::Node& u) {
+    if (u.op == "Transpose")
+        return matmul_foldable_transpose(model, u);
+    if (u.op != "Reshape" || u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() ||
+        u.outputs[0] < 0)
+        return false;
+    const auto& in = model.tensors[static_cast<std::size_t>(u.inputs[0])];
+    const auto& out = model.tensors[static_cast<std::size_t>(u.outputs[0])].shape;
+    if (!in.shape || !out || in.shape->size() < 2 || out->size() < 2 ||
+        !std::equal(in.shape->end() - 2, in.shape->end(), out->end() - 2) || in.producer < 0)
+        return false;
+    return matmul_foldable_transpose(model, model.nodes[static_cast<std::size_t>(in.producer)]);
+}
+
+// FusionRule::to_split_reshape_into_transpose for v.
+bool split_reshape_into_transpose(const graph::Model& model, const graph::Node& v,
+                                  const std::vector<bool>& constant) {
+    if (v.op != "Reshape" || v.inputs.empty() || v.inputs[0] < 0 || v.outputs.empty() ||
+        v.outputs[0] < 0)
+        return false;
+    const auto& in = model.tensors[static_cast<std::size_t>(v.inputs[0])].shape;
+    const auto& output = model.tensors[static_cast<std::size_t>(v.outputs[0])];
+    if (!in || !output.shape || output.is_graph_output)
+        return false;
+    // Each input dim the product of the next output dims.
+    std::size_t o = 0;
+    for (const std::int64_t d : *in) {
+        std::int64_t product = 1;
+        const std::size_t start = o;
+        while (o < output.shape->size() && (product < d || o == start)) {
+            if ((*output.shape)[o] <= 0)
+                return false;
+            product *= (*output.shape)[o++];
+        }
+        if (product != d)
+            return false;
+    }
+    if (o != output.shape->size())
+        return false;
+    int readers = 0;
+    for (const int c : output.consumers) {
+        if (constant[static_cast<std::size_t>(c)])
+            continue;
+        if (model.nodes[static_cast<std::size_t>(c)].op != "Transpose")
+            return false;
+        ++readers;
+    }
+    return readers == 1;
+}
+
+// A Transpose whose output only Gathers of one load-time index each, along one axis, read.
+bool transpose_of_scalar_gathers(const graph::Model& model, const graph::Node& node,
+                                 const std::vector<bool>& constant) {
+    if (node.op != "Transpose" || node.outputs.empty() || node.outputs[0] < 0)
+        return false;
+    const auto& output = model.tensors[static_cast<std::size_t>(node.outputs[0])];
+    if (output.is_graph_output)
+        return false;
+    std::optional<std::int64_t> axis;
+    int gathers = 0;
+    for (const int c : output.consumers) {
+        if (constant[static_cast<std::size_t>(c)])
+            continue;
+        const auto& g = model.nodes[static_cast<std::size_t>(c)];
+        if (g.op != "Gather" || g.inputs.size() != 2 || g.inputs[0] != node.outputs[0] ||
+            !known_at_load(model, g.inputs[1], constant) ||
+            model.tensors[static_cast<std::size_t>(g.inputs[1])].elements() != 1)
+            return false;
+        const auto a = g.int_attribute("axis", 0);
+        if (axis && *axis != a)
+            return false;
+        axis = a;
+        ++gathers;
+    }
+    return gathers >= 2;
+}
+
+// FusionRule::transpose_through_split for the edge u -> v.
+bool transpose_through_split(const graph::Model& model, const graph::Node& u, int v,
+                             const std::vector<bool>& constant) {
+    if (u.op == "Transpose") {
+        if (!transpose_of_scalar_gathers(model, u, constant))
+            return false;
+        for (const int c : model.tensors[static_cast<std::size_t>(u.outputs[0])].consumers)
+            if (!constant[static_cast<std::size_t>(c)])
+                return c == v; // the first reader
+        return false;
+    }
+    if (u.op != "Gather" || model.nodes[static_cast<std::size_t>(v)].op != "Transpose" ||
+        u.inputs.empty() || u.inputs[0] < 0)
+        return false;
+    const int p = model.tensors[static_cast<std::size_t>(u.inputs[0])].producer;
+    return p >= 0 &&
+           transpose_of_scalar_gathers(model, model.nodes[static_cast<std::size_t>(p)], constant);
+}
+
 // True when an input is stretched along a dim of size 1 to the output (or a shape is unknown).
 bool broadcasts(const graph::Model& model, int output, const std::vector<int>& inputs) {
     const auto& out = model.tensors[static_cast<std::size_t>(output)];
@@ -203,12 +326,17 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
             const int ru = groups.find(e.from), rv = groups.find(e.to);
             if (ru == rv)
                 continue; // already one kernel
-            if (rule.join_consumer
-                    ? anchor[static_cast<std::size_t>(ru)] != e.from ||
-                          !type[static_cast<std::size_t>(ru)].empty() ||
-                          (!rule.into_kernel_type.empty() &&
-                           !rule.into_kernel_type.count(type[static_cast<std::size_t>(rv)]))
-                    : anchor[static_cast<std::size_t>(rv)] != e.to)
+            if (rule.join_consumer ? anchor[static_cast<std::size_t>(ru)] != e.from ||
+                                         !type[static_cast<std::size_t>(ru)].empty() ||
+                                         (!rule.into_kernel_type.empty() &&
+                                          !rule.into_kernel_type.count(
+                                              type[static_cast<std::size_t>(rv)].empty()
+                                                  ? model
+                                                        .nodes[static_cast<std::size_t>(
+                                                            anchor[static_cast<std::size_t>(rv)])]
+                                                        .op
+                                                  : type[static_cast<std::size_t>(rv)]))
+                                   : anchor[static_cast<std::size_t>(rv)] != e.to)
                 continue; // the joining node already belongs to a kernel of more than itself
             const auto& anchor_op =
                 model.nodes[static_cast<std::size_t>(anchor[static_cast<std::size_t>(ru)])].op;
@@ -220,7 +348,13 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
             if (rule.to_input >= 0 && (static_cast<std::size_t>(rule.to_input) >= v.inputs.size() ||
                                        v.inputs[rule.to_input] != e.tensor))
                 continue;
-            if (rule.single_consumer && (tensor.consumers.size() != 1 || tensor.is_graph_output))
+            // Readers computed at load time (a Shape of the tensor) are gone by then; readers
+            // already one kernel with v (a decomposed LayerNorm's mean and difference) are one.
+            if (rule.single_consumer &&
+                (tensor.is_graph_output ||
+                 std::any_of(tensor.consumers.begin(), tensor.consumers.end(), [&](int c) {
+                     return !constant[static_cast<std::size_t>(c)] && groups.find(c) != rv;
+                 })))
                 continue;
             if (const auto [input, rank] = rule.from_input_rank; input >= 0) {
                 const int t =
@@ -242,6 +376,13 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
                      model.tensors[static_cast<std::size_t>(u.outputs[0])].dtype))
                 continue;
             if (rule.to_channel_constant && !channel_constant(model, v, e.tensor, constant))
+                continue;
+            if (rule.from_matmul_operand && !matmul_operand_layout(model, u))
+                continue;
+            if (rule.transpose_through_split && !transpose_through_split(model, u, e.to, constant))
+                continue;
+            if (rule.to_split_reshape_into_transpose &&
+                !split_reshape_into_transpose(model, v, constant))
                 continue;
             if (rule.single_output && std::count_if(u.outputs.begin(), u.outputs.end(),
                                                     [](int t) { return t >= 0; }) != 1)

@@ -132,6 +132,9 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
                            "to_scalar_scale",
                            "from_same_type",
                            "to_channel_constant",
+                           "from_matmul_operand",
+                           "to_split_reshape_into_transpose",
+                           "transpose_through_split",
                            "join_consumer",
                            "single_consumer",
                            "single_output",
@@ -162,6 +165,9 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
         rule.to_scalar_scale = flag(r, pointer, "to_scalar_scale");
         rule.from_same_type = flag(r, pointer, "from_same_type");
         rule.to_channel_constant = flag(r, pointer, "to_channel_constant");
+        rule.from_matmul_operand = flag(r, pointer, "from_matmul_operand");
+        rule.to_split_reshape_into_transpose = flag(r, pointer, "to_split_reshape_into_transpose");
+        rule.transpose_through_split = flag(r, pointer, "transpose_through_split");
         rule.join_consumer = flag(r, pointer, "join_consumer");
         if (!rule.into_kernel_type.empty() && !rule.join_consumer)
             throw InputError(reader.file(), pointer + "/into_kernel_type",

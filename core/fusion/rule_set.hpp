@@ -24,7 +24,8 @@ struct FusionRule {
     // joins the MatMul it feeds, the x * 0.5 branch FastGelu's product. Without it, v must
     // still be a kernel of its own and joins u's.
     bool join_consumer = false;
-    std::set<std::string> into_kernel_type; // with join_consumer: v's kernel has one of these types
+    // with join_consumer: v's kernel has one of these types (a rule's, or else its anchor's op)
+    std::set<std::string> into_kernel_type;
     // u's input at from_input_rank[0] has rank from_input_rank[1] ({-1, -1}: any), as Gemm's B
     // must be a matrix.
     std::array<int, 2> from_input_rank{-1, -1};
@@ -37,7 +38,26 @@ struct FusionRule {
     // v's other input is a load-time constant of one value per channel (dim 1) of u's output, as
     // a runtime folds into a convolution's weights and bias.
     bool to_channel_constant = false;
-    bool single_consumer = false;           // u's output feeds only v and is not a graph output
+    // u rearranges a MatMul operand so that ONNX Runtime's MatmulTransposeFusion
+    // (matmul_transpose_fusion.cc) takes it into the product as FusedMatMul's transA/B and
+    // transBatchA/B: a Transpose that keeps the input's last axis in the last two and its batch
+    // dims contiguous, first or second; or a Reshape that splits or merges only the batch dims
+    // (the last two stay) of such a Transpose's output, which the layout transformer moves the
+    // Transpose past.
+    bool from_matmul_operand = false;
+    // v is a Reshape that only splits dims (each input dim becomes a run of output dims) and whose
+    // output only a Transpose reads: the layout transformer moves u, a Transpose, past v and
+    // merges it into that one (MaxViT's departition).
+    bool to_split_reshape_into_transpose = false;
+    // A Transpose read only by Gathers of one load-time index each along one axis, which
+    // GatherSliceToSplitFusion makes one Split, the layout transformer then moving the Transpose
+    // past it onto each output: u is that Transpose and v the first of the Gathers (u's node goes
+    // to v's kernel), or u is one of the Gathers and v a Transpose it alone feeds, which the moved
+    // one merges into.
+    bool transpose_through_split = false;
+    // u's output feeds only v's kernel (readers computed at load time aside) and is not a graph
+    // output
+    bool single_consumer = false;
     bool single_output = false;             // u has one output
     bool other_input_is_from_input = false; // v's other input is u's first input: x * f(x)
     // v reads u's output exactly once, at this index of its run-time inputs (-1: any). Constants

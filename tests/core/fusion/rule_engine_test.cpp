@@ -296,6 +296,108 @@ private slots:
         QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Transpose+Mul", "Transpose", "Mul"}));
     }
 
+    void attentionTransposesAndHeadReshapesRunInTheMatMul() {
+        // torchvision's attention: q and k each a Transpose (L, N*H, d) -> (N*H, L, d), a Reshape
+        // of the batch dims to (N, H, L, d), k a Transpose of the last two, both scaled, then the
+        // product: one FusedMatMul; the Reshape that split the heads stays a kernel.
+        OnnxBuilder b;
+        b.input("q", {16, 1, 32});
+        b.input("k", {16, 4, 8});
+        b.int64_initializer("heads", {16, 4, 8});
+        b.int64_initializer("batch", {1, 4, 16, 8});
+        b.initializer("scale", {});
+        b.node("Reshape", {"q", "heads"}, {"qh"}, "split_heads");
+        OnnxBuilder::set_ints(b.node("Transpose", {"qh"}, {"qt"}, "q_t"), "perm", {1, 0, 2});
+        b.node("Reshape", {"qt", "batch"}, {"qb"}, "q_batch");
+        b.node("Mul", {"qb", "scale"}, {"qs"}, "q_scale");
+        OnnxBuilder::set_ints(b.node("Transpose", {"k"}, {"kt"}, "k_t"), "perm", {1, 0, 2});
+        b.node("Reshape", {"kt", "batch"}, {"kb"}, "k_batch");
+        OnnxBuilder::set_ints(b.node("Transpose", {"kb"}, {"kT"}, "k_T"), "perm", {0, 1, 3, 2});
+        b.node("Mul", {"kT", "scale"}, {"ks"}, "k_scale");
+        b.node("MatMul", {"qs", "ks"}, {"y"}, "scores");
+        b.output("y");
+        const auto f = fuse(b, "ort-cpu");
+        QCOMPARE(f.groups(),
+                 (QStringList{"Reshape",
+                              "Transpose+Reshape+Mul+Transpose+Reshape+Transpose+Mul+MatMul"}));
+        QCOMPARE(f.types().back(), QString("FusedMatMul"));
+        // A Transpose that splits the batch dims (BERT's (0, 2, 1, 3)) stays apart.
+        OnnxBuilder c;
+        c.input("q", {1, 16, 4, 8});
+        c.input("k", {1, 4, 8, 16});
+        OnnxBuilder::set_ints(c.node("Transpose", {"q"}, {"qt"}, "q_t"), "perm", {0, 2, 1, 3});
+        c.node("MatMul", {"qt", "k"}, {"y"}, "scores");
+        c.output("y");
+        QCOMPARE(fuse(c, "ort-cpu").groups(), (QStringList{"Transpose", "MatMul"}));
+    }
+
+    void transposeOfGathersMovesPastTheirSplit() {
+        // Swin's q, k, v: the Transpose of the stacked projections moves past the Split the
+        // Gathers become; k's own Transpose takes the one moved onto it and no longer folds into
+        // the product.
+        OnnxBuilder b;
+        b.input("qkv", {4, 16, 3, 2, 8});
+        for (const char* i : {"i0", "i1", "i2"})
+            b.initializer(i, {}, onnx::TensorProto::INT64, 8);
+        OnnxBuilder::set_ints(b.node("Transpose", {"qkv"}, {"t"}, "permute"), "perm",
+                              {2, 0, 3, 1, 4});
+        b.node("Gather", {"t", "i0"}, {"q"}, "q");
+        b.node("Gather", {"t", "i1"}, {"k"}, "k");
+        b.node("Gather", {"t", "i2"}, {"v"}, "v");
+        OnnxBuilder::set_ints(b.node("Transpose", {"k"}, {"kT"}, "k_T"), "perm", {0, 1, 3, 2});
+        b.node("MatMul", {"q", "kT"}, {"s"}, "scores");
+        b.node("MatMul", {"s", "v"}, {"y"}, "context");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Transpose+Gather", "Gather+Transpose",
+                                                           "Gather", "MatMul", "MatMul"}));
+    }
+
+    void transposeMovesPastASplitReshapeIntoTheNextTranspose() {
+        // MaxViT's departition: swap, split the dims, permute: the swap runs with the Reshape.
+        OnnxBuilder b;
+        b.input("x", {1, 4, 16, 8});
+        b.int64_initializer("windows", {1, 16, 2, 2, 8});
+        OnnxBuilder::set_ints(b.node("Transpose", {"x"}, {"s"}, "swap"), "perm", {0, 2, 1, 3});
+        b.node("Reshape", {"s", "windows"}, {"w"}, "split");
+        OnnxBuilder::set_ints(b.node("Transpose", {"w"}, {"p"}, "permute"), "perm",
+                              {0, 4, 1, 2, 3});
+        b.node("Relu", {"p"}, {"y"}, "relu");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(),
+                 (QStringList{"Transpose+Reshape", "Transpose", "Relu"}));
+    }
+
+    void residualAddJoinsOnlyA3dLayerNorm() {
+        // SkipLayerNormalization needs 3-D inputs: a residual sum read by a decomposed LayerNorm
+        // (its mean and its difference) joins it; a 4-D one (Swin's last norm) stays apart.
+        for (const int rank : {3, 4}) {
+            OnnxBuilder b;
+            const std::vector<std::int64_t> dims = rank == 3
+                                                       ? std::vector<std::int64_t>{1, 4, 8}
+                                                       : std::vector<std::int64_t>{1, 2, 2, 8};
+            b.input("x", dims);
+            b.input("r", dims);
+            for (const char* c : {"two", "eps", "gamma", "beta"})
+                b.initializer(c, {});
+            b.node("Add", {"x", "r"}, {"sum"}, "residual");
+            b.node("ReduceMean", {"sum"}, {"mean"}, "mean");
+            b.node("Sub", {"sum", "mean"}, {"d"}, "centre");
+            b.node("Pow", {"d", "two"}, {"d2"}, "square");
+            b.node("ReduceMean", {"d2"}, {"var"}, "variance");
+            b.node("Add", {"var", "eps"}, {"ve"}, "epsilon");
+            b.node("Sqrt", {"ve"}, {"sd"}, "root");
+            b.node("Div", {"d", "sd"}, {"n"}, "normalise");
+            b.node("Mul", {"n", "gamma"}, {"ns"}, "scale");
+            b.node("Add", {"ns", "beta"}, {"y"}, "shift");
+            b.output("y");
+            const auto f = fuse(b, "ort-cpu");
+            if (rank == 3)
+                QCOMPARE(f.types(), QStringList{"SkipLayerNormalization"});
+            else
+                QCOMPARE(f.types(), (QStringList{"Add", "LayerNormalization"}));
+        }
+    }
+
     void mergeThatWouldMakeACycleIsRefused() {
         // conv -> relu -> add and conv -> add: conv and add in one kernel, relu outside it, would
         // be a cycle; with relu inside it is fine.
