@@ -13,17 +13,27 @@ double total_ms(const std::vector<std::vector<double>>& kernel_ms, int pe) {
     return std::accumulate(row.begin(), row.end(), 0.0);
 }
 
-} // namespace
+// The slowest segment's compute time.
+double bottleneck_ms(const std::vector<std::vector<double>>& kernel_ms, const Mapping& mapping) {
+    const auto& any = kernel_ms[static_cast<std::size_t>(mapping.pes.front())];
+    double worst = 0;
+    for (std::size_t s = 0; s < mapping.pes.size(); ++s) {
+        const auto& row = kernel_ms[static_cast<std::size_t>(mapping.pes[s])];
+        const int begin = s == 0 ? 0 : mapping.points[s - 1];
+        const int end =
+            s + 1 < mapping.pes.size() ? mapping.points[s] : static_cast<int>(any.size());
+        worst = std::max(worst, std::accumulate(row.begin() + begin, row.begin() + end, 0.0));
+    }
+    return worst;
+}
 
-Mapping balanced_mapping(const std::vector<std::vector<double>>& kernel_ms,
-                         const std::vector<int>& pes) {
-    if (pes.empty())
-        return {};
+// The balanced mapping with splits only where `allowed` (per kernel boundary; empty: anywhere).
+std::optional<Mapping> balanced_over(const std::vector<std::vector<double>>& kernel_ms,
+                                     const std::vector<int>& pes,
+                                     const std::vector<bool>& allowed) {
     const int kernel_count = static_cast<int>(kernel_ms[static_cast<std::size_t>(pes.front())].size());
-    if (kernel_count == 0)
-        return {};
-    // Each PE in turn takes kernels while its compute stays within `limit`; a PE that cannot take
-    // the next kernel at all is skipped.
+    // Each PE in turn takes kernels while its compute stays within `limit`, back to the last
+    // allowed boundary; a PE that cannot take the next kernels at all is skipped.
     const auto fill = [&](double limit) -> std::optional<Mapping> {
         Mapping mapping;
         int start = 0;
@@ -33,6 +43,9 @@ Mapping balanced_mapping(const std::vector<std::vector<double>>& kernel_ms,
             double sum = 0;
             while (end < kernel_count && sum + row[static_cast<std::size_t>(end)] <= limit)
                 sum += row[static_cast<std::size_t>(end++)];
+            if (!allowed.empty())
+                while (end > start && end < kernel_count && !allowed[static_cast<std::size_t>(end)])
+                    --end;
             if (end == start)
                 continue;
             if (!mapping.pes.empty())
@@ -50,7 +63,32 @@ Mapping balanced_mapping(const std::vector<std::vector<double>>& kernel_ms,
         const double middle = (low + high) / 2;
         (fill(middle) ? high : low) = middle;
     }
-    return *fill(high);
+    return fill(high);
+}
+
+} // namespace
+
+Mapping balanced_mapping(const std::vector<std::vector<double>>& kernel_ms,
+                         const std::vector<int>& pes, std::span<const int> crossing) {
+    if (pes.empty() || kernel_ms[static_cast<std::size_t>(pes.front())].empty())
+        return {};
+    const Mapping anywhere = *balanced_over(kernel_ms, pes, {});
+    const auto kernel_count = kernel_ms[static_cast<std::size_t>(pes.front())].size();
+    if (anywhere.points.empty() || crossing.size() != kernel_count + 1 || kernel_count < 2)
+        return anywhere;
+    // Where the fewest tensors cross; failing that (BERT's mask crosses every layer), where one
+    // or two more do.
+    const int fewest = *std::min_element(crossing.begin() + 1, crossing.end() - 1);
+    const double slowest = bottleneck_ms(kernel_ms, anywhere) * (1 + kBlockSplitSlack);
+    std::vector<bool> allowed(kernel_count + 1, false);
+    for (int most = fewest; most <= fewest + 2; ++most) {
+        for (std::size_t b = 1; b < kernel_count; ++b)
+            allowed[b] = crossing[b] <= most;
+        const auto between_blocks = balanced_over(kernel_ms, pes, allowed);
+        if (between_blocks && bottleneck_ms(kernel_ms, *between_blocks) <= slowest)
+            return *between_blocks;
+    }
+    return anywhere;
 }
 
 Mapping default_mapping(const MappingCosts& costs, const device::Cluster& cluster,
@@ -69,13 +107,15 @@ Mapping default_mapping(const MappingCosts& costs, const device::Cluster& cluste
     std::stable_sort(fastest.begin(), fastest.end(), [&](int a, int b) {
         return total_ms(kernel_ms, a) < total_ms(kernel_ms, b);
     });
+    const auto crossing = costs.crossing_tensors();
     Mapping best;
     double best_throughput = -1;
     Evaluation evaluation;
     for (std::size_t n = 1; n <= fastest.size(); ++n) {
         const auto mapping = balanced_mapping(
             kernel_ms,
-            std::vector<int>(fastest.begin(), fastest.begin() + static_cast<std::ptrdiff_t>(n)));
+            std::vector<int>(fastest.begin(), fastest.begin() + static_cast<std::ptrdiff_t>(n)),
+            crossing);
         costs.evaluate(mapping, evaluation);
         if (evaluation.throughput_per_s > best_throughput * (1 + 1e-9)) {
             best = mapping;

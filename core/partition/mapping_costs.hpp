@@ -59,6 +59,9 @@ public:
                  const device::Cluster& cluster, const std::vector<std::vector<double>>& kernel_ms);
 
     int kernel_count() const { return kernel_count_; }
+    // Per kernel boundary b (0 .. kernel_count()): the activations a split there would carry,
+    // made before b and read at b or later (graph inputs and load-time constants aside).
+    const std::vector<int>& crossing_tensors() const { return crossing_; }
     int pe_count() const { return pe_count_; }
     bool has_latencies(int pe) const { return has_latencies_[static_cast<std::size_t>(pe)]; }
     const device::PePower& power(int pe) const { return power_[static_cast<std::size_t>(pe)]; }
@@ -157,6 +160,7 @@ private:
     // live_[live_begin_[b] .. live_begin_[b + 1]) index carried_.
     std::vector<int> live_begin_;
     std::vector<int> live_;
+    std::vector<int> crossing_;       // crossing_tensors()
     std::vector<double> ms_per_byte_; // [from * P + to]
     std::vector<double> link_ms_;     // [from * P + to]
     std::vector<device::PePower> power_;

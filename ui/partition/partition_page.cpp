@@ -399,7 +399,11 @@ void PartitionPage::balance() {
     for (const int pe : document_->mapping().pes)
         if (std::find(pes.begin(), pes.end(), pe) == pes.end())
             pes.push_back(pe);
-    document_->replaceMapping(partition::balanced_mapping(document_->inputs()->kernel_ms, pes),
+    const auto& inputs = *document_->inputs();
+    document_->replaceMapping(partition::balanced_mapping(inputs.kernel_ms, pes,
+                                                          inputs.costs
+                                                              ? inputs.costs->crossing_tensors()
+                                                              : std::vector<int>{}),
                               tr("Balance"));
 }
 

@@ -34,6 +34,21 @@ private slots:
         QVERIFY(partition::balanced_mapping(latencies(), {}).pes.empty());
     }
 
+    void splitsGoBetweenBlocksWhenThatCostsLittle() {
+        // Twenty 1 ms kernels on two equal PEs: anywhere, the split is at 10. Where one tensor
+        // crosses only at 9 and 12 (block ends), 9 costs the slowest segment 10%: taken. Where
+        // it crosses only at 5 and 15, a block split would cost 50%: the split stays at 10.
+        const std::vector<std::vector<double>> ms(2, std::vector<double>(20, 1.0));
+        std::vector<int> crossing(21, 2);
+        crossing.front() = crossing.back() = 0;
+        QCOMPARE(partition::balanced_mapping(ms, {0, 1}).points, std::vector<int>{10});
+        crossing[9] = crossing[12] = 1;
+        QCOMPARE(partition::balanced_mapping(ms, {0, 1}, crossing).points, std::vector<int>{9});
+        crossing[9] = crossing[12] = 2;
+        crossing[5] = crossing[15] = 1;
+        QCOMPARE(partition::balanced_mapping(ms, {0, 1}, crossing).points, std::vector<int>{10});
+    }
+
     void defaultIsTheFastestHostsBestSplit() {
         const auto model = test::tiny_partition_model();
         const auto kernels = test::tiny_kernels(model);

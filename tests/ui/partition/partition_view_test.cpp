@@ -383,6 +383,47 @@ private slots:
         QVERIFY(!page.grab().isNull());
     }
 
+    void splitsOfATransformerFallBetweenItsBlocks() {
+        // A 12-layer decoder on nx8: the opening mapping, and Balance over four boards' GPUs,
+        // split where only the residual stream crosses, never inside attention or the MLP.
+        const auto model = std::make_shared<const cleave::graph::Model>(
+            cleave::test::built_model(cleave::modelgen::decoder_stack(12, 64, 4, 32)));
+        PartitionDocument mapping;
+        PartitionPage page{&mapping};
+        page.document()->setInputs(std::make_shared<const cleave::ui::PartitionInputs>(
+            cleave::ui::prepare_partition({model, kernelsOf(model), nx8(), "ort-cpu"})));
+        auto* document = page.document();
+        const auto& inputs = *document->inputs();
+        const auto& crossing = inputs.costs->crossing_tensors();
+        const int fewest = *std::min_element(crossing.begin() + 1, crossing.end() - 1);
+        const auto between_blocks = [&] {
+            for (const int point : document->mapping().points)
+                if (crossing[static_cast<std::size_t>(point)] != fewest)
+                    return false;
+            return true;
+        };
+        QVERIFY(document->mapping().points.size() >= 2);
+        QVERIFY(between_blocks());
+        // Balanced anywhere over four GPUs, the splits land inside blocks; Balance moves them
+        // between blocks for at most kBlockSplitSlack of the slowest segment's compute.
+        auto four = gpus(*inputs.request.cluster);
+        four.resize(4);
+        document->replaceMapping(cleave::partition::balanced_mapping(inputs.kernel_ms, four),
+                                 "test");
+        QVERIFY(!between_blocks());
+        const auto compute = [&] {
+            double slowest = 0;
+            for (const auto& pe : document->evaluation().pes)
+                slowest = std::max(slowest, pe.compute_ms);
+            return slowest;
+        };
+        const double anywhere = compute();
+        page.balance();
+        QVERIFY(between_blocks());
+        QCOMPARE(document->mapping().pes, four);
+        QVERIFY(compute() <= anywhere * (1 + cleave::partition::kBlockSplitSlack) + 1e-9);
+    }
+
     void undoAndRedoRestoreEveryEdit() {
         PartitionDocument mapping;
         PartitionPage page{&mapping};
