@@ -47,23 +47,28 @@ profile::MeasuredRun with_covers_from_names(const graph::Model& model,
 // (HardSwish: HardSigmoid, then Mul), names the last one after itself, covering the node, and
 // leaves the ones before it covering nothing. They are one kernel of the node's op here, timed as
 // their sum, as the fusion rules count it (their `launches`) and as a prediction sees it.
+// `launches`: per kernel of the run returned, the runtime kernels it stands for.
 profile::MeasuredRun with_expansions_joined(const graph::Model& model,
-                                            const profile::MeasuredRun& run) {
+                                            const profile::MeasuredRun& run,
+                                            std::vector<int>& launches) {
     std::unordered_map<std::string, int> node_of;
     for (std::size_t n = 0; n < model.nodes.size(); ++n)
         node_of.emplace(model.nodes[n].name, static_cast<int>(n));
     profile::MeasuredRun out = run;
     out.kernels.clear();
+    launches.clear();
     std::size_t body_start = 0; // where the kernels covering nothing since the last one start
     for (std::size_t k = 0; k < run.kernels.size(); ++k) {
         auto kernel = run.kernels[k];
         if (kernel.covers.empty()) {
             out.kernels.push_back(std::move(kernel));
+            launches.push_back(1);
             continue;
         }
         const auto node =
             kernel.covers.size() == 1 ? node_of.find(kernel.covers.front()) : node_of.end();
         const std::size_t body = out.kernels.size() - body_start;
+        int launched = 1;
         if (node != node_of.end() && body > 0 && !node_of.count(grown_from(kernel.name)) &&
             kernel.op != model.nodes[static_cast<std::size_t>(node->second)].op) {
             kernel.op = model.nodes[static_cast<std::size_t>(node->second)].op;
@@ -75,9 +80,12 @@ profile::MeasuredRun with_expansions_joined(const graph::Model& model,
                 else
                     kernel.us.reset();
                 out.kernels.pop_back();
+                launches.pop_back();
             }
+            launched = static_cast<int>(body) + 1;
         }
         out.kernels.push_back(std::move(kernel));
+        launches.push_back(launched);
         body_start = out.kernels.size();
     }
     return out;
@@ -87,8 +95,9 @@ profile::MeasuredRun with_expansions_joined(const graph::Model& model,
 
 MeasuredKernels measured_kernels(const graph::Model& model, const profile::MeasuredRun& given) {
     const auto count = model.nodes.size();
+    std::vector<int> launches; // per kernel of `run`
     const profile::MeasuredRun run =
-        with_expansions_joined(model, with_covers_from_names(model, given));
+        with_expansions_joined(model, with_covers_from_names(model, given), launches);
     const auto measured = fusion::measured_kernel_of_node(model, run);
     const auto constant = fusion::load_time_constants(model);
     fusion::NodeGroups groups(model);
@@ -143,6 +152,8 @@ MeasuredKernels measured_kernels(const graph::Model& model, const profile::Measu
         const int r = runtime_of[k];
         if (r >= 0 && groups_per_runtime_kernel[r] == 1)
             out.us[k] = run.kernels[static_cast<std::size_t>(r)].us;
+        if (r >= 0)
+            out.kernels.kernels[k].launches = launches[static_cast<std::size_t>(r)];
     }
     for (std::size_t r = 0; r < run.kernels.size(); ++r) {
         const auto& us = run.kernels[r].us;

@@ -12,10 +12,13 @@ namespace cleave::predict {
 
 struct MeasuredKernels {
     // The runtime's kernels over the model's nodes; nodes no kernel names stay alone, load-time
-    // constants join their first consumer. Kernel types are the runtime's op names.
+    // constants join their first consumer. Kernel types are the runtime's op names, but for a
+    // function op run as the ops of its body (HardSwish), which is one kernel of the node's op
+    // with `launches` the kernels the runtime ran for it.
     fusion::KernelGraph kernels;
-    // Per kernel: the runtime's time for exactly this group, in microseconds; empty when the
-    // runtime did not time it or its kernel does not map onto one group.
+    // Per kernel: the runtime's time for exactly this group (all its launches), in
+    // microseconds; empty when the runtime did not time it or its kernel does not map onto one
+    // group.
     std::vector<std::optional<double>> us;
     // Time of the runtime's kernels that name no node of the model (inserted reshapes, ...).
     double unattributed_us = 0;

@@ -98,13 +98,15 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
     }
     ModelLatency out;
     out.kernels = predict_features(predictor, features, classes);
+    int launches = 0;
     for (std::size_t k = 0; k < count; ++k) {
         out.kernels[k].us *= kernels.kernels[k].launches;
         out.kernels_ms += out.kernels[k].us / 1000.0;
+        launches += kernels.kernels[k].launches;
     }
     out.overhead_ms = InferenceOverhead{predictor.overhead_ms, predictor.overhead_per_kernel_us,
                                         predictor.overhead_per_io_mb_us}
-                          .ms(static_cast<double>(count), graph_io_bytes(model));
+                          .ms(static_cast<double>(launches), graph_io_bytes(model));
     out.total_ms = out.kernels_ms + out.overhead_ms;
     return out;
 }

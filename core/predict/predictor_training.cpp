@@ -67,7 +67,9 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
     d.e2e_ms = cleave::median(run.e2e_ms);
     const auto measured = measured_kernels(model, run);
     d.kernels_ms = measured.total_us / 1000.0;
-    d.kernel_count = static_cast<int>(measured.kernels.kernels.size());
+    d.kernel_count = 0;
+    for (const auto& kernel : measured.kernels.kernels)
+        d.kernel_count += kernel.launches;
     d.io_bytes = graph_io_bytes(model);
     for (const auto& k : run.kernels)
         if (k.us && *k.us > 0)
@@ -76,8 +78,10 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
         const auto& us = measured.us[k];
         if (!us || *us <= 0)
             continue;
+        // Per launch, as predictions are (predict_model multiplies by the launches).
         const auto& kernel = measured.kernels.kernels[k];
-        d.samples.push_back({cost_class(model, kernel), kernel_features(model, kernel), *us});
+        d.samples.push_back(
+            {cost_class(model, kernel), kernel_features(model, kernel), *us / kernel.launches});
     }
     return d;
 }

@@ -253,6 +253,7 @@ private slots:
             if (measured.kernels.kernels[k].name == "/act/HardSwish") {
                 QCOMPARE(measured.kernels.kernels[k].type, std::string("HardSwish"));
                 QCOMPARE(measured.us[k].value_or(0), 7.0);
+                QCOMPARE(measured.kernels.kernels[k].launches, 2);
                 found = true;
             }
         QVERIFY(found);
