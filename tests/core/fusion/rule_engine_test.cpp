@@ -44,6 +44,21 @@ Fused fuse(const OnnxBuilder& b, const char* rules) {
     return f;
 }
 
+// LayerNorm of `in` into `out` as exporters write it below opset 17 (GPT-2): nine nodes.
+void decomposed_layer_norm(OnnxBuilder& b, const std::string& in, const std::string& out) {
+    for (const char* c : {"two", "eps", "gamma", "beta"})
+        b.initializer(c, {});
+    b.node("ReduceMean", {in}, {"mean"}, "mean");
+    b.node("Sub", {in, "mean"}, {"d"}, "centre");
+    b.node("Pow", {"d", "two"}, {"d2"}, "square");
+    b.node("ReduceMean", {"d2"}, {"var"}, "variance");
+    b.node("Add", {"var", "eps"}, {"ve"}, "epsilon");
+    b.node("Sqrt", {"ve"}, {"sd"}, "root");
+    b.node("Div", {"d", "sd"}, {"n"}, "normalise");
+    b.node("Mul", {"n", "gamma"}, {"ns"}, "scale");
+    b.node("Add", {"ns", "beta"}, {out}, "shift");
+}
+
 // x -> Conv -> BatchNormalization -> act, returning the act's output name.
 std::string conv_bn(OnnxBuilder& b, const std::string& in, const std::string& prefix,
                     const char* act) {
@@ -204,18 +219,8 @@ private slots:
         // LayerNorm as exporters write it below opset 17 (GPT-2), then a product that reads it.
         OnnxBuilder b;
         b.input("x", {1, 4, 8});
-        for (const char* c : {"two", "eps", "gamma", "beta"})
-            b.initializer(c, {});
         b.initializer("w", {8, 8});
-        b.node("ReduceMean", {"x"}, {"mean"}, "mean");
-        b.node("Sub", {"x", "mean"}, {"d"}, "centre");
-        b.node("Pow", {"d", "two"}, {"d2"}, "square");
-        b.node("ReduceMean", {"d2"}, {"var"}, "variance");
-        b.node("Add", {"var", "eps"}, {"ve"}, "epsilon");
-        b.node("Sqrt", {"ve"}, {"sd"}, "root");
-        b.node("Div", {"d", "sd"}, {"n"}, "normalise");
-        b.node("Mul", {"n", "gamma"}, {"ns"}, "scale");
-        b.node("Add", {"ns", "beta"}, {"ln"}, "shift");
+        decomposed_layer_norm(b, "x", "ln");
         b.node("MatMul", {"ln", "w"}, {"y"}, "linear");
         b.output("y");
         const auto f = fuse(b, "ort-cpu");
@@ -377,18 +382,8 @@ private slots:
                                                        : std::vector<std::int64_t>{1, 2, 2, 8};
             b.input("x", dims);
             b.input("r", dims);
-            for (const char* c : {"two", "eps", "gamma", "beta"})
-                b.initializer(c, {});
             b.node("Add", {"x", "r"}, {"sum"}, "residual");
-            b.node("ReduceMean", {"sum"}, {"mean"}, "mean");
-            b.node("Sub", {"sum", "mean"}, {"d"}, "centre");
-            b.node("Pow", {"d", "two"}, {"d2"}, "square");
-            b.node("ReduceMean", {"d2"}, {"var"}, "variance");
-            b.node("Add", {"var", "eps"}, {"ve"}, "epsilon");
-            b.node("Sqrt", {"ve"}, {"sd"}, "root");
-            b.node("Div", {"d", "sd"}, {"n"}, "normalise");
-            b.node("Mul", {"n", "gamma"}, {"ns"}, "scale");
-            b.node("Add", {"ns", "beta"}, {"y"}, "shift");
+            decomposed_layer_norm(b, "sum", "y");
             b.output("y");
             const auto f = fuse(b, "ort-cpu");
             if (rank == 3)
