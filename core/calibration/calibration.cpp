@@ -415,6 +415,26 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             }
         runs_scale[i] *= factor;
     };
+    // Takes runs[i] out of the calibration: its training data, its network, its dataset entry
+    // and its speed figures.
+    const auto take_run = [&](std::size_t i) {
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        Reserved r{0, std::move(runs[i]), {}, std::move(result.networks[i]), 0};
+        const auto measured =
+            std::find_if(result.data.runs.begin(), result.data.runs.end(),
+                         [&](const profile::MeasuredRun& m) { return m.model == r.measured.name; });
+        if (measured != result.data.runs.end()) {
+            r.data = std::move(*measured);
+            result.data.runs.erase(measured);
+        }
+        runs.erase(runs.begin() + at);
+        result.networks.erase(result.networks.begin() + at);
+        if (i < runs_state_ms.size()) {
+            runs_state_ms.erase(runs_state_ms.begin() + at);
+            runs_scale.erase(runs_scale.begin() + at);
+        }
+        return r;
+    };
     // Takes the runs measured since the last probe out of the data and back into the pool.
     const auto drop_pending = [&](double state_ms) {
         for (std::size_t i = pending.size(); i-- > 0;) {
@@ -423,17 +443,10 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
                 features.push_back(sample.features);
             for (const int c : clusters.clusters_of(features))
                 measured_per_cluster[static_cast<std::size_t>(c)] -= 1;
-            Reserved r{pending[i], std::move(runs.back()), {}, result.networks.back(), state_ms};
-            const auto measured = std::find_if(
-                result.data.runs.begin(), result.data.runs.end(),
-                [&](const profile::MeasuredRun& m) { return m.model == r.measured.name; });
-            if (measured != result.data.runs.end()) {
-                r.data = std::move(*measured);
-                result.data.runs.erase(measured);
-            }
+            Reserved r = take_run(runs.size() - 1);
+            r.network = pending[i];
+            r.state_ms = state_ms;
             reserve.push_back(std::move(r));
-            runs.pop_back();
-            result.networks.pop_back();
         }
         for (const std::size_t n : pending)
             done[n] = false;
@@ -616,15 +629,8 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     if (slow > 0 && 2 * slow <= runs.size()) {
         // runs_state_ms covers the runs measured while the probe was followed: the first ones.
         for (std::size_t i = std::min(runs.size(), runs_state_ms.size()); i-- > 0;) {
-            if (runs_state_ms[i] <= limit)
-                continue;
-            const auto name = result.networks[i].name;
-            std::erase_if(result.data.runs,
-                          [&](const profile::MeasuredRun& r) { return r.model == name; });
-            runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(i));
-            result.networks.erase(result.networks.begin() + static_cast<std::ptrdiff_t>(i));
-            runs_state_ms.erase(runs_state_ms.begin() + static_cast<std::ptrdiff_t>(i));
-            runs_scale.erase(runs_scale.begin() + static_cast<std::ptrdiff_t>(i));
+            if (runs_state_ms[i] > limit)
+                take_run(i);
         }
         result.speed.left_out += static_cast<int>(slow);
         say("left out " + std::to_string(slow) + " networks measured while the machine ran more " +
