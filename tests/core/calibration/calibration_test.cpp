@@ -87,6 +87,20 @@ calibration::CalibrationOptions options(const QTemporaryDir& dir, double minutes
     return o;
 }
 
+// A calibration of `minutes` on `profiler`, the machine 1.5x slower from `from` to `until` on
+// the profiler's clock; its progress lines go to `lines`.
+calibration::CalibrationResult calibrate_slowed(const QTemporaryDir& dir, LawProfiler& profiler,
+                                                double minutes, double from, double until,
+                                                std::vector<std::string>& lines) {
+    profiler.slow_from = from;
+    profiler.slow_until = until;
+    profiler.slow_factor = 1.5;
+    auto o = options(dir, minutes);
+    o.clock = [&] { return profiler.clock; };
+    o.progress = [&](const std::string& line) { lines.push_back(line); };
+    return calibration::calibrate(profiler, o);
+}
+
 // resnet18 (never measured by a calibration's pool) as `predictor` predicts it and as the law
 // times it, in ms.
 std::pair<double, double> resnet18_by_predictor_and_law(const predict::Predictor& predictor) {
@@ -160,14 +174,8 @@ private slots:
     void networksMeasuredInASlowSpellAreMeasuredAgain() {
         QTemporaryDir dir;
         LawProfiler profiler(0.5);
-        profiler.slow_from = 12;
-        profiler.slow_until = 40;
-        profiler.slow_factor = 1.5;
-        auto o = options(dir, 1);
-        o.clock = [&] { return profiler.clock; };
         std::vector<std::string> lines;
-        o.progress = [&](const std::string& line) { lines.push_back(line); };
-        const auto r = calibration::calibrate(profiler, o);
+        const auto r = calibrate_slowed(dir, profiler, 1, 12, 40, lines);
 
         // The probe saw the spell; what was measured in it, or while it began or ended, went
         // back to the pool and was measured again.
@@ -199,14 +207,8 @@ private slots:
         // The speed changes once, early, and stays slow: what was taken out comes back scaled.
         QTemporaryDir dir;
         LawProfiler profiler(0.5);
-        profiler.slow_from = 5;
-        profiler.slow_until = 1e9;
-        profiler.slow_factor = 1.5;
-        auto o = options(dir, 0.4);
-        o.clock = [&] { return profiler.clock; };
         std::vector<std::string> lines;
-        o.progress = [&](const std::string& line) { lines.push_back(line); };
-        const auto r = calibration::calibrate(profiler, o);
+        const auto r = calibrate_slowed(dir, profiler, 0.4, 5, 1e9, lines);
         QVERIFY(r.networks.size() >= 10);
         QCOMPARE(r.data.runs.size(), r.networks.size());
         QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
