@@ -59,6 +59,8 @@ struct RenderOptions {
     std::string cluster;
     MappingOptions mapping;
     std::string device;
+    bool collapse = false;
+    bool fold_blocks = false;
     double scale = 2.0;
     int width = 900;
     int height = 560;
@@ -102,6 +104,14 @@ ui::ExportResult renderGraph(const RenderOptions& options, const ui::ExportOptio
     graph->kernels = kernels;
     graph->layout = layout::layout_graph(*model, layout);
     scene.setGraph(graph);
+    if (options.fold_blocks && scene.blockItems().isEmpty())
+        throw InputError(options.input, "--fold-blocks",
+                         "a model laid out in blocks (more than " +
+                             std::to_string(layout.flat_node_limit) +
+                             " nodes, or layers that repeat under name scopes); this one is "
+                             "laid out whole");
+    scene.setBlocksCollapsed(options.fold_blocks);
+    scene.setKernelsCollapsed(options.collapse);
     std::unique_ptr<ui::LatencyLegend> legend;
     if (!options.device.empty()) {
         // Nodes in their kernel's latency colours, as the studio shows a prediction.
@@ -317,6 +327,8 @@ int run_render(const RenderOptions& options) {
                !(options.mapping.mapping.empty() && options.mapping.points.empty() &&
                  options.mapping.pes.empty()),
            "--mapping/--points/--pes", options);
+    refuse(options.view != "graph" && options.collapse, "--collapse", options);
+    refuse(options.view != "graph" && options.fold_blocks, "--fold-blocks", options);
     refuse(options.view != "graph" && options.view != "breakdown" && !options.device.empty(),
            "--device", options);
     if (!(options.scale > 0 && options.scale <= 16))
@@ -402,6 +414,11 @@ void add_render_options(CLI::App& command, RenderOptions& options) {
     command.add_option("--device", options.device,
                         "breakdown: the device predicted (default: the studio's); graph: colour "
                         "nodes by their kernel's latency on it");
+    command.add_flag("--collapse", options.collapse,
+                     "graph: draw every fused kernel as one box over its nodes");
+    command.add_flag("--fold-blocks", options.fold_blocks,
+                     "graph: draw every block (a repeated layer's or a large model's name scope) "
+                     "as one box");
     command.add_option("--scale", options.scale, "PNG pixels per point (capped for huge graphs)")
         ->capture_default_str();
     command.add_option("--width", options.width, "Width of charts and the partition view")

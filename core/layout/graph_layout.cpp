@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -402,10 +403,11 @@ GraphLayout dot_layout(const DotInput& in, const std::string& what) {
     return result;
 }
 
-// Large models are laid out in blocks: nodes grouped by name scope ("/transformer/h.3/attn/..."
-// -> transformer, h.3), each block laid out by dot on its own (once for all blocks that look
-// alike: a decoder's layers, a ResNet stage's units), the blocks stacked top to bottom in the
-// order they start. dot's time grows much faster than the graph, a block's does not.
+// Large models, and those whose layers repeat, are laid out in blocks: nodes grouped by name
+// scope ("/transformer/h.3/attn/..." -> transformer, h.3), each block laid out by dot on its own
+// (once for all blocks that look alike: a decoder's layers, a ResNet stage's units), the blocks
+// stacked top to bottom in the order they start. dot's time grows much faster than the graph, a
+// block's does not.
 constexpr std::size_t kMaxBlockNodes = 400;
 constexpr double kBlockGap = 36.0;
 
@@ -427,9 +429,9 @@ struct Blocks {
     std::vector<std::string> names; // per block: its scope, empty for a run of unscoped nodes
 };
 
-// Per node, its block; blocks of at most about kMaxBlockNodes, the members of a group in one.
+// Per node, its block; blocks of at most about max_nodes, the members of a group in one.
 Blocks blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edges,
-                 const std::vector<std::vector<int>>& groups) {
+                 const std::vector<std::vector<int>>& groups, std::size_t max_nodes) {
     const auto N = model.nodes.size();
     std::vector<std::vector<std::string_view>> scopes(N);
     for (std::size_t n = 0; n < N; ++n)
@@ -450,7 +452,7 @@ Blocks blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edg
             if (scopes[static_cast<std::size_t>(n)].size() > depth)
                 by_scope[scopes[static_cast<std::size_t>(n)][depth]].push_back(n);
         for (auto& [scope, inside] : by_scope) {
-            if (inside.size() > kMaxBlockNodes) {
+            if (inside.size() > max_nodes) {
                 pending.emplace_back(std::move(inside), depth + 1);
                 continue;
             }
@@ -474,7 +476,7 @@ Blocks blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edg
     const auto join = [&](std::size_t n, const std::vector<int>& neighbours) {
         for (const int m : neighbours) {
             const int b = block[static_cast<std::size_t>(m)];
-            if (b >= 0 && block_size[static_cast<std::size_t>(b)] < kMaxBlockNodes) {
+            if (b >= 0 && block_size[static_cast<std::size_t>(b)] < max_nodes) {
                 block[n] = b;
                 ++block_size[static_cast<std::size_t>(b)];
                 return;
@@ -491,7 +493,7 @@ Blocks blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edg
     for (std::size_t n = 0; n < N; ++n) {
         if (block[n] >= 0)
             continue;
-        if (n == 0 || block[n - 1] < 0 || block_size.back() >= kMaxBlockNodes / 2 ||
+        if (n == 0 || block[n - 1] < 0 || block_size.back() >= max_nodes / 2 ||
             block[n - 1] != static_cast<int>(block_size.size()) - 1) {
             block_size.push_back(0);
             names.emplace_back();
@@ -505,21 +507,57 @@ Blocks blocks_of(const graph::Model& model, const std::vector<fusion::Edge>& edg
     return {std::move(block), std::move(names)};
 }
 
+// A model below flat_node_limit is stacked too when its scopes repeat: at least
+// LayoutOptions::repeated_blocks blocks alike (the same scope but for its numbers, the same ops in
+// the same order), each of at least kMinRepeatedBlockNodes, as a transformer's layers are and a
+// ResNet's units (7 to 10 nodes) are not. Its blocks are then at most a quarter of the model, so
+// that an encoder splits into its layers.
+constexpr std::size_t kMinRepeatedBlockNodes = 20;
+
+std::optional<Blocks> repeated_blocks(const graph::Model& model,
+                                      const std::vector<fusion::Edge>& edges,
+                                      const std::vector<std::vector<int>>& groups,
+                                      std::size_t repeats) {
+    if (repeats == 0)
+        return std::nullopt;
+    Blocks blocks =
+        blocks_of(model, edges, groups, std::max(kMinRepeatedBlockNodes, model.nodes.size() / 4));
+    std::vector<std::string> looks(blocks.names.size());
+    std::vector<std::size_t> size(blocks.names.size());
+    for (std::size_t b = 0; b < blocks.names.size(); ++b)
+        for (const char c : blocks.names[b])
+            if (c < '0' || c > '9')
+                looks[b] += c;
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const auto b = static_cast<std::size_t>(blocks.of_node[n]);
+        looks[b].append("|").append(model.nodes[n].op);
+        ++size[b];
+    }
+    std::map<std::string, std::size_t> alike;
+    for (std::size_t b = 0; b < looks.size(); ++b)
+        if (!blocks.names[b].empty() && size[b] >= kMinRepeatedBlockNodes &&
+            ++alike[looks[b]] >= repeats)
+            return blocks;
+    return std::nullopt;
+}
+
 GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& sizes,
                            const std::vector<fusion::Edge>& edges, const std::vector<bool>& light,
                            const std::vector<std::vector<int>>& groups, bool clustered,
-                           const LayoutOptions& options) {
+                           const std::vector<bool>& constant, const LayoutOptions& options,
+                           const Blocks& found_blocks) {
     const auto N = model.nodes.size();
-    const auto found_blocks = blocks_of(model, edges, groups);
     const auto& block = found_blocks.of_node;
-    // Per block, its place in the stack: blocks in the order of their first node.
+    // Per block, its place in the stack: blocks in the order of their first node that is not a
+    // load-time constant (the constants a model lists first join the blocks that read them).
     std::vector<int> place(N, -1);
     int block_count = 0;
-    for (std::size_t n = 0; n < N; ++n) {
-        auto& p = place[static_cast<std::size_t>(block[n])];
-        if (p < 0)
-            p = block_count++;
-    }
+    for (const bool constants : {false, true})
+        for (std::size_t n = 0; n < N; ++n) {
+            auto& p = place[static_cast<std::size_t>(block[n])];
+            if (p < 0 && constant[n] == constants)
+                p = block_count++;
+        }
     const auto position = [&](int node) {
         return place[static_cast<std::size_t>(block[static_cast<std::size_t>(node)])];
     };
@@ -726,7 +764,11 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
             groups.push_back(k.nodes);
     const bool clustered = kernels && options.kernel_clusters;
     if (node_count > options.flat_node_limit)
-        return stacked_layout(model, sizes, edges, light, groups, clustered, options);
+        return stacked_layout(model, sizes, edges, light, groups, clustered, constant, options,
+                              blocks_of(model, edges, groups, kMaxBlockNodes));
+    if (const auto blocks = repeated_blocks(model, edges, groups, options.repeated_blocks))
+        return stacked_layout(model, sizes, edges, light, groups, clustered, constant, options,
+                              *blocks);
     auto result = dot_layout({std::move(sizes), edges, std::move(light), std::move(groups),
                               clustered, options.virtual_node_budget, options.cancel},
                              model.file);

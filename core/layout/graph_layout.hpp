@@ -46,8 +46,9 @@ struct EdgePath {
     bool beside = false;
 };
 
-// A block of a large model's layout (LayoutOptions::flat_node_limit): nodes of one name scope,
-// laid out together and stacked under the block before.
+// A block of a large model's layout (LayoutOptions::flat_node_limit) or of one whose layers repeat
+// (LayoutOptions::repeated_blocks): nodes of one name scope, laid out together and stacked under
+// the block before.
 struct LayoutBlock {
     std::string name;       // its scope ("transformer/h.3"), or "nodes 1200-1399"
     std::vector<int> nodes; // ascending
@@ -78,6 +79,10 @@ struct LayoutOptions {
     // block laid out by dot once for all blocks that look alike, the blocks stacked in the order
     // they start; edges across blocks are short curves between neighbours, else arcs beside.
     std::size_t flat_node_limit = 2000;
+    // A smaller model is laid out in blocks too when at least this many of its blocks are alike
+    // (the same scope but for its numbers, the same ops, 20 nodes or more: a transformer's
+    // layers), so that its layers fold; 0: only above flat_node_limit.
+    std::size_t repeated_blocks = 4;
     // Checked between steps; once true, layout_graph throws cleave::Cancelled. dot itself runs
     // to the end of the step it is in.
     const std::atomic<bool>* cancel = nullptr;

@@ -6,10 +6,11 @@
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -182,6 +183,56 @@ private slots:
         QVERIFY(process.waitForFinished(120000));
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         QVERIFY(parseSvg(read(out)).texts.contains("MaxPool"));
+    }
+
+    // A 12-layer decoder is laid out a block per layer: --fold-blocks draws each as one labelled
+    // box, so no op is drawn and the picture is a fraction of the height; --collapse draws the
+    // kernels as boxes. A model whose layers do not repeat has no blocks to fold: exit 2.
+    void foldedBlocksAndCollapsedKernels() {
+        const QString models = dir_.filePath("decoder");
+        Run run = run_cleave({"generate-models", "--decoder-layers", "12", "--out", models});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QStringList written = QDir(models).entryList({"*.onnx"});
+        QCOMPARE(written.size(), 1);
+        const QString model = QDir(models).filePath(written.front());
+        const auto height = [&](const QStringList& flags) {
+            const QString out = dir_.filePath("decoder.png");
+            const Run drawn =
+                run_cleave(QStringList{"render", "graph", model, "--out", out, "--json"} + flags);
+            return drawn.exit_code == 0 ? json_of(drawn)["height"].toInt() : -drawn.exit_code;
+        };
+        const int open = height({});
+        const int folded = height({"--fold-blocks"});
+        QVERIFY2(folded > 0 && folded * 5 < open,
+                 qPrintable(QString("%1 %2").arg(folded).arg(open)));
+        QCOMPARE(height({"--collapse"}), open); // collapsing kernels moves nothing
+
+        const QString svgPath = dir_.filePath("decoder.svg");
+        run = run_cleave({"render", "graph", model, "--out", svgPath, "--fold-blocks"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const Svg svg = parseSvg(read(svgPath));
+        QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
+        QVERIFY(!svg.texts.contains("MatMul"));
+        QVERIFY2(svg.texts.filter(QRegularExpression("^transformer/h\\.3 · \\d+ nodes")).size() ==
+                     1,
+                 qPrintable(svg.texts.join('|')));
+
+        // Collapsed kernels are labelled with their node counts, as open ones are not.
+        const QRegularExpression count("^\\d+ nodes$");
+        run = run_cleave({"render", "graph", model, "--out", svgPath, "--collapse"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        QVERIFY(parseSvg(read(svgPath)).texts.filter(count).size() >= 12);
+        run = run_cleave({"render", "graph", model, "--out", svgPath});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        QVERIFY(parseSvg(read(svgPath)).texts.filter(count).isEmpty());
+
+        run = run_cleave({"render", "graph", kResnet18, "--out", svgPath, "--fold-blocks"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("resnet18.onnx: --fold-blocks: a model laid out in blocks"),
+                 run.err.constData());
+        run = run_cleave({"render", "breakdown", kResnet18, "--out", svgPath, "--collapse"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("--collapse"), run.err.constData());
     }
 
     void badInputExitsTwo() {

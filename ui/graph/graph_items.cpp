@@ -2,10 +2,11 @@
 
 #include <QFontMetricsF>
 #include <QGraphicsScene>
-#include <QPalette>
 #include <QPainter>
+#include <QPalette>
 #include <QSet>
 #include <QStyleOptionGraphicsItem>
+#include <algorithm>
 #include <cmath>
 
 namespace cleave::ui {
@@ -238,7 +239,9 @@ void KernelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
 
 BlockItem::BlockItem(int block, const QRectF& rect, const QString& name, int nodes,
                      const QFont& font)
-    : block_(block), rect_(rect), name_(name), nodes_(nodes), font_(font) {
+    : block_(block), rect_(rect), name_(name), nodes_(nodes), font_(font),
+      label_(QObject::tr("%1 · %2 nodes (double-click to open)").arg(name).arg(nodes)),
+      labelWidth_(QFontMetricsF(font).horizontalAdvance(label_) + 24) {
     // Children are drawn only inside: a view skips a block out of sight without looking at them.
     setFlag(ItemClipsChildrenToShape);
     setZValue(0);
@@ -251,6 +254,11 @@ void BlockItem::setCollapsed(bool collapsed) {
     collapsed_ = collapsed;
     for (auto* child : childItems())
         child->setVisible(!collapsed);
+}
+
+QRectF BlockItem::collapsedRect() const {
+    const qreal width = std::max(rect_.width(), labelWidth_);
+    return {rect_.center().x() - width / 2, rect_.y(), width, kCollapsedHeight};
 }
 
 QRectF BlockItem::boundingRect() const {
@@ -271,8 +279,7 @@ void BlockItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option,
         return;
     painter->setFont(font_);
     painter->setPen(QColor(34, 34, 34));
-    painter->drawText(box, Qt::AlignCenter,
-                      QObject::tr("%1 · %2 nodes (double-click to open)").arg(name_).arg(nodes_));
+    painter->drawText(box, Qt::AlignCenter, label_);
 }
 
 } // namespace cleave::ui

@@ -112,7 +112,8 @@ public:
     bool isCollapsed() const { return collapsed_; }
     void setCollapsed(bool collapsed);
     QRectF expandedRect() const { return rect_; } // in its own coordinates
-    QRectF collapsedRect() const { return {rect_.x(), rect_.y(), rect_.width(), kCollapsedHeight}; }
+    // As wide as the block, or as its label where that is wider, about the same centre.
+    QRectF collapsedRect() const;
     // How much shorter it is collapsed than open; 0 while open.
     qreal saving() const { return collapsed_ ? rect_.height() - kCollapsedHeight : 0; }
     int type() const override { return Type; }
@@ -125,6 +126,8 @@ private:
     QString name_;
     int nodes_;
     QFont font_;
+    QString label_;
+    qreal labelWidth_;
     bool collapsed_ = false;
 };
 

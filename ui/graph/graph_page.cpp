@@ -67,10 +67,12 @@ GraphPage::GraphPage(QWidget* parent)
     collapse_->setCheckable(true);
     connect(collapse_, &QToolButton::toggled, view_, &GraphView::setKernelsCollapsed);
     row->addWidget(collapse_);
-    // Large models are laid out in blocks by name scope; only they have this button.
+    // Large models and those whose layers repeat are laid out in blocks by name scope; only
+    // they have this button.
     foldBlocks_ = toolButton(this, tr("Fold Blocks"),
-                             tr("Draw every block (a name scope of a large model) as one box; "
-                                "double-click a block to open or fold it alone"));
+                             tr("Draw every block (a repeated layer's or a large model's name "
+                                "scope) as one box; double-click a block to open or fold it "
+                                "alone"));
     foldBlocks_->setCheckable(true);
     foldBlocks_->hide();
     connect(foldBlocks_, &QToolButton::toggled, view_, &GraphView::setBlocksCollapsed);

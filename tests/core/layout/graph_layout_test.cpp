@@ -1,7 +1,8 @@
 // The graph layout: a chain drawn top to bottom with edges that run downwards, a box for every
 // node of ResNet-18, kernel groups around their members with and without dot clusters, sizes
 // kept, DenseNet's long implied edges drawn beside the graph, and a cancelled layout stopping
-// with cleave::Cancelled; large models laid out in stacked blocks, alike blocks alike.
+// with cleave::Cancelled; large models and those whose layers repeat laid out in stacked blocks,
+// alike blocks alike.
 #include "../graph/onnx_builder.hpp"
 #include "../modelgen/built_model.hpp"
 #include "core/fusion/rule_engine.hpp"
@@ -277,6 +278,33 @@ private slots:
                 QCOMPARE(at(layer, i).x, at(0, i).x);
                 QVERIFY(std::abs(at(layer, i).y - (at(0, i).y + layer * pitch)) < 1e-6);
             }
+    }
+
+    // Below the limit a model whose layers repeat under name scopes is stacked too, a block per
+    // layer, so that its layers fold; one whose scopes do not repeat is laid out whole, and so
+    // is the decoder when repeats are switched off.
+    void repeatedLayersAreStackedBelowTheLimit() {
+        const Model model = decoder(12); // 574 nodes
+        QVERIFY(model.nodes.size() < LayoutOptions{}.flat_node_limit);
+        const GraphLayout layout = layout_graph(model);
+        checkLayered(model, layout);
+        checkDrawn(model, layout, nullptr);
+        int layers = 0;
+        for (const auto& block : layout.blocks)
+            if (block.name.rfind("transformer/h.", 0) == 0) {
+                QCOMPARE(block.name, "transformer/h." + std::to_string(layers));
+                QVERIFY(block.nodes.size() >= 47);
+                ++layers;
+            }
+        QCOMPARE(layers, 12);
+        // Each layer under the one before.
+        for (std::size_t b = 1; b < layout.blocks.size(); ++b)
+            QVERIFY(layout.blocks[b].rect.y >= layout.blocks[b - 1].rect.bottom());
+        QVERIFY(layout_graph(resnet18()).blocks.empty());
+        QVERIFY(layout_graph(decoder(3)).blocks.empty()); // three layers are not a stack
+        LayoutOptions whole;
+        whole.repeated_blocks = 0;
+        QVERIFY(layout_graph(model, whole).blocks.empty());
     }
 
     // A model cut into blocks below the limit: ResNet-18 by its stages' scopes, the kernels of
