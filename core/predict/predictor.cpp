@@ -141,9 +141,12 @@ std::vector<std::string> read_feature_columns(const nlohmann::json& doc, const s
     const auto& names = kernel_feature_names();
     const std::string expected = "the " + std::to_string(names.size()) +
                                  " kernel features this version computes, then indicator columns";
+    // Features change between versions; a predictor from another one is trained again.
+    const std::string again = " (trained by another version of Cleave: train it again, or run "
+                              "cleave calibrate again for a calibrated device)";
     const auto* features = reader.array(doc, prefix, "features", true, expected);
     if (features->size() < names.size())
-        reader.fail(prefix + "/features", "expected " + expected);
+        reader.fail(prefix + "/features", "expected " + expected + again);
     std::vector<std::string> out;
     for (std::size_t j = 0; j < features->size(); ++j) {
         const std::string pointer = child_pointer(prefix + "/features", j);
@@ -151,11 +154,11 @@ std::vector<std::string> read_feature_columns(const nlohmann::json& doc, const s
         if (j < names.size() ? name != names[j]
                              : !(starts_with(name, kClassColumn) || starts_with(name, kTypeColumn)))
             reader.fail(pointer, j < names.size()
-                              ? "expected \"" + names[j] +
-                                    "\", the kernel feature this version "
-                                    "computes there"
-                              : std::string("expected an indicator column (\"") + kClassColumn +
-                                    "...\" or \"" + kTypeColumn + "...\")");
+                                     ? "expected \"" + names[j] +
+                                           "\", the kernel feature this version computes there" +
+                                           again
+                                     : std::string("expected an indicator column (\"") +
+                                           kClassColumn + "...\" or \"" + kTypeColumn + "...\")");
         out.push_back(name);
     }
     return out;
