@@ -60,4 +60,5 @@ tmp=$(mktemp "$out/.cross-device-cpu.XXXXXX.json.xz")
     "this-machine=$root/examples/data/ort-xeon-2cpu-1t.json.xz" \
     "this-machine=$root/examples/data/ort-xeon-2cpu-2t.json.xz" \
     ${CROSS_DEVICE_DATA:-} --models "$models" --out "$tmp"
+chmod 644 "$tmp"
 mv "$tmp" "$out/cross-device-cpu.json.xz"

@@ -9,7 +9,7 @@ namespace cleave::predict {
 bool is_additive_feature(const std::string& name) {
     return name != "channels_in" && name != "channels_out" && name != "kernel_area" &&
            name != "stride" && name != "groups" && !name.starts_with("gemm_") &&
-           name != "second_input" && name != "transpose_block";
+           name != "second_input" && name != "transpose_block" && name != "transpose_axes";
 }
 
 namespace {
@@ -116,6 +116,32 @@ double transpose_block(const graph::Model& model, const graph::Node& anchor) {
     return block;
 }
 
+// For a Transpose, how many runs of axes the permutation reorders: the input's dims of size 1 left
+// out, axes that stay next to each other and in order counted once. 1 for an identity, 2 for a
+// matrix transpose or NCHW to NHWC, which ONNX Runtime copies in blocks; MaxViT's window
+// partition ([1, C, H/w, w, W/w, w] to [1, H/w, W/w, w, w, C]) is 5, which it copies element by
+// element at 3-4 ns each where the others take 0.2-0.7 (1 thread, this project's calibration
+// data). 0 for other ops.
+double transpose_axes(const graph::Model& model, const graph::Node& anchor) {
+    if (anchor.op != "Transpose" || anchor.inputs.empty())
+        return 0;
+    const int input = anchor.inputs.front();
+    const auto r = rank(model, input);
+    auto perm = anchor.ints_attribute("perm");
+    if (perm.empty())
+        for (std::size_t a = r; a-- > 0;)
+            perm.push_back(static_cast<std::int64_t>(a));
+    int runs = 0;
+    std::int64_t previous = -2;
+    for (const auto axis : perm) {
+        if (dim(model, input, static_cast<std::size_t>(axis)) == 1)
+            continue;
+        runs += axis != previous + 1;
+        previous = axis;
+    }
+    return std::max(runs, 1);
+}
+
 } // namespace
 
 const std::vector<std::string>& kernel_feature_names() {
@@ -135,6 +161,7 @@ const std::vector<std::string>& kernel_feature_names() {
             out.emplace_back(dimension);
         out.emplace_back("second_input");
         out.emplace_back("transpose_block");
+        out.emplace_back("transpose_axes");
         return out;
     }();
     return all;
@@ -202,6 +229,7 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
     features.insert(features.end(), {gemm.m, gemm.n, gemm.k});
     features.push_back(anchor.inputs.size() > 1 ? elements(model, anchor.inputs[1]) : 0);
     features.push_back(transpose_block(model, anchor));
+    features.push_back(transpose_axes(model, anchor));
     return features;
 }
 

@@ -1,7 +1,7 @@
 // Latency predictors: the non-negative lasso, training per cost class on the measured sample
 // (tests/data/ort-cpu-xeon-sample.json) and predicting families it never saw, the overhead fit,
 // the predictor file's round trip and its errors, kernels attributed by the node they grew from,
-// and the roofline from a device spec.
+// a Transpose's reordered axes as a feature, and the roofline from a device spec.
 #include "../graph/onnx_builder.hpp"
 #include "../measured_sample.hpp"
 #include "core/device/device_library.hpp"
@@ -194,8 +194,9 @@ private slots:
                     .find("| /features/3 | expected \"bytes_out\"") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) { d["kind"] = "nope"; })
                     .find("| /kind | no regressor plugin named 'nope'") != std::string::npos);
-        QVERIFY(load_with([](nlohmann::json& d) { d["classes"]["*"]["model"]["weights"] = {1, 2}; })
-                    .find("| /classes/*/model/weights | expected 32 numbers") != std::string::npos);
+        QVERIFY(load_with([](nlohmann::json& d) {
+                    d["classes"]["*"]["model"]["weights"] = {1, 2};
+                }).find("| /classes/*/model/weights | expected 33 numbers") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) { d["overhead_ms"] = -1; })
                     .find("| /overhead_ms | expected a number >= 0 (ms), found -1") != std::string::npos);
         write(path, "{\"format\": ");
@@ -260,6 +261,42 @@ private slots:
         // A kernel named after a node keeps its own op and leaves the one before it alone.
         run.kernels[2].name = "/act/HardSwish";
         QCOMPARE(measured_kernels(model, run).unattributed_us, 3.0);
+    }
+
+    // transpose_axes counts the runs of axes a Transpose reorders, unit dims left out: MaxViT's
+    // window partition is 5 (ONNX Runtime's element-by-element case), NCHW to NHWC and a matrix
+    // transpose 2, a swap of unit dims 1; other ops 0.
+    void transposeAxesCountsTheRunsReordered() {
+        OnnxBuilder b;
+        b.input("window", {1, 96, 8, 4, 8, 4});
+        b.input("map", {1, 16, 8, 8});
+        b.input("matrix", {8, 64});
+        b.input("unit", {1, 1, 4, 8});
+        OnnxBuilder::set_ints(b.node("Transpose", {"window"}, {"w"}, "/partition/Transpose"),
+                              "perm", {0, 2, 4, 3, 5, 1});
+        OnnxBuilder::set_ints(b.node("Transpose", {"map"}, {"m"}, "/nhwc/Transpose"), "perm",
+                              {0, 2, 3, 1});
+        b.node("Transpose", {"matrix"}, {"t"}, "/matrix/Transpose"); // no perm: reversed
+        OnnxBuilder::set_ints(b.node("Transpose", {"unit"}, {"u"}, "/unit/Transpose"), "perm",
+                              {1, 0, 2, 3});
+        b.node("Relu", {"map"}, {"r"}, "/relu/Relu");
+        for (const char* out : {"w", "m", "t", "u", "r"})
+            b.output(out);
+        const auto model = graph::load_model_from_bytes(b.bytes(), "transposes.onnx");
+        const auto& names = kernel_feature_names();
+        const auto axes = static_cast<std::size_t>(
+            std::find(names.begin(), names.end(), "transpose_axes") - names.begin());
+        QVERIFY(axes < names.size());
+        QVERIFY(!is_additive_feature("transpose_axes"));
+        std::map<std::string, double> found;
+        const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method("ort-cpu"));
+        for (const auto& kernel : kernels.kernels)
+            found[kernel.name] = kernel_features(model, kernel)[axes];
+        QCOMPARE(found.at("/partition/Transpose"), 5.0);
+        QCOMPARE(found.at("/nhwc/Transpose"), 2.0);
+        QCOMPARE(found.at("/matrix/Transpose"), 2.0);
+        QCOMPARE(found.at("/unit/Transpose"), 1.0);
+        QCOMPARE(found.at("/relu/Relu"), 0.0);
     }
 
     void rooflineFromTheDeviceSpec() {
