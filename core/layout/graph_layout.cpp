@@ -541,6 +541,16 @@ std::optional<Blocks> repeated_blocks(const graph::Model& model,
     return std::nullopt;
 }
 
+// The blocks a model is stacked in, if it is: above flat_node_limit, or below it when its layers
+// repeat.
+std::optional<Blocks> stacking(const graph::Model& model, const std::vector<fusion::Edge>& edges,
+                               const std::vector<std::vector<int>>& groups,
+                               const LayoutOptions& options) {
+    if (model.nodes.size() > options.flat_node_limit)
+        return blocks_of(model, edges, groups, kMaxBlockNodes);
+    return repeated_blocks(model, edges, groups, options.repeated_blocks);
+}
+
 GraphLayout stacked_layout(const graph::Model& model, const std::vector<Size>& sizes,
                            const std::vector<fusion::Edge>& edges, const std::vector<bool>& light,
                            const std::vector<std::vector<int>>& groups, bool clustered,
@@ -735,6 +745,35 @@ EdgePath arc_at(const fusion::Edge& e, const Rect& from, const Rect& to, double 
     return path;
 }
 
+std::vector<KernelRun> block_kernel_runs(const graph::Model& model,
+                                         const fusion::KernelGraph& kernels,
+                                         const LayoutOptions& options) {
+    if (kernels.kernel_of_node.size() != model.nodes.size())
+        throw std::invalid_argument("block_kernel_runs: the kernels belong to another model");
+    std::vector<std::vector<int>> groups;
+    for (const auto& k : kernels.kernels)
+        groups.push_back(k.nodes);
+    const auto blocks = stacking(model, kernels.edges, groups, options);
+    std::vector<KernelRun> runs;
+    if (!blocks)
+        return runs;
+    int last_block = -1;
+    for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {
+        const auto& nodes = kernels.kernels[k].nodes;
+        if (nodes.empty())
+            continue;
+        const int block = blocks->of_node[static_cast<std::size_t>(nodes.front())];
+        const int at = static_cast<int>(k);
+        if (block == last_block && runs.back().end == at) {
+            runs.back().end = at + 1;
+            continue;
+        }
+        runs.push_back({blocks->names[static_cast<std::size_t>(block)], at, at + 1});
+        last_block = block;
+    }
+    return runs;
+}
+
 bool Rect::contains(const Rect& other) const {
     return other.x >= x && other.y >= y && other.right() <= right() && other.bottom() <= bottom();
 }
@@ -763,10 +802,7 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
         for (const auto& k : kernels->kernels)
             groups.push_back(k.nodes);
     const bool clustered = kernels && options.kernel_clusters;
-    if (node_count > options.flat_node_limit)
-        return stacked_layout(model, sizes, edges, light, groups, clustered, constant, options,
-                              blocks_of(model, edges, groups, kMaxBlockNodes));
-    if (const auto blocks = repeated_blocks(model, edges, groups, options.repeated_blocks))
+    if (const auto blocks = stacking(model, edges, groups, options))
         return stacked_layout(model, sizes, edges, light, groups, clustered, constant, options,
                               *blocks);
     auto result = dot_layout({std::move(sizes), edges, std::move(light), std::move(groups),

@@ -94,6 +94,19 @@ struct LayoutOptions {
 EdgePath curve_down(const fusion::Edge& e, const Rect& from, const Rect& to);
 EdgePath arc_at(const fusion::Edge& e, const Rect& from, const Rect& to, double x);
 
+// The runs of kernels, in the kernel graph's order, that lie in one block of the model's stacked
+// layout (GraphLayout::blocks: a large model's scopes, a transformer's layers), named by the
+// block's scope (empty for a run of nodes without one); none when the model is laid out whole.
+// What the Partition tab labels its kernel strip with.
+struct KernelRun {
+    std::string name;
+    int begin = 0; // first kernel
+    int end = 0;   // one past the last
+};
+std::vector<KernelRun> block_kernel_runs(const graph::Model& model,
+                                         const fusion::KernelGraph& kernels,
+                                         const LayoutOptions& options = {});
+
 // Throws std::runtime_error when Graphviz fails (with its message), cleave::Cancelled on cancel,
 // std::invalid_argument when node_sizes or kernels do not fit the model. Calls are serialized:
 // Graphviz keeps global state.

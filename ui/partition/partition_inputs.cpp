@@ -21,6 +21,7 @@ PartitionInputs prepare_partition(const PartitionRequest& request) {
     inputs.kernel_ms.resize(pe_count);
     inputs.pe_errors.resize(pe_count);
     inputs.capacity_bytes.resize(pe_count);
+    inputs.blocks = layout::block_kernel_runs(*request.model, *request.kernels);
 
     // PEs of one device and PE name share a predictor: predict them together, apart from the rest.
     std::map<std::pair<std::string, std::string>, std::vector<int>> groups;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/device/cluster.hpp"
+#include "core/layout/graph_layout.hpp"
 #include "core/partition/mapping.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "ui/graph/graph_layout_runner.hpp"
@@ -35,6 +36,9 @@ struct PartitionInputs {
     std::vector<std::optional<std::int64_t>> capacity_bytes; // [pe]: its device's memory
     std::shared_ptr<const partition::MappingCosts> costs;    // null when no PE has latencies
     double max_kernel_ms = 0; // the slowest kernel on any PE: the strip's full height
+    // The model's blocks as runs of kernels (layout::block_kernel_runs): a transformer's layers,
+    // banded and named along the strip; empty for a model laid out whole.
+    std::vector<layout::KernelRun> blocks;
 
     int kernelCount() const { return static_cast<int>(request.kernels->kernels.size()); }
     int peCount() const { return static_cast<int>(request.cluster->pes.size()); }

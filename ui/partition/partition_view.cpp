@@ -10,6 +10,7 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -321,6 +322,29 @@ void PartitionView::paintEvent(QPaintEvent*) {
     painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignVCenter, tr("latency"));
     const double scale = inputs->max_kernel_ms > 0 ? height / inputs->max_kernel_ms : 0;
     const double first = firstShown(), last = lastShown();
+    // The model's blocks (a transformer's layers): every other one banded, each named by the
+    // last part of its scope where the name fits.
+    for (std::size_t b = 0; b < inputs->blocks.size(); ++b) {
+        const auto& block = inputs->blocks[b];
+        if (block.end <= first || block.begin >= last)
+            continue;
+        const double from = std::max(kernelX(block.begin), left);
+        const double to = std::min(kernelX(block.end), right);
+        const QRectF band(from, top, to - from, height);
+        if (b % 2 == 1)
+            painter.fillRect(band, colors.color(QPalette::Base));
+        // "encoder/layers/encoder_layer_3": "encoder_layer_3", else "3" where that is too wide.
+        const auto slash = block.name.rfind('/');
+        QString name = QString::fromStdString(
+            slash == std::string::npos ? block.name : block.name.substr(slash + 1));
+        const auto fits = [&] { return metrics.horizontalAdvance(name) + 6 < band.width(); };
+        if (!fits())
+            name = name.mid(name.lastIndexOf(QRegularExpression("[._]")) + 1);
+        if (!name.isEmpty() && fits()) {
+            painter.setPen(muted);
+            painter.drawText(band.adjusted(3, 1, -3, 0), Qt::AlignLeft | Qt::AlignTop, name);
+        }
+    }
     const double barWidth = plotWidth() / (last - first);
     const double gap = barWidth > 4 ? 1 : 0;
     painter.save();
@@ -519,12 +543,20 @@ QString PartitionView::toolTipAt(QPointF position) const {
     const int pe = document_->peOfKernel(kernel);
     if (position.y() >= stripTop() && position.y() < stripTop() + stripHeight()) {
         const auto& k = inputs->request.kernels->kernels[static_cast<std::size_t>(kernel)];
-        return tr("Kernel %1: %2 (%3)\n%4 ms on %5")
-            .arg(kernel)
-            .arg(QString::fromStdString(k.type), QString::fromStdString(k.name),
-                 QString::fromStdString(format_ms(inputs->kernel_ms[static_cast<std::size_t>(
-                     pe)][static_cast<std::size_t>(kernel)])),
-                 keyOf(document_, pe));
+        QString text =
+            tr("Kernel %1: %2 (%3)\n%4 ms on %5")
+                .arg(kernel)
+                .arg(QString::fromStdString(k.type), QString::fromStdString(k.name),
+                     QString::fromStdString(format_ms(inputs->kernel_ms[static_cast<std::size_t>(
+                         pe)][static_cast<std::size_t>(kernel)])),
+                     keyOf(document_, pe));
+        for (const auto& block : inputs->blocks)
+            if (kernel >= block.begin && kernel < block.end && !block.name.empty())
+                text += tr("\nin %1 (kernels %2–%3)")
+                            .arg(QString::fromStdString(block.name))
+                            .arg(block.begin)
+                            .arg(block.end - 1);
+        return text;
     }
     const int segment = segmentAt(position);
     if (segment >= 0)

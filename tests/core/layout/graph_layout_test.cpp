@@ -17,6 +17,7 @@
 using cleave::fusion::find_rule_set;
 using cleave::fusion::fuse_with_rules;
 using cleave::graph::Model;
+using cleave::layout::block_kernel_runs;
 using cleave::layout::GraphLayout;
 using cleave::layout::layout_graph;
 using cleave::layout::LayoutOptions;
@@ -302,6 +303,27 @@ private slots:
             QVERIFY(layout.blocks[b].rect.y >= layout.blocks[b - 1].rect.bottom());
         QVERIFY(layout_graph(resnet18()).blocks.empty());
         QVERIFY(layout_graph(decoder(3)).blocks.empty()); // three layers are not a stack
+        // The same blocks as runs of kernels, for the Partition tab: every kernel in one, in
+        // order, a layer's kernels in the run of its scope.
+        const auto kernels = fuse_with_rules(model, find_rule_set("ort-cpu"));
+        const auto runs = block_kernel_runs(model, kernels);
+        int end = 0, named = 0;
+        for (const auto& run : runs) {
+            QCOMPARE(run.begin, end);
+            QVERIFY(run.end > run.begin);
+            end = run.end;
+            for (int k = run.begin; k < run.end; ++k)
+                for (const int n : kernels.kernels[static_cast<std::size_t>(k)].nodes)
+                    if (model.nodes[static_cast<std::size_t>(n)].name.find("/h.") !=
+                        std::string::npos) {
+                        QVERIFY2(run.name.rfind("transformer/h.", 0) == 0, run.name.c_str());
+                        ++named;
+                    }
+        }
+        QCOMPARE(end, static_cast<int>(kernels.kernels.size()));
+        QVERIFY(named > 12 * 20);
+        const auto resnet_kernels = fuse_with_rules(resnet18(), find_rule_set("ort-cpu"));
+        QVERIFY(block_kernel_runs(resnet18(), resnet_kernels).empty());
         LayoutOptions whole;
         whole.repeated_blocks = 0;
         QVERIFY(layout_graph(model, whole).blocks.empty());

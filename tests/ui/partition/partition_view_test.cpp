@@ -404,6 +404,16 @@ private slots:
         };
         QVERIFY(document->mapping().points.size() >= 2);
         QVERIFY(between_blocks());
+        // The strip is banded by the model's layers, in order, each a run of kernels.
+        int layer = 0, end = 0;
+        for (const auto& block : inputs.blocks) {
+            QVERIFY(block.begin == end && block.end > block.begin);
+            end = block.end;
+            if (block.name.rfind("transformer/h.", 0) == 0)
+                QCOMPARE(block.name, "transformer/h." + std::to_string(layer++));
+        }
+        QCOMPARE(layer, 12);
+        QCOMPARE(end, inputs.kernelCount());
         // Balanced anywhere over four GPUs, the splits land inside blocks; Balance moves them
         // between blocks for at most kBlockSplitSlack of the slowest segment's compute.
         auto four = gpus(*inputs.request.cluster);
