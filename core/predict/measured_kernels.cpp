@@ -27,11 +27,17 @@ std::string grown_from(std::string name) {
 
 // The run with the covers of fused kernels whose covers leave out the node they grew from (seen
 // in transformer runs: empty, or naming unrelated constants) replaced by that node.
-profile::MeasuredRun with_covers_from_names(const graph::Model& model,
-                                            const profile::MeasuredRun& run) {
-    std::unordered_map<std::string, int> node_of;
+using NodeIndex = std::unordered_map<std::string, int>; // node name -> node
+
+NodeIndex node_index(const graph::Model& model) {
+    NodeIndex node_of;
     for (std::size_t n = 0; n < model.nodes.size(); ++n)
         node_of.emplace(model.nodes[n].name, static_cast<int>(n));
+    return node_of;
+}
+
+profile::MeasuredRun with_covers_from_names(const NodeIndex& node_of,
+                                            const profile::MeasuredRun& run) {
     profile::MeasuredRun out = run;
     for (auto& kernel : out.kernels) {
         const std::string node = grown_from(kernel.name);
@@ -48,12 +54,9 @@ profile::MeasuredRun with_covers_from_names(const graph::Model& model,
 // leaves the ones before it covering nothing. They are one kernel of the node's op here, timed as
 // their sum, as the fusion rules count it (their `launches`) and as a prediction sees it.
 // `launches`: per kernel of the run returned, the runtime kernels it stands for.
-profile::MeasuredRun with_expansions_joined(const graph::Model& model,
+profile::MeasuredRun with_expansions_joined(const graph::Model& model, const NodeIndex& node_of,
                                             const profile::MeasuredRun& run,
                                             std::vector<int>& launches) {
-    std::unordered_map<std::string, int> node_of;
-    for (std::size_t n = 0; n < model.nodes.size(); ++n)
-        node_of.emplace(model.nodes[n].name, static_cast<int>(n));
     profile::MeasuredRun out = run;
     out.kernels.clear();
     launches.clear();
@@ -96,8 +99,9 @@ profile::MeasuredRun with_expansions_joined(const graph::Model& model,
 MeasuredKernels measured_kernels(const graph::Model& model, const profile::MeasuredRun& given) {
     const auto count = model.nodes.size();
     std::vector<int> launches; // per kernel of `run`
+    const auto node_of = node_index(model);
     const profile::MeasuredRun run =
-        with_expansions_joined(model, with_covers_from_names(model, given), launches);
+        with_expansions_joined(model, node_of, with_covers_from_names(node_of, given), launches);
     const auto measured = fusion::measured_kernel_of_node(model, run);
     const auto constant = fusion::load_time_constants(model);
     fusion::NodeGroups groups(model);
