@@ -95,23 +95,27 @@ GemmShape gemm_shape(const graph::Model& model, const graph::Node& anchor, const
     return g;
 }
 
+// A Transpose's permutation: its perm attribute, else the axes reversed (ONNX's default).
+std::vector<std::int64_t> transpose_perm(const graph::Model& model, const graph::Node& anchor) {
+    auto perm = anchor.ints_attribute("perm");
+    if (perm.empty())
+        for (std::size_t a = rank(model, anchor.inputs.front()); a-- > 0;)
+            perm.push_back(static_cast<std::int64_t>(a));
+    return perm;
+}
+
 // For a Transpose, the elements each contiguous copy moves: the product of the trailing dims the
 // permutation leaves in place (1 when the innermost axis moves, the slow strided case; the whole
 // tensor for an identity). 0 for other ops.
 double transpose_block(const graph::Model& model, const graph::Node& anchor) {
     if (anchor.op != "Transpose" || anchor.inputs.empty())
         return 0;
-    const int input = anchor.inputs.front();
-    const auto r = rank(model, input);
-    auto perm = anchor.ints_attribute("perm");
-    if (perm.empty())
-        for (std::size_t a = r; a-- > 0;)
-            perm.push_back(static_cast<std::int64_t>(a));
+    const auto perm = transpose_perm(model, anchor);
     double block = 1;
     for (std::size_t a = perm.size(); a-- > 0;) {
         if (perm[a] != static_cast<std::int64_t>(a))
             break;
-        block *= static_cast<double>(dim(model, input, a));
+        block *= static_cast<double>(dim(model, anchor.inputs.front(), a));
     }
     return block;
 }
@@ -125,16 +129,10 @@ double transpose_block(const graph::Model& model, const graph::Node& anchor) {
 double transpose_axes(const graph::Model& model, const graph::Node& anchor) {
     if (anchor.op != "Transpose" || anchor.inputs.empty())
         return 0;
-    const int input = anchor.inputs.front();
-    const auto r = rank(model, input);
-    auto perm = anchor.ints_attribute("perm");
-    if (perm.empty())
-        for (std::size_t a = r; a-- > 0;)
-            perm.push_back(static_cast<std::int64_t>(a));
     int runs = 0;
     std::int64_t previous = -2;
-    for (const auto axis : perm) {
-        if (dim(model, input, static_cast<std::size_t>(axis)) == 1)
+    for (const auto axis : transpose_perm(model, anchor)) {
+        if (dim(model, anchor.inputs.front(), static_cast<std::size_t>(axis)) == 1)
             continue;
         runs += axis != previous + 1;
         previous = axis;
