@@ -364,6 +364,38 @@ private slots:
         QVERIFY(scene->nodeItem(47 * 7)->isVisible());
     }
 
+    // A 12-layer decoder (574 nodes, no large model) is laid out a block per layer, so Fold
+    // Blocks is offered and folds it into its layers; ResNet-18 has no blocks and no button.
+    void aTwelveLayerTransformerFoldsIntoItsLayers() {
+        QTemporaryDir folder;
+        const auto written = cleave::modelgen::write_model(
+            cleave::modelgen::decoder_stack(12, 32, 2, 8, 10), folder.path().toStdString(), 1);
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QSignalSpy laidOut(window.graphView(), &GraphView::layoutFinished);
+        window.openFile(folder.filePath(QString::fromStdString(written.file)));
+        QVERIFY(laidOut.wait(30000));
+        auto* scene = window.graphView()->graphScene();
+        QVERIFY(!scene->large());
+        QVERIFY(window.graphPage()->foldBlocksButton()->isVisible());
+        int layers = 0;
+        for (const auto* block : scene->blockItems())
+            layers += block->name().startsWith("transformer/h.");
+        QCOMPARE(layers, 12);
+        const qreal open = scene->graphBounds().height();
+        window.graphPage()->foldBlocksButton()->setChecked(true);
+        QVERIFY(scene->graphBounds().height() * 5 < open);
+
+        MainWindow resnet;
+        resnet.show();
+        QSignalSpy resnetLaidOut(resnet.graphView(), &GraphView::layoutFinished);
+        resnet.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
+        QVERIFY(resnetLaidOut.wait(30000));
+        QVERIFY(resnet.graphView()->graphScene()->blockItems().isEmpty());
+        QVERIFY(!resnet.graphPage()->foldBlocksButton()->isVisible());
+    }
+
     void minimapShowsTheWholeScene() {
         MainWindow window;
         window.show();
