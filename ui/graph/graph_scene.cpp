@@ -1,5 +1,6 @@
 #include "ui/graph/graph_scene.hpp"
 
+#include "core/fusion/rule_engine.hpp"
 #include "ui/graph/graph_items.hpp"
 #include "ui/latency/latency_format.hpp"
 
@@ -201,6 +202,7 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
     }
     QFont small = font_;
     small.setPixelSize(static_cast<int>(kFontPixels) - 2);
+    const auto constant = blocked ? fusion::load_time_constants(model) : std::vector<bool>();
     for (const auto& edge : layout.edges) {
         const QPainterPath path = spline(edge);
         auto* item = new EdgeItem(edge.from, edge.to, path, point(edge.arrow_tip));
@@ -210,7 +212,8 @@ void GraphScene::setGraph(LaidOutGraphPtr graph) {
             qreal x = 0;
             for (const auto& p : edge.points)
                 x = std::max(x, p.x);
-            crossings_.push_back({item, edge.beside, x, path, point(edge.arrow_tip)});
+            crossings_.push_back({item, edge.beside, x, path, point(edge.arrow_tip), false,
+                                  constant[static_cast<std::size_t>(edge.from)]});
         } else {
             place(item, edge.from);
         }
@@ -270,9 +273,13 @@ void GraphScene::restackBlocks() {
         shift += block->saving();
     }
     for (auto& crossing : crossings_) {
-        // Both ends open and moved alike: the laid-out route, moved with them.
         const auto* source = blocks_[blockOfNode(crossing.item->from())];
         const auto* target = blocks_[blockOfNode(crossing.item->to())];
+        // A constant read inside a folded block (a shape every layer reshapes to) is no data
+        // flow between blocks: its arc would only cross the folded stack.
+        crossing.item->setVisible(!crossing.constant ||
+                                  (!source->isCollapsed() && !target->isCollapsed()));
+        // Both ends open and moved alike: the laid-out route, moved with them.
         if (!source->isCollapsed() && !target->isCollapsed() &&
             source->pos().y() == target->pos().y()) {
             if (crossing.rerouted) {

@@ -84,6 +84,7 @@ private:
         QPainterPath path; // as laid out
         QPointF tip;
         bool rerouted = false; // drawn on a route of its own, not the laid-out one moved
+        bool constant = false; // from a load-time constant: hidden while either end is folded
     };
     std::vector<Crossing> crossings_;
     qreal shift_ = 0; // how much shorter the collapsed blocks make the graph

@@ -3,6 +3,7 @@
 // rule-set switch that lays the graph out again, and nodes wearing their kernel's latency colour.
 #include "../device_without_figures.hpp"
 #include "core/fusion/kernel_graph.hpp"
+#include "core/fusion/rule_engine.hpp"
 #include "core/modelgen/model_specs.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/graph/graph_items.hpp"
@@ -27,6 +28,7 @@
 #include <QToolButton>
 #include <QtTest>
 #include <cmath>
+using cleave::ui::EdgeItem;
 
 using cleave::ui::GraphView;
 using cleave::ui::KernelDock;
@@ -386,6 +388,34 @@ private slots:
         const qreal open = scene->graphBounds().height();
         window.graphPage()->foldBlocksButton()->setChecked(true);
         QVERIFY(scene->graphBounds().height() * 5 < open);
+
+        // bert_base: its layers read constants the export lists once (shapes, the folded mask);
+        // folded, those edges are hidden, the data between the layers stays drawn.
+        MainWindow bert;
+        bert.show();
+        QSignalSpy bertLaidOut(bert.graphView(), &GraphView::layoutFinished);
+        bert.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/bert_base.onnx");
+        QVERIFY(bertLaidOut.wait(60000));
+        auto* bertScene = bert.graphView()->graphScene();
+        const auto& bertModel = *bertScene->graph()->model;
+        const auto constant = cleave::fusion::load_time_constants(bertModel);
+        const auto crossing = [&](const EdgeItem* edge, bool fromConstant) {
+            return bertScene->blockOfNode(edge->from()) != bertScene->blockOfNode(edge->to()) &&
+                   constant[static_cast<std::size_t>(edge->from())] == fromConstant;
+        };
+        const auto count = [&](bool fromConstant, bool visible) {
+            return std::count_if(bertScene->edgeItems().begin(), bertScene->edgeItems().end(),
+                                 [&](const EdgeItem* edge) {
+                                     return crossing(edge, fromConstant) &&
+                                            edge->isVisible() == visible;
+                                 });
+        };
+        QVERIFY(count(true, true) > 0);
+        bert.graphPage()->foldBlocksButton()->setChecked(true);
+        QCOMPARE(count(true, true), 0);
+        QVERIFY(count(false, true) >= 11); // the hidden state from layer to layer
+        bert.graphPage()->foldBlocksButton()->setChecked(false);
+        QVERIFY(count(true, true) > 0);
 
         MainWindow resnet;
         resnet.show();
