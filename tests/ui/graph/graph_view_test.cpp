@@ -36,12 +36,23 @@ using cleave::ui::MainWindow;
 
 namespace {
 
-// Opens resnet18 and waits for its graph; false when either never comes.
-bool openResnet18(MainWindow& window) {
+// Opens a model and waits for its graph; false when either never comes.
+bool openAndLayOut(MainWindow& window, const QString& path) {
     QSignalSpy shown(&window, &MainWindow::modelShown);
     QSignalSpy laidOut(window.graphView(), &GraphView::layoutFinished);
-    window.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
-    return shown.wait(30000) && (!laidOut.isEmpty() || laidOut.wait(30000));
+    window.openFile(path);
+    return shown.wait(60000) && (!laidOut.isEmpty() || laidOut.wait(60000));
+}
+
+bool openResnet18(MainWindow& window) {
+    return openAndLayOut(window, QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
+}
+
+// A GPT-2 decoder of `layers` layers (47 nodes each) written into `folder`; its path.
+QString writtenDecoder(const QTemporaryDir& folder, int layers) {
+    const auto written = cleave::modelgen::write_model(
+        cleave::modelgen::decoder_stack(layers, 32, 2, 8, 10), folder.path().toStdString(), 1);
+    return folder.filePath(QString::fromStdString(written.file));
 }
 
 // Picks a device and waits for its prediction to reach the graph.
@@ -286,14 +297,10 @@ private slots:
     // scene, drawn again after the scene changes; zoomed in, its items paint as usual.
     void largeGraphsShowAnOverviewWhenZoomedOut() {
         QTemporaryDir folder;
-        const auto written = cleave::modelgen::write_model(
-            cleave::modelgen::decoder_stack(45, 32, 2, 8, 10), folder.path().toStdString(), 1);
         MainWindow window;
         window.resize(1200, 800);
         window.show();
-        QSignalSpy laidOut(window.graphView(), &GraphView::layoutFinished);
-        window.openFile(folder.filePath(QString::fromStdString(written.file)));
-        QVERIFY(laidOut.wait(30000));
+        QVERIFY(openAndLayOut(window, writtenDecoder(folder, 45)));
         auto* view = window.graphView();
         auto* scene = view->graphScene();
         QCOMPARE(scene->nodeItems().size(), 45 * 47 + 10);
@@ -370,14 +377,10 @@ private slots:
     // Blocks is offered and folds it into its layers; ResNet-18 has no blocks and no button.
     void aTwelveLayerTransformerFoldsIntoItsLayers() {
         QTemporaryDir folder;
-        const auto written = cleave::modelgen::write_model(
-            cleave::modelgen::decoder_stack(12, 32, 2, 8, 10), folder.path().toStdString(), 1);
         MainWindow window;
         window.resize(1200, 800);
         window.show();
-        QSignalSpy laidOut(window.graphView(), &GraphView::layoutFinished);
-        window.openFile(folder.filePath(QString::fromStdString(written.file)));
-        QVERIFY(laidOut.wait(30000));
+        QVERIFY(openAndLayOut(window, writtenDecoder(folder, 12)));
         auto* scene = window.graphView()->graphScene();
         QVERIFY(!scene->large());
         QVERIFY(window.graphPage()->foldBlocksButton()->isVisible());
@@ -393,9 +396,7 @@ private slots:
         // folded, those edges are hidden, the data between the layers stays drawn.
         MainWindow bert;
         bert.show();
-        QSignalSpy bertLaidOut(bert.graphView(), &GraphView::layoutFinished);
-        bert.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/bert_base.onnx");
-        QVERIFY(bertLaidOut.wait(60000));
+        QVERIFY(openAndLayOut(bert, QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/bert_base.onnx"));
         auto* bertScene = bert.graphView()->graphScene();
         const auto& bertModel = *bertScene->graph()->model;
         const auto constant = cleave::fusion::load_time_constants(bertModel);
@@ -419,9 +420,7 @@ private slots:
 
         MainWindow resnet;
         resnet.show();
-        QSignalSpy resnetLaidOut(resnet.graphView(), &GraphView::layoutFinished);
-        resnet.openFile(QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx");
-        QVERIFY(resnetLaidOut.wait(30000));
+        QVERIFY(openResnet18(resnet));
         QVERIFY(resnet.graphView()->graphScene()->blockItems().isEmpty());
         QVERIFY(!resnet.graphPage()->foldBlocksButton()->isVisible());
     }
