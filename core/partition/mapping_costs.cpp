@@ -85,22 +85,21 @@ MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph&
     for (std::size_t b = 0; b <= K; ++b)
         live_begin_[b + 1] = live_begin_[b] + count[b];
     live_.assign(static_cast<std::size_t>(live_begin_[K + 1]), 0);
-    const auto constant = fusion::load_time_constants(model);
-    crossing_.assign(K + 1, 0);
-    for (const auto& t : carried_) {
-        const int node = model.tensors[static_cast<std::size_t>(t.tensor)].producer;
-        if (constant[static_cast<std::size_t>(node)])
-            continue;
-        for (int b = t.producer + 1; b <= consumers_[static_cast<std::size_t>(t.consumers_end - 1)];
-             ++b)
-            ++crossing_[static_cast<std::size_t>(b)];
-    }
     std::vector<int> fill(live_begin_.begin(), live_begin_.end() - 1);
     for (std::size_t i = carried_.size(); i-- > 0;) {
         const auto& t = carried_[i];
         for (int b = t.producer + 1; b <= consumers_[static_cast<std::size_t>(t.consumers_end - 1)]; ++b)
             live_[static_cast<std::size_t>(fill[static_cast<std::size_t>(b)]++)] = static_cast<int>(i);
     }
+    // What crosses each cut: its live tensors less those computed at load time.
+    const auto constant = fusion::load_time_constants(model);
+    crossing_.assign(K + 1, 0);
+    for (std::size_t b = 0; b <= K; ++b)
+        for (int i = live_begin_[b]; i < live_begin_[b + 1]; ++i) {
+            const auto& t = carried_[static_cast<std::size_t>(live_[static_cast<std::size_t>(i)])];
+            crossing_[b] += !constant[static_cast<std::size_t>(
+                model.tensors[static_cast<std::size_t>(t.tensor)].producer)];
+        }
 
     ms_per_byte_.assign(P * P, 0.0);
     link_ms_.assign(P * P, 0.0);
