@@ -239,7 +239,7 @@ void KernelItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option
 
 BlockItem::BlockItem(int block, const QRectF& rect, const QString& name, int nodes,
                      const QFont& font)
-    : block_(block), rect_(rect), name_(name), nodes_(nodes), font_(font),
+    : block_(block), rect_(rect), name_(name), font_(font),
       label_(QObject::tr("%1 · %2 nodes (double-click to open)").arg(name).arg(nodes)),
       labelWidth_(QFontMetricsF(font).horizontalAdvance(label_) + 24) {
     // Children are drawn only inside: a view skips a block out of sight without looking at them.

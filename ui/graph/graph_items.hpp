@@ -124,7 +124,6 @@ private:
     int block_;
     QRectF rect_;
     QString name_;
-    int nodes_;
     QFont font_;
     QString label_;
     qreal labelWidth_;
