@@ -10,7 +10,6 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QRegularExpression>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -339,7 +338,7 @@ void PartitionView::paintEvent(QPaintEvent*) {
             slash == std::string::npos ? block.name : block.name.substr(slash + 1));
         const auto fits = [&] { return metrics.horizontalAdvance(name) + 6 < band.width(); };
         if (!fits())
-            name = name.mid(name.lastIndexOf(QRegularExpression("[._]")) + 1);
+            name = name.mid(std::max(name.lastIndexOf('.'), name.lastIndexOf('_')) + 1);
         if (!name.isEmpty() && fits()) {
             painter.setPen(muted);
             painter.drawText(band.adjusted(3, 1, -3, 0), Qt::AlignLeft | Qt::AlignTop, name);
