@@ -151,6 +151,70 @@ bool split_reshape_into_transpose(const graph::Model& model, const graph::Node& 
     return readers == 1;
 }
 
+// FusionRule::to_unit_reshape for the edge u -> v; `kernel_of` gives a node's kernel.
+template <typename KernelOf>
+bool unit_reshape(const graph::Model& model, const graph::Node& u, int v,
+                  const std::vector<bool>& constant, KernelOf kernel_of) {
+    if (u.outputs.empty() || u.outputs[0] < 0)
+        return false;
+    const auto& in = model.tensors[static_cast<std::size_t>(u.outputs[0])].shape;
+    if (!in)
+        return false;
+    // The kernel's last reshape: from v along the one run-time reader in the same kernel.
+    const int kernel = kernel_of(v);
+    int last = v;
+    for (bool more = true; more;) {
+        more = false;
+        const auto& node = model.nodes[static_cast<std::size_t>(last)];
+        if (node.outputs.empty() || node.outputs[0] < 0)
+            return false;
+        for (const int c : model.tensors[static_cast<std::size_t>(node.outputs[0])].consumers)
+            if (!constant[static_cast<std::size_t>(c)] && kernel_of(c) == kernel) {
+                last = c;
+                more = true;
+                break;
+            }
+    }
+    const auto& out = model
+                          .tensors[static_cast<std::size_t>(
+                              model.nodes[static_cast<std::size_t>(last)].outputs[0])]
+                          .shape;
+    if (!out || out->size() != in->size())
+        return false;
+    const auto dims_over_one = [](const std::vector<std::int64_t>& shape) {
+        std::vector<std::int64_t> dims;
+        for (const auto d : shape)
+            if (d != 1)
+                dims.push_back(d);
+        return dims;
+    };
+    const auto kept = dims_over_one(*in);
+    return kept == dims_over_one(*out) &&
+           std::none_of(kept.begin(), kept.end(), [](std::int64_t d) { return d <= 0; });
+}
+
+// Per tensor: a Transpose reads it, or a node of `through` whose output is such a tensor does
+// (nodes are in topological order, so one pass from the last).
+std::vector<bool> reaching_transpose(const graph::Model& model,
+                                     const std::set<std::string>& through) {
+    std::vector<bool> reaches(model.tensors.size(), false);
+    for (std::size_t n = model.nodes.size(); n-- > 0;) {
+        const auto& node = model.nodes[n];
+        if (node.op == "Transpose") {
+            if (!node.inputs.empty() && node.inputs[0] >= 0)
+                reaches[static_cast<std::size_t>(node.inputs[0])] = true;
+            continue;
+        }
+        if (through.count(node.op) &&
+            std::any_of(node.outputs.begin(), node.outputs.end(),
+                        [&](int t) { return t >= 0 && reaches[static_cast<std::size_t>(t)]; }))
+            for (const int t : node.inputs)
+                if (t >= 0)
+                    reaches[static_cast<std::size_t>(t)] = true;
+    }
+    return reaches;
+}
+
 // A Transpose whose output only Gathers of one load-time index each, along one axis, read.
 bool transpose_of_scalar_gathers(const graph::Model& model, const graph::Node& node,
                                  const std::vector<bool>& constant) {
@@ -309,6 +373,10 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
 
     const auto edges = node_edges(model);
     for (const auto& rule : rules.rules) {
+        const auto reaches =
+            rule.to_output_reaches_transpose_through.empty()
+                ? std::vector<bool>()
+                : reaching_transpose(model, rule.to_output_reaches_transpose_through);
         if (rule.siblings) {
             merge_siblings(model, rule, constant, groups, anchor, type);
             continue;
@@ -383,6 +451,13 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
                 continue;
             if (rule.to_split_reshape_into_transpose &&
                 !split_reshape_into_transpose(model, v, constant))
+                continue;
+            if (!reaches.empty() && std::none_of(v.outputs.begin(), v.outputs.end(), [&](int t) {
+                    return t >= 0 && reaches[static_cast<std::size_t>(t)];
+                }))
+                continue;
+            if (rule.to_unit_reshape &&
+                !unit_reshape(model, u, e.to, constant, [&](int n) { return groups.find(n); }))
                 continue;
             if (rule.single_output && std::count_if(u.outputs.begin(), u.outputs.end(),
                                                     [](int t) { return t >= 0; }) != 1)

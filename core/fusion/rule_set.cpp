@@ -134,6 +134,8 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
                            "to_channel_constant",
                            "from_matmul_operand",
                            "to_split_reshape_into_transpose",
+                           "to_unit_reshape",
+                           "to_output_reaches_transpose_through",
                            "transpose_through_split",
                            "join_consumer",
                            "single_consumer",
@@ -167,6 +169,9 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
         rule.to_channel_constant = flag(r, pointer, "to_channel_constant");
         rule.from_matmul_operand = flag(r, pointer, "from_matmul_operand");
         rule.to_split_reshape_into_transpose = flag(r, pointer, "to_split_reshape_into_transpose");
+        rule.to_unit_reshape = flag(r, pointer, "to_unit_reshape");
+        rule.to_output_reaches_transpose_through =
+            ops(reader, r, pointer, "to_output_reaches_transpose_through");
         rule.transpose_through_split = flag(r, pointer, "transpose_through_split");
         rule.join_consumer = flag(r, pointer, "join_consumer");
         if (!rule.into_kernel_type.empty() && !rule.join_consumer)

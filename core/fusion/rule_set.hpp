@@ -49,6 +49,15 @@ struct FusionRule {
     // output only a Transpose reads: the layout transformer moves u, a Transpose, past v and
     // merges it into that one (MaxViT's departition).
     bool to_split_reshape_into_transpose = false;
+    // v and the reshapes joined after it in its kernel (contiguous-reshapes) keep the rank of
+    // u's output and only move its dims of size 1: the layout transformer's HandleReshape treats
+    // such a Reshape as a Transpose and merges it into u, a Transpose (MaxViT's last stage,
+    // where a window is the whole map).
+    bool to_unit_reshape = false;
+    // v's output reaches a Transpose through nodes of these ops (empty: no condition): the
+    // layout transformer pushes a Transpose through v only toward one it can cancel
+    // (OptimizeImpl's outputs_leading_to_transpose, onnx_transpose_optimization.cc).
+    std::set<std::string> to_output_reaches_transpose_through;
     // A Transpose read only by Gathers of one load-time index each along one axis, which
     // GatherSliceToSplitFusion makes one Split, the layout transformer then moving the Transpose
     // past it onto each output: u is that Transpose and v the first of the Gathers (u's node goes

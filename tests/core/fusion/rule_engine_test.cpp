@@ -299,6 +299,49 @@ private slots:
         b.node("Mul", {"u", "half"}, {"y"}, "half");
         b.output("y");
         QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"Transpose+Mul", "Transpose", "Mul"}));
+        // A last stage: the scaled map only reaches a pool, no Transpose to cancel with, so the
+        // layout transformer leaves the Transpose where it is.
+        OnnxBuilder c;
+        c.input("x", {1, 8, 8, 4});
+        c.input("r", {1, 4, 8, 8});
+        c.initializer("gamma", {4, 1, 1});
+        OnnxBuilder::set_ints(c.node("Transpose", {"x"}, {"t"}, "to_nchw"), "perm", {0, 3, 1, 2});
+        c.node("Mul", {"gamma", "t"}, {"scaled"}, "layer_scale");
+        c.node("Add", {"scaled", "r"}, {"sum"}, "residual");
+        c.node("GlobalAveragePool", {"sum"}, {"y"}, "pool");
+        c.output("y");
+        QCOMPARE(fuse(c, "ort-cpu").groups(),
+                 (QStringList{"Transpose", "Mul", "Add", "GlobalAveragePool"}));
+    }
+
+    void reshapeMovingOnlyUnitDimsMergesTheTransposesAroundIt() {
+        // MaxViT's last stage, a window the whole 7 x 7 map: the departition's Transpose, its
+        // Reshape to NCHW and the next partition's Reshape (one Reshape, same rank, only dims of
+        // size 1 moved) and that partition's Transpose run as one Transpose.
+        OnnxBuilder b;
+        b.input("x", {1, 1, 1, 7, 7, 8});
+        b.int64_initializer("nchw", {1, 8, 7, 7});
+        b.int64_initializer("grid", {1, 8, 7, 1, 7, 1});
+        OnnxBuilder::set_ints(b.node("Transpose", {"x"}, {"d"}, "departition"), "perm",
+                              {0, 5, 1, 3, 2, 4});
+        b.node("Reshape", {"d", "nchw"}, {"m"}, "to_map");
+        b.node("Reshape", {"m", "grid"}, {"g"}, "to_grid");
+        OnnxBuilder::set_ints(b.node("Transpose", {"g"}, {"p"}, "partition"), "perm",
+                              {0, 2, 4, 3, 5, 1});
+        b.node("Relu", {"p"}, {"y"}, "relu");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(),
+                 (QStringList{"Transpose+Reshape+Reshape+Transpose", "Relu"}));
+        // A Reshape that changes the rank is no Transpose: it stays apart.
+        OnnxBuilder c;
+        c.input("x", {1, 1, 1, 7, 7, 8});
+        c.int64_initializer("nchw", {1, 8, 7, 7});
+        OnnxBuilder::set_ints(c.node("Transpose", {"x"}, {"d"}, "departition"), "perm",
+                              {0, 5, 1, 3, 2, 4});
+        c.node("Reshape", {"d", "nchw"}, {"m"}, "to_map");
+        c.node("Relu", {"m"}, {"y"}, "relu");
+        c.output("y");
+        QCOMPARE(fuse(c, "ort-cpu").groups(), (QStringList{"Transpose", "Reshape", "Relu"}));
     }
 
     void attentionTransposesAndHeadReshapesRunInTheMatMul() {
