@@ -133,14 +133,28 @@ std::optional<SimdRate> fp32_per_clock(const std::string& arch, const Entry* ent
         flags.insert(word);
     const auto has = [&](const char* flag) { return flags.count(flag) > 0; };
     if (arch == "x86_64") {
+        // AMD's cores by family (AMD's Software Optimization Guides): Zen 4 (family 25, the one
+        // with AVX-512) runs 512-bit work on two 256-bit FMA pipes; Zen and Zen+ (family 23
+        // below model 0x30) run 256-bit work on two 128-bit ones.
+        if (value_of(entry, "vendor_id") == "AuthenticAMD") {
+            const long family = std::strtol(value_of(entry, "cpu family").c_str(), nullptr, 10);
+            const long model = std::strtol(value_of(entry, "model").c_str(), nullptr, 10);
+            if (family == 25 && has("avx512f"))
+                return SimdRate{32, "AMD Zen 4 (cpu family 25 with avx512f): 512-bit work split "
+                                    "in two 256-bit halves, 8 lanes x 2 (FMA) x 2 256-bit FMA "
+                                    "pipes"};
+            if (family == 23 && model < 0x30 && has("avx2") && has("fma"))
+                return SimdRate{16, "AMD Zen or Zen+ (cpu family 23, model below 0x30): 256-bit "
+                                    "work split in two 128-bit halves, 4 lanes x 2 (FMA) x 2 "
+                                    "128-bit FMA pipes"};
+        }
         if (has("avx512f"))
             return SimdRate{64, "avx512f: 16 lanes x 2 (FMA) x 2 FMA units, as in Xeon Scalable "
-                                "cores; cores with one 512-bit FMA unit (Ice Lake and Tiger Lake "
-                                "clients) or 512-bit work split in two 256-bit halves (AMD Zen 4) "
-                                "reach half"};
+                                "cores and AMD Zen 5; cores with one 512-bit FMA unit (Ice Lake "
+                                "and Tiger Lake clients) reach half"};
         if (has("avx2") && has("fma"))
             return SimdRate{32, "avx2 and fma: 8 lanes x 2 (FMA) x 2 FMA units, as in Intel cores "
-                                "from Haswell on and AMD Zen 2 on; AMD Zen 1 reaches half"};
+                                "from Haswell on and AMD Zen 2 and Zen 3"};
         if (has("avx"))
             return SimdRate{16, "avx without fma: one 8-lane add and one 8-lane multiply per "
                                 "clock, as in Sandy Bridge"};

@@ -156,6 +156,35 @@ private slots:
                  cpu.peak_gflops.source.c_str());
     }
 
+    void amdCoresAreToldApartByFamily() {
+        // This project's CI machine: a KVM guest of an AMD EPYC (Zen 4: cpu family 25 with
+        // AVX-512), whose 512-bit work runs on two 256-bit FMA pipes: half an Intel core's rate.
+        const auto amd = [](const std::string& family, const std::string& model,
+                            const std::string& flags) {
+            auto text = x86_cpuinfo("AMD EPYC", "2500.000", 2, 1, flags);
+            for (std::size_t at = 0; (at = text.find("GenuineIntel", at)) != std::string::npos;)
+                text.replace(at, 12,
+                             "AuthenticAMD\ncpu family\t: " + family + "\nmodel\t\t: " + model);
+            return text;
+        };
+        MachineFacts facts;
+        facts.machine = "x86_64";
+        facts.cpus = range(0, 2);
+        facts.cpuinfo = amd("25", "17", "avx avx2 fma avx512f avx512bw");
+        auto cpu = this_machine(facts).processing_elements.at(0);
+        QCOMPARE(*cpu.peak_gflops.fp32, 2 * 2.5 * 32);
+        QVERIFY2(cpu.peak_gflops.source.find("AMD Zen 4") != std::string::npos,
+                 cpu.peak_gflops.source.c_str());
+        // Zen 3 (family 25, no AVX-512) and Zen 2 (family 23, model 0x31): two 256-bit pipes.
+        facts.cpuinfo = amd("25", "33", "avx avx2 fma");
+        QCOMPARE(*this_machine(facts).processing_elements[0].peak_gflops.fp32, 2 * 2.5 * 32);
+        facts.cpuinfo = amd("23", "49", "avx avx2 fma");
+        QCOMPARE(*this_machine(facts).processing_elements[0].peak_gflops.fp32, 2 * 2.5 * 32);
+        // Zen+ (family 23, model 8): two 128-bit pipes.
+        facts.cpuinfo = amd("23", "8", "avx avx2 fma");
+        QCOMPARE(*this_machine(facts).processing_elements[0].peak_gflops.fp32, 2 * 2.5 * 16);
+    }
+
     void olderSimdFlagsGiveLessPerClock() {
         MachineFacts facts;
         facts.machine = "x86_64";
