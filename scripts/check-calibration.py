@@ -6,9 +6,14 @@ no profiling, median of --runs) at the device's thread count, against `cleave pr
 The models are timed in --rounds rounds, one model after another in each, and each model's time
 is its fastest round: on a shared host another tenant's load comes and goes for minutes at a
 time and only ever adds time (the calibration keeps the machine's fast state the same way).
-Prints per model and per family the error, and the mean absolute percentage error pooled.
+With --probe, a small model is timed before and after each model's round, and only rounds whose
+two probes both ran within --fast (10%) of the fastest probe of the whole check count: a model
+whose rounds all fell in a slow spell gets more, up to --max-rounds, and is marked if it never
+had one. Prints per model and per family the error, and the mean absolute percentage error
+pooled.
 
   scripts/check-calibration.py --device my-pc-ort-1t [--threads 1] [--runs 20] [--rounds 3]
+                               [--probe MODEL.onnx [--fast 0.1] [--max-rounds 9]]
                                [--json] MODEL.onnx...
 """
 import argparse
@@ -38,6 +43,11 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--cleave", default=os.path.join(ROOT, "build", "app", "cleave"))
+    parser.add_argument("--probe", help="a small model timed around each round (see above)")
+    parser.add_argument("--fast", type=float, default=0.1,
+                        help="a round counts when both probes ran within this of the fastest")
+    parser.add_argument("--max-rounds", type=int, default=None,
+                        help="rounds at most per model with --probe (default: 3 x --rounds)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("models", nargs="+")
     args = parser.parse_args()
@@ -45,31 +55,58 @@ def main():
     spec = json.loads(subprocess.run([args.cleave, "devices", "show", args.device, "--json"],
                                      check=True, capture_output=True, text=True).stdout)
     threads = args.threads or (spec.get("measurement") or {}).get("threads") or 1
+    def time_ms(model, runs):
+        timed = subprocess.run(["node", os.path.join(ROOT, "scripts", "time-onnxruntime.mjs"),
+                                "--threads", str(threads), "--runs", str(runs), model],
+                               check=True, capture_output=True, text=True)
+        return json.loads(timed.stdout.strip().splitlines()[-1])["median_ms"]
+
+    # Per model, its rounds as (time, slower of the two probes around it; 0 without --probe).
     rounds = {model: [] for model in args.models}
-    for _ in range(max(1, args.rounds)):
+    probes = []
+
+    def fast_rounds(model):
+        fastest = min(probes) if probes else 0
+        return [t for t, p in rounds[model] if p <= fastest * (1 + args.fast)]
+
+    max_rounds = max(1, args.rounds) if not args.probe else (
+        args.max_rounds or 3 * max(1, args.rounds))
+    for done in range(max_rounds):
         for model in args.models:
-            timed = subprocess.run(["node", os.path.join(ROOT, "scripts", "time-onnxruntime.mjs"),
-                                    "--threads", str(threads), "--runs", str(args.runs), model],
-                                   check=True, capture_output=True, text=True)
-            rounds[model].append(json.loads(timed.stdout.strip().splitlines()[-1])["median_ms"])
+            if done >= max(1, args.rounds) and fast_rounds(model):
+                continue
+            if not args.probe:
+                rounds[model].append((time_ms(model, args.runs), 0.0))
+                continue
+            before = time_ms(args.probe, 20)
+            measured = time_ms(model, args.runs)
+            after = time_ms(args.probe, 20)
+            probes += [before, after]
+            rounds[model].append((measured, max(before, after)))
     rows = []
     for model in args.models:
         name = os.path.basename(model).removesuffix(".onnx")
-        measured = min(rounds[model])
+        fast = fast_rounds(model)
+        measured = min(fast or [t for t, _ in rounds[model]])
         predicted = json.loads(subprocess.run(
             [args.cleave, "predict", model, "--device", args.device, "--json"],
             check=True, capture_output=True, text=True).stdout)["total_ms"]
         rows.append({"model": name, "family": family(name), "measured_ms": measured,
-                     "rounds_ms": rounds[model], "predicted_ms": predicted,
+                     "rounds_ms": [t for t, _ in rounds[model]],
+                     "probes_ms": [p for _, p in rounds[model]] if args.probe else None,
+                     "fast_rounds": len(fast), "predicted_ms": predicted,
                      "error": (predicted - measured) / measured})
         if not args.json:
+            slowest = max(t for t, _ in rounds[model])
             print(f"{name:24s} measured {measured:9.2f} ms (rounds up to "
-                  f"{100 * (max(rounds[model]) / measured - 1):4.1f}% slower)  predicted "
+                  f"{100 * (slowest / measured - 1):4.1f}% slower"
+                  f"{'' if fast or not args.probe else ', none in the fast state'})  predicted "
                   f"{predicted:9.2f} ms  {100 * rows[-1]['error']:+6.1f}%", flush=True)
     mape = sum(abs(r["error"]) for r in rows) / len(rows)
     if args.json:
         print(json.dumps({"device": args.device, "threads": threads, "runs": args.runs,
-                          "rounds": args.rounds,
+                          "rounds": args.rounds, "probe": args.probe,
+                          "fastest_probe_ms": min(probes) if probes else None,
                           "models": rows, "mape": mape}, indent=1))
     else:
         print(f"{len(rows)} models, {threads} thread(s): end-to-end MAPE {100 * mape:.1f}%, "
