@@ -3,6 +3,7 @@
 #include "kernel_type_selection.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace cleave::fusion {
 
@@ -213,6 +214,63 @@ std::vector<bool> reaching_transpose(const graph::Model& model,
                     reaches[static_cast<std::size_t>(t)] = true;
     }
     return reaches;
+}
+
+// RuleSet::share_equal_constants: the Constant nodes ONNX Runtime keeps of each set of equal
+// ones of more than one element (the same serialized value) and that readers in more than one
+// kernel then read. Which one it keeps is the first of the set in the order its initializer
+// table, an std::unordered_map of names, iterates: the graph's initializers, then the Constant
+// nodes' outputs, inserted in file order. This build's std::unordered_map is replayed for that
+// order, which is ONNX Runtime's own on Linux (libstdc++): it names the one kept in each of the
+// 6 sets of ShuffleNetV2 in the Xeon data and in 24 of maxvit_t's run here. Single values are
+// left alone: ConstantSharing (constant_sharing.cc) gives most of them a new shared initializer
+// and removes the originals, each then going with its first reader as without sharing.
+std::vector<int> shared_constants_in_no_kernel(const graph::Model& model,
+                                               const std::vector<bool>& constant,
+                                               const std::vector<int>& kernel_of_node) {
+    std::unordered_map<std::string, int> table;
+    for (const auto& t : model.tensors)
+        if (t.kind == graph::Tensor::Kind::Initializer)
+            table.emplace(t.name, -1);
+    std::map<std::string, std::vector<int>> sets; // value -> Constant nodes
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const auto& node = model.nodes[n];
+        if (node.op != "Constant" || node.outputs.empty() || node.outputs[0] < 0)
+            continue;
+        table.emplace(model.tensors[static_cast<std::size_t>(node.outputs[0])].name,
+                      static_cast<int>(n));
+        const auto value = std::find_if(node.attributes.begin(), node.attributes.end(),
+                                        [](const graph::Attribute& a) { return !a.data.empty(); });
+        const auto& out = model.tensors[static_cast<std::size_t>(node.outputs[0])];
+        if (constant[n] && value != node.attributes.end() && out.elements() > 1)
+            sets[value->name + '\n' + value->data].push_back(static_cast<int>(n));
+    }
+    std::vector<int> order(model.nodes.size(), -1); // per Constant node: its place in the table
+    int place = 0;
+    for (const auto& [name, node] : table) {
+        if (node >= 0)
+            order[static_cast<std::size_t>(node)] = place;
+        ++place;
+    }
+    std::vector<int> in_no_kernel;
+    for (const auto& [value, members] : sets) {
+        if (members.size() < 2)
+            continue;
+        std::set<int> kernels;
+        for (const int m : members)
+            for (const int c : model
+                                   .tensors[static_cast<std::size_t>(
+                                       model.nodes[static_cast<std::size_t>(m)].outputs[0])]
+                                   .consumers)
+                if (!constant[static_cast<std::size_t>(c)])
+                    kernels.insert(kernel_of_node[static_cast<std::size_t>(c)]);
+        if (kernels.size() > 1)
+            in_no_kernel.push_back(
+                *std::min_element(members.begin(), members.end(), [&](int a, int b) {
+                    return order[static_cast<std::size_t>(a)] < order[static_cast<std::size_t>(b)];
+                }));
+    }
+    return in_no_kernel;
 }
 
 // A Transpose whose output only Gathers of one load-time index each, along one axis, read.
@@ -509,6 +567,12 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
         const auto it = rules.launches.find(kernel.type);
         kernel.launches = it == rules.launches.end() ? 1 : it->second;
     }
+    // A shared constant stays with its first reader for costs and drawing, but runs in no kernel.
+    if (rules.fold_constants && rules.share_equal_constants)
+        for (const int n : shared_constants_in_no_kernel(model, constant, graph.kernel_of_node))
+            for (std::size_t e = 0; e < graph.edges.size(); ++e)
+                if (graph.edges[e].from == n)
+                    graph.fused[e] = false;
     return graph;
 }
 

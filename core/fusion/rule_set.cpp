@@ -114,6 +114,7 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
             .value_or(-1);
     };
     set.fold_constants = flag(root, "", "fold_constants");
+    set.share_equal_constants = flag(root, "", "share_equal_constants");
     const auto* rules = reader.array(root, "", "rules", true, "a list of rules");
     for (std::size_t i = 0; i < rules->size(); ++i) {
         const std::string pointer = child_pointer("/rules", i);

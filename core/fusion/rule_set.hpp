@@ -109,6 +109,10 @@ struct RuleSet {
     std::string runtime;         // what the rules describe, for people
     std::string file;            // where it was read from ("built-in" for shipped sets)
     bool fold_constants = false; // nodes computable at load time join their consumer's kernel
+    // with fold_constants: of each set of equal Constant nodes the runtime keeps one and points
+    // every reader at it (ONNX Runtime: the first of the set in its initializer table's order);
+    // read by several kernels, that one runs in none, so its edges are not fused
+    bool share_equal_constants = false;
     std::vector<FusionRule> rules;
     std::map<std::string, int> launches; // op -> kernels the runtime runs for one such node
     std::optional<ConvKernelTypes> conv_kernel_types;

@@ -46,6 +46,9 @@ struct Attribute {
     std::vector<double> floats;       // Float (one value) and Floats
     std::vector<std::string> strings; // String (one value) and Strings
     std::string summary;              // Tensor, Graph, Other: a short description
+    // Tensor of up to 256 bytes: its element type, dims and stored values, serialized, so that
+    // equal constants compare equal (empty for larger ones)
+    std::string data;
 
     std::string to_string() const; // the value as a person reads it: "3", "[1, 1]", "'NOTSET'"
 };

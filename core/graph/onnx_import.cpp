@@ -538,6 +538,12 @@ private:
             out.summary = "tensor " +
                           std::string(to_string(data_type_from_onnx(a.t().data_type()))) + " " +
                           shape_to_string(Shape(a.t().dims().begin(), a.t().dims().end()));
+            if (a.t().ByteSizeLong() - a.t().name().size() - a.t().doc_string().size() <= 256) {
+                onnx::TensorProto value = a.t();
+                value.clear_name();
+                value.clear_doc_string();
+                out.data = value.SerializeAsString();
+            }
             break;
         case onnx::AttributeProto::GRAPH:
             out.kind = K::Graph;

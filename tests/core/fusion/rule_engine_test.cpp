@@ -314,6 +314,46 @@ private slots:
                  (QStringList{"Transpose", "Mul", "Add", "GlobalAveragePool"}));
     }
 
+    void equalConstantsShareOneThatRunsInNoKernel() {
+        // Eight Reshapes, each between two Relus, each with a shape target of its own: two sets of
+        // four equal ones. ONNX Runtime 1.30 (BASIC and above) kept c6_gdga of the first and
+        // c7_dhhd of the second, each then read by four kernels and so run in none; the others
+        // go with their own Reshape.
+        OnnxBuilder b;
+        b.input("x", {1, 32});
+        const std::vector<std::string> names{"c0_cbeb", "c1_hhhg", "c2_dbha", "c3_ggah",
+                                             "c4_edbf", "c5_aaaa", "c6_gdga", "c7_dhhd"};
+        std::string prev = "x";
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            auto& c = b.node("Constant", {}, {names[i]}, names[i] + "_node");
+            auto* value = c.add_attribute();
+            value->set_name("value");
+            value->set_type(onnx::AttributeProto::TENSOR);
+            auto* t = value->mutable_t();
+            t->set_data_type(onnx::TensorProto::INT64);
+            const std::vector<std::int64_t> shape =
+                i % 2 == 0 ? std::vector<std::int64_t>{1, 8, 4} : std::vector<std::int64_t>{1, 32};
+            t->add_dims(static_cast<std::int64_t>(shape.size()));
+            for (const auto d : shape)
+                t->add_int64_data(d);
+            const auto n = std::to_string(i);
+            b.node("Reshape", {prev, names[i]}, {"r" + n}, "reshape" + n);
+            b.node("Relu", {"r" + n}, {"y" + n}, "relu" + n);
+            prev = "y" + n;
+        }
+        b.output(prev);
+        const auto f = fuse(b, "ort-cpu");
+        QStringList apart;
+        for (std::size_t e = 0; e < f.kernels.edges.size(); ++e) {
+            const auto& from = f.model.nodes[static_cast<std::size_t>(f.kernels.edges[e].from)];
+            if (from.op == "Constant" && !f.kernels.fused[e])
+                apart << QString::fromStdString(from.name);
+        }
+        QCOMPARE(apart, (QStringList{"c6_gdga_node", "c7_dhhd_node"}));
+        // Costs and drawing keep each with its own Reshape: 16 kernels, no Constant alone.
+        QCOMPARE(f.kernels.kernels.size(), std::size_t{16});
+    }
+
     void reshapeMovingOnlyUnitDimsMergesTheTransposesAroundIt() {
         // MaxViT's last stage, a window the whole 7 x 7 map: the departition's Transpose, its
         // Reshape to NCHW and the next partition's Reshape (one Reshape, same rank, only dims of
