@@ -225,9 +225,9 @@ std::vector<bool> reaching_transpose(const graph::Model& model,
 // 6 sets of ShuffleNetV2 in the Xeon data and in 24 of maxvit_t's run here. Single values are
 // left alone: ConstantSharing (constant_sharing.cc) gives most of them a new shared initializer
 // and removes the originals, each then going with its first reader as without sharing.
-std::vector<int> shared_constants_in_no_kernel(const graph::Model& model,
-                                               const std::vector<bool>& constant,
-                                               const std::vector<int>& kernel_of_node) {
+std::vector<bool> shared_constants_in_no_kernel(const graph::Model& model,
+                                                const std::vector<bool>& constant,
+                                                const std::vector<int>& kernel_of_node) {
     std::unordered_map<std::string, int> table;
     for (const auto& t : model.tensors)
         if (t.kind == graph::Tensor::Kind::Initializer)
@@ -252,7 +252,7 @@ std::vector<int> shared_constants_in_no_kernel(const graph::Model& model,
             order[static_cast<std::size_t>(node)] = place;
         ++place;
     }
-    std::vector<int> in_no_kernel;
+    std::vector<bool> in_no_kernel(model.nodes.size(), false);
     for (const auto& [value, members] : sets) {
         if (members.size() < 2)
             continue;
@@ -265,10 +265,10 @@ std::vector<int> shared_constants_in_no_kernel(const graph::Model& model,
                 if (!constant[static_cast<std::size_t>(c)])
                     kernels.insert(kernel_of_node[static_cast<std::size_t>(c)]);
         if (kernels.size() > 1)
-            in_no_kernel.push_back(
+            in_no_kernel[static_cast<std::size_t>(
                 *std::min_element(members.begin(), members.end(), [&](int a, int b) {
                     return order[static_cast<std::size_t>(a)] < order[static_cast<std::size_t>(b)];
-                }));
+                }))] = true;
     }
     return in_no_kernel;
 }
@@ -568,11 +568,12 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
         kernel.launches = it == rules.launches.end() ? 1 : it->second;
     }
     // A shared constant stays with its first reader for costs and drawing, but runs in no kernel.
-    if (rules.fold_constants && rules.share_equal_constants)
-        for (const int n : shared_constants_in_no_kernel(model, constant, graph.kernel_of_node))
-            for (std::size_t e = 0; e < graph.edges.size(); ++e)
-                if (graph.edges[e].from == n)
-                    graph.fused[e] = false;
+    if (rules.fold_constants && rules.share_equal_constants) {
+        const auto shared = shared_constants_in_no_kernel(model, constant, graph.kernel_of_node);
+        for (std::size_t e = 0; e < graph.edges.size(); ++e)
+            if (shared[static_cast<std::size_t>(graph.edges[e].from)])
+                graph.fused[e] = false;
+    }
     return graph;
 }
 
