@@ -55,7 +55,8 @@ int run_train(TrainOptions& options) {
                    {"kernels", errors.size()},
                    {"overhead_ms", predictor.overhead_ms},
                    {"overhead_per_kernel_us", predictor.overhead_per_kernel_us},
-                   {"overhead_per_io_mb_us", predictor.overhead_per_io_mb_us},
+                   {"overhead_kernel_time_share", predictor.overhead_kernel_time_share},
+                   {"overhead_per_output_mb_us", predictor.overhead_per_output_mb_us},
                    {"training_kernel_mape", fit.mape},
                    {"classes", classes}},
                   true, "");
@@ -65,10 +66,10 @@ int run_train(TrainOptions& options) {
                 predictor.device.c_str(), predictor.rules.c_str());
     std::printf("trained on %zu runs, %zu timed kernels, %zu cost classes\n", training.size(),
                 errors.size(), predictor.classes.size());
-    std::printf("overhead   %.3f ms per inference + %.2f us per kernel + %.1f us per MB of inputs "
-                "and outputs\n",
+    std::printf("overhead   %.3f ms per inference + %.2f us per kernel + %.1f%% of the kernels' "
+                "time + %.1f us per MB of outputs\n",
                 predictor.overhead_ms, predictor.overhead_per_kernel_us,
-                predictor.overhead_per_io_mb_us);
+                100 * predictor.overhead_kernel_time_share, predictor.overhead_per_output_mb_us);
     if (errors.empty())
         std::printf("fit        on end-to-end times alone (no run has timed kernels); its error "
                     "on families it never saw: cleave evaluate --leave-family-out\n");

@@ -11,20 +11,25 @@ namespace cleave::predict {
 
 namespace {
 
-constexpr int kParts = 3; // fixed (us), per kernel (us), per io megabyte (us)
+// Fixed (us), per kernel (us), share of the kernels' time, per output megabyte (us).
+constexpr int kParts = 4;
+constexpr bool kNonNegative[kParts] = {true, false, false, true};
 constexpr int kRounds = 40;
+using Parts = Eigen::Matrix<double, kParts, 1>;
 
-constexpr int kPerKernel = 1; // the one part that may be negative
-
-// Weighted least squares with the fixed and the input/output parts >= 0: the best of the fits on
-// each subset of those two left free (the per-kernel part always is) whose solution keeps them
-// non-negative.
-Eigen::Vector3d constrained_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
-                                const Eigen::VectorXd& w) {
-    Eigen::Vector3d best = Eigen::Vector3d::Zero();
+// Weighted least squares with the fixed and output parts >= 0: the best of the fits on each
+// subset of those two left free (the others always are) whose solution keeps them non-negative.
+// A column the runs leave undetermined (every run with the same kernel time makes the share one
+// with the fixed part) gets the least-norm solution.
+Parts constrained_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                      const Eigen::VectorXd& w) {
+    Parts best = Parts::Zero();
     double best_loss = (w.array() * y.array().square()).sum();
     for (int mask = 0; mask < (1 << kParts); ++mask) {
-        if (!(mask & (1 << kPerKernel)))
+        bool always_free_kept = true;
+        for (int j = 0; j < kParts; ++j)
+            always_free_kept &= kNonNegative[j] || (mask & (1 << j));
+        if (!always_free_kept)
             continue;
         std::vector<int> free;
         for (int j = 0; j < kParts; ++j)
@@ -33,15 +38,16 @@ Eigen::Vector3d constrained_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd&
         Eigen::MatrixXd a(x.rows(), static_cast<Eigen::Index>(free.size()));
         for (std::size_t j = 0; j < free.size(); ++j)
             a.col(static_cast<Eigen::Index>(j)) = x.col(free[j]);
-        const Eigen::MatrixXd normal = a.transpose() * w.asDiagonal() * a;
-        const Eigen::VectorXd theta_free =
-            normal.ldlt().solve(a.transpose() * (w.array() * y.array()).matrix());
+        const Eigen::VectorXd root_w = w.array().sqrt();
+        const Eigen::VectorXd theta_free = (root_w.asDiagonal() * a)
+                                               .completeOrthogonalDecomposition()
+                                               .solve((root_w.array() * y.array()).matrix());
         bool feasible = theta_free.allFinite();
         for (std::size_t j = 0; j < free.size(); ++j)
-            feasible &= free[j] == kPerKernel || theta_free(static_cast<Eigen::Index>(j)) >= 0;
+            feasible &= !kNonNegative[free[j]] || theta_free(static_cast<Eigen::Index>(j)) >= 0;
         if (!feasible)
             continue;
-        Eigen::Vector3d theta = Eigen::Vector3d::Zero();
+        Parts theta = Parts::Zero();
         for (std::size_t j = 0; j < free.size(); ++j)
             theta(free[j]) = theta_free(static_cast<Eigen::Index>(j));
         const double loss = (w.array() * (y - x * theta).array().square()).sum();
@@ -55,20 +61,26 @@ Eigen::Vector3d constrained_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd&
 
 } // namespace
 
-double InferenceOverhead::ms(double kernels, double io_bytes) const {
-    return fixed_ms + (per_kernel_us * kernels + per_io_mb_us * io_bytes / 1e6) / 1000.0;
+double InferenceOverhead::ms(double kernels, double kernels_ms, const GraphIoBytes& io) const {
+    return fixed_ms + kernel_time_share * kernels_ms +
+           (per_kernel_us * kernels + per_output_mb_us * io.outputs / 1e6 +
+            per_io_mb_us * (io.inputs + io.outputs) / 1e6) /
+               1000.0;
 }
 
-double graph_io_bytes(const graph::Model& model) {
-    double bytes = 0;
-    for (const auto& list : {model.inputs, model.outputs})
+GraphIoBytes graph_io_bytes(const graph::Model& model) {
+    const auto bytes = [&](const std::vector<int>& list) {
+        double sum = 0;
         for (const int t : list) {
             const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
             const auto elements = tensor.elements();
             if (elements > 0)
-                bytes += static_cast<double>(elements) * static_cast<double>(graph::element_bytes(tensor.dtype));
+                sum += static_cast<double>(elements) *
+                       static_cast<double>(graph::element_bytes(tensor.dtype));
         }
-    return bytes;
+        return sum;
+    };
+    return {bytes(model.inputs), bytes(model.outputs)};
 }
 
 InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs) {
@@ -84,15 +96,15 @@ InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs
     Eigen::VectorXd y(n), e2e(n);
     for (Eigen::Index i = 0; i < n; ++i) {
         const auto& r = *used[static_cast<std::size_t>(i)];
-        x.row(i) << 1.0, r.kernels, r.io_bytes / 1e6;
+        x.row(i) << 1.0, r.kernels, r.kernels_ms * 1000.0, r.io.outputs / 1e6;
         y(i) = (r.e2e_ms - r.kernels_ms) * 1000.0;
         e2e(i) = r.e2e_ms * 1000.0;
     }
     // Squared relative error to start, then weights that turn it into the absolute one.
     Eigen::VectorXd w = e2e.array().square().inverse();
-    Eigen::Vector3d theta = constrained_fit(x, y, w);
+    Parts theta = constrained_fit(x, y, w);
     double best_loss = std::numeric_limits<double>::infinity();
-    Eigen::Vector3d best = theta;
+    Parts best = theta;
     for (int round = 0; round < kRounds; ++round) {
         const Eigen::VectorXd relative = ((y - x * theta).array() / e2e.array()).abs();
         const double loss = relative.sum();
@@ -105,7 +117,8 @@ InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs
     }
     fit.fixed_ms = best(0) / 1000.0;
     fit.per_kernel_us = best(1);
-    fit.per_io_mb_us = best(2);
+    fit.kernel_time_share = best(2);
+    fit.per_output_mb_us = best(3);
     return fit;
 }
 

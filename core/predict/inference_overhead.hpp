@@ -1,7 +1,9 @@
 // What an inference costs beyond its kernels (Li et al.'s T_overhead: the measured end-to-end
-// time minus the summed kernel times): a fixed part, a part per kernel the runtime runs, and a
-// part per megabyte of the graph's inputs and outputs, which a runtime copies in and out of its
-// own buffers (onnxruntime-node into JavaScript arrays: 0.6 ms for one 56 x 56 x 64 float map).
+// time minus the summed kernel times): a fixed part, a part per kernel the runtime runs, a share
+// of the kernels' own time and a part per megabyte of the graph's outputs, which a runtime copies
+// out of its own buffers (onnxruntime-node into JavaScript arrays: 0.35 ms for one 3 x 224 x 224
+// float map on a 2-core AMD EPYC, where an input of that size costs nothing: it is
+// read where the caller keeps it).
 #pragma once
 
 #include "core/graph/model.hpp"
@@ -10,31 +12,40 @@
 
 namespace cleave::predict {
 
+// Bytes of a graph's inputs and outputs (their element type's size x elements; 0 where a shape
+// is unknown).
+struct GraphIoBytes {
+    double inputs = 0;
+    double outputs = 0;
+};
+GraphIoBytes graph_io_bytes(const graph::Model& model);
+
 struct InferenceOverhead {
     double fixed_ms = 0;
     double per_kernel_us = 0;
-    double per_io_mb_us = 0; // per 1e6 bytes of graph inputs and outputs
-    double ms(double kernels, double io_bytes) const;
+    // End to end the kernels took this share of their profiled time more (less where < 0).
+    double kernel_time_share = 0;
+    double per_output_mb_us = 0; // per 1e6 bytes of graph outputs
+    // Per 1e6 bytes of graph inputs and outputs: predictor files written before the output and
+    // share parts have this part instead; a fit leaves it 0.
+    double per_io_mb_us = 0;
+    double ms(double kernels, double kernels_ms, const GraphIoBytes& io) const;
 };
-
-// Bytes of the graph's inputs and outputs (their element type's size x elements; 0 where a shape
-// is unknown).
-double graph_io_bytes(const graph::Model& model);
 
 struct OverheadSample {
     double e2e_ms = 0;     // median end to end
     double kernels_ms = 0; // sum of its kernels' times
     double kernels = 0;    // kernels it ran
-    double io_bytes = 0;   // graph_io_bytes of its model
+    GraphIoBytes io;       // graph_io_bytes of its model
 };
 
 // The parts that minimise the mean absolute percentage error of the end-to-end times they
 // complete (iteratively reweighted least squares): robust where a run was slowed by something
 // else for a while, which a least-squares fit lets pull the parts for every model. The fixed and
-// input/output parts are >= 0; the per-kernel part may be negative: kernel times taken with a
-// runtime's profiling on carry the profiler's own cost (1-2 us per kernel with ONNX Runtime),
-// which an inference without it does not pay. Runs without both times are left out; none at all
-// gives zero.
+// output parts are >= 0; the per-kernel part and the share may be negative: kernel times taken
+// with a runtime's profiling on carry the profiler's own cost (1-3 us per kernel with ONNX
+// Runtime), which an inference without it does not pay. Runs without both times are left out;
+// none at all gives zero.
 InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs);
 
 } // namespace cleave::predict

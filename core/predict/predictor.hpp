@@ -2,8 +2,9 @@
 // gbdt, mlp: regressor.hpp) per kernel cost class with fallbacks to the kernel type and to one
 // model over every kernel, plus the device's overhead beyond its kernels (Li et al.'s
 // T_overhead: measured end-to-end time minus the summed kernel times, here a fixed part, a part
-// per kernel and a part per byte of the graph's inputs and outputs: inference_overhead.hpp). Stored as JSON ("cleave-predictor", version 1, docs/predictors.md), written
-// atomically.
+// per kernel, a share of the kernels' time and a part per byte of the graph's outputs:
+// inference_overhead.hpp). Stored as JSON ("cleave-predictor", version 1, docs/predictors.md),
+// written atomically.
 #pragma once
 
 #include "core/fusion/kernel_graph.hpp"
@@ -38,7 +39,9 @@ struct Predictor {
     std::map<std::string, ClassModel> classes; // by cost class, cost type and kAllKernels
     double overhead_ms = 0;            // per inference
     double overhead_per_kernel_us = 0; // per kernel the inference runs
-    double overhead_per_io_mb_us = 0;  // per 1e6 bytes of graph inputs and outputs
+    double overhead_kernel_time_share = 0; // of the kernels' predicted time
+    double overhead_per_output_mb_us = 0;  // per 1e6 bytes of graph outputs
+    double overhead_per_io_mb_us = 0;    // per 1e6 bytes of graph inputs and outputs (older files)
     std::vector<std::string> trained_on; // "resnet50 1x3x224x224", one per run
     std::string file;                    // where it was read from
 };

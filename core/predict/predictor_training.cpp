@@ -49,12 +49,13 @@ RegressionSamples regression_samples(const Predictor& p,
 void fit_overhead(Predictor& p, const std::vector<const RunData*>& runs) {
     std::vector<OverheadSample> samples;
     for (const RunData* r : runs)
-        samples.push_back(
-            {r->e2e_ms, r->kernels_ms, static_cast<double>(r->kernel_count), r->io_bytes});
+        samples.push_back({r->e2e_ms, r->kernels_ms, static_cast<double>(r->kernel_count), r->io});
     const auto fit = fit_inference_overhead(samples);
     p.overhead_ms = fit.fixed_ms;
     p.overhead_per_kernel_us = fit.per_kernel_us;
-    p.overhead_per_io_mb_us = fit.per_io_mb_us;
+    p.overhead_kernel_time_share = fit.kernel_time_share;
+    p.overhead_per_output_mb_us = fit.per_output_mb_us;
+    p.overhead_per_io_mb_us = 0;
 }
 
 RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) {
@@ -70,7 +71,7 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
     d.kernel_count = 0;
     for (const auto& kernel : measured.kernels.kernels)
         d.kernel_count += kernel.launches;
-    d.io_bytes = graph_io_bytes(model);
+    d.io = graph_io_bytes(model);
     for (const auto& k : run.kernels)
         if (k.us && *k.us > 0)
             d.launched_us.emplace_back(k.name, *k.us);

@@ -6,6 +6,7 @@
 #include "core/device/device_spec.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/profile/measured_dataset.hpp"
+#include "inference_overhead.hpp"
 #include "predictor.hpp"
 
 #include <functional>
@@ -31,7 +32,7 @@ struct RunData {
     double e2e_ms = 0;             // median of the measured end-to-end times
     double kernels_ms = 0;         // sum of every timed kernel of the run
     int kernel_count = 0;          // kernels the run's node groups form
-    double io_bytes = 0;           // graph inputs and outputs (inference_overhead.hpp)
+    GraphIoBytes io;               // graph inputs and outputs (inference_overhead.hpp)
     std::vector<KernelSample> samples; // the runtime's kernels that map onto node groups, timed
     // Every timed kernel the run lists, as the runtime named it, in launch order: where kernels
     // map onto no node (the H100 runs), their names still say what ran.

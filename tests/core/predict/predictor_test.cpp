@@ -1,7 +1,8 @@
 // Latency predictors: the non-negative lasso, training per cost class on the measured sample
 // (tests/data/ort-cpu-xeon-sample.json) and predicting families it never saw, the overhead fit,
-// the predictor file's round trip and its errors, kernels attributed by the node they grew from,
-// a Transpose's reordered axes as a feature, and the roofline from a device spec.
+// the predictor file's round trip, an older file's input/output part and its errors, kernels
+// attributed by the node they grew from, a Transpose's reordered axes as a feature, and the
+// roofline from a device spec.
 #include "../graph/onnx_builder.hpp"
 #include "../measured_sample.hpp"
 #include "core/device/device_library.hpp"
@@ -126,10 +127,12 @@ private slots:
     void overheadIsFixedPlusPerKernel() {
         std::vector<RunData> runs(3);
         const int kernels[] = {10, 50, 200};
+        const double kernels_ms[] = {5, 8, 20};
         for (int i = 0; i < 3; ++i) {
             runs[i].kernel_count = kernels[i];
-            runs[i].kernels_ms = 5;
-            runs[i].e2e_ms = 5 + 0.2 + kernels[i] * 0.010; // 200 us fixed, 10 us per kernel
+            runs[i].kernels_ms = kernels_ms[i];
+            // 200 us fixed, 10 us per kernel
+            runs[i].e2e_ms = kernels_ms[i] + 0.2 + kernels[i] * 0.010;
             runs[i].samples.push_back({"Relu", std::vector<double>(kernel_feature_names().size(), 1), 3});
         }
         std::vector<const RunData*> all{&runs[0], &runs[1], &runs[2]};
@@ -138,13 +141,17 @@ private slots:
         const auto p = train_predictor(all, options);
         QVERIFY(std::abs(p.overhead_ms - 0.2) < 1e-9);
         QVERIFY(std::abs(p.overhead_per_kernel_us - 10) < 1e-9);
+        QVERIFY(std::abs(p.overhead_kernel_time_share) < 1e-9);
         // Runs faster than their kernels (timed with a profiler's cost in them) give no negative
-        // fixed overhead; the per-kernel part takes the difference.
+        // fixed overhead; the per-kernel part and the share take the difference.
         for (auto& r : runs)
-            r.e2e_ms = 4.9;
+            r.e2e_ms = r.kernels_ms - 0.1;
         const auto q = train_predictor(all, options);
         QCOMPARE(q.overhead_ms, 0.0);
-        QVERIFY(q.overhead_per_kernel_us < 0);
+        for (const auto& r : runs)
+            QVERIFY(q.overhead_per_kernel_us * r.kernel_count / 1000 +
+                        q.overhead_kernel_time_share * r.kernels_ms <
+                    0);
     }
 
     void predictorFileRoundTrips() {
@@ -170,6 +177,36 @@ private slots:
             QCOMPARE(b.kernels[k].us, a.kernels[k].us);
             QCOMPARE(b.kernels[k].model_class, a.kernels[k].model_class);
         }
+    }
+
+    void anOlderFilesInputOutputPartStillCounts() {
+        PredictorTrainingOptions options;
+        options.device = "xeon-ort-1t";
+        const auto p = train_predictor(sample().all(), options);
+        QTemporaryDir dir;
+        const auto path = dir.filePath("older.json");
+        auto doc = nlohmann::json::parse(predictor_json(p));
+        doc.erase("overhead_kernel_time_share");
+        doc.erase("overhead_per_output_mb_us");
+        doc["overhead_per_io_mb_us"] = 300.0;
+        write(path, doc.dump());
+        const auto q = load_predictor(path.toStdString());
+        QCOMPARE(q.overhead_kernel_time_share, 0.0);
+        QCOMPARE(q.overhead_per_output_mb_us, 0.0);
+        QCOMPARE(q.overhead_per_io_mb_us, 300.0);
+        const auto& model = sample().models[0];
+        const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method("ort-cpu"));
+        const auto latency = predict_model(q, model, kernels);
+        const auto io = graph_io_bytes(model);
+        double launches = 0;
+        for (const auto& k : kernels.kernels)
+            launches += k.launches;
+        QVERIFY(
+            std::abs(latency.overhead_ms - (q.overhead_ms + (q.overhead_per_kernel_us * launches +
+                                                             300 * (io.inputs + io.outputs) / 1e6) /
+                                                                1000)) < 1e-9);
+        QVERIFY(nlohmann::json::parse(predictor_json(q)).contains("overhead_per_io_mb_us"));
+        QVERIFY(!nlohmann::json::parse(predictor_json(p)).contains("overhead_per_io_mb_us"));
     }
 
     void badPredictorFilesNameThePlace() {
