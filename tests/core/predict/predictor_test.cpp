@@ -37,6 +37,17 @@ std::string message_of(const std::function<void()>& f) {
     return cleave::test::input_error_of(f);
 }
 
+// The lasso predictor of xeon-ort-1t trained on the sample, once: what the file tests save,
+// change and read back.
+const Predictor& sample_predictor() {
+    static const Predictor p = [] {
+        PredictorTrainingOptions options;
+        options.device = "xeon-ort-1t";
+        return train_predictor(sample().all(), options);
+    }();
+    return p;
+}
+
 void write(const QString& path, const std::string& text) {
     std::ofstream(path.toStdString()) << text;
 }
@@ -155,9 +166,7 @@ private slots:
     }
 
     void predictorFileRoundTrips() {
-        PredictorTrainingOptions options;
-        options.device = "xeon-ort-1t";
-        const auto p = train_predictor(sample().all(), options);
+        const auto& p = sample_predictor();
         QVERIFY(p.classes.count(kAllKernels));
         QVERIFY(p.classes.count("Conv/kxk"));
         QTemporaryDir dir;
@@ -180,9 +189,7 @@ private slots:
     }
 
     void anOlderFilesInputOutputPartStillCounts() {
-        PredictorTrainingOptions options;
-        options.device = "xeon-ort-1t";
-        const auto p = train_predictor(sample().all(), options);
+        const auto& p = sample_predictor();
         QTemporaryDir dir;
         const auto path = dir.filePath("older.json");
         auto doc = nlohmann::json::parse(predictor_json(p));
@@ -210,9 +217,7 @@ private slots:
     }
 
     void badPredictorFilesNameThePlace() {
-        PredictorTrainingOptions options;
-        options.device = "xeon-ort-1t";
-        const auto p = train_predictor(sample().all(), options);
+        const auto& p = sample_predictor();
         QTemporaryDir dir;
         const auto good = dir.filePath("good.json");
         save_predictor(p, good.toStdString());
