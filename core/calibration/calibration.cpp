@@ -263,7 +263,8 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         predict::RunData run;
         profile::MeasuredRun data;
         MeasuredNetwork measured;
-        double state_ms = 0; // the probes' speed around it; 0 where it changed in between
+        double state_ms = 0;        // the probes' speed around it (their geometric mean)
+        bool speed_changed = false; // the probes around it disagreed
     };
     std::vector<Reserved> reserve;
     double measured_since_probe_s = kProbeSeconds;
@@ -436,7 +437,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
         return r;
     };
     // Takes the runs measured since the last probe out of the data and back into the pool.
-    const auto drop_pending = [&](double state_ms) {
+    const auto drop_pending = [&](double state_ms, bool speed_changed) {
         for (std::size_t i = pending.size(); i-- > 0;) {
             std::vector<std::vector<double>> features;
             for (const auto& sample : runs.back().samples)
@@ -446,6 +447,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             Reserved r = take_run(runs.size() - 1);
             r.network = pending[i];
             r.state_ms = state_ms;
+            r.speed_changed = speed_changed;
             reserve.push_back(std::move(r));
         }
         for (const std::size_t n : pending)
@@ -508,7 +510,7 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
                           "x slower than its fastest while the last " +
                           std::to_string(pending.size()) + " networks were measured (speed probe " +
                           fixed(ms, 2) + " ms): they go back to the pool");
-            drop_pending(changed ? 0 : state_ms);
+            drop_pending(state_ms, changed);
             return;
         }
         const double factor = speed.fastest_ms / state_ms;
@@ -605,17 +607,21 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     if (probing && !pending.empty())
         time_probe();
     // When most of what was measured ran in slow spells, the runs taken out for them (those not
-    // measured again) come back, scaled to the fast state like the others; not those measured
-    // while the speed changed, whose speed no probe tells.
-    std::erase_if(reserve, [&](const Reserved& r) {
-        if (r.state_ms > 0)
-            return false;
-        ++result.speed.left_out;
-        --result.speed.remeasured;
-        return true;
-    });
-    if (!reserve.empty() && 2 * runs.size() < runs.size() + reserve.size()) {
-        for (auto& r : reserve) {
+    // measured again) come back, scaled to the fast state like the others. Those measured while
+    // the speed changed, which the probes around them tell only roughly, come back only where
+    // fewer than 2 runs would be left without them (a short calibration on a busy host), scaled
+    // by the probes' geometric mean.
+    std::vector<Reserved> changed;
+    for (auto it = reserve.begin(); it != reserve.end();) {
+        if (it->speed_changed) {
+            changed.push_back(std::move(*it));
+            it = reserve.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    const auto keep = [&](std::vector<Reserved>& taken) {
+        for (auto& r : taken) {
             runs.push_back(std::move(r.run));
             profile::put_run(result.data, std::move(r.data));
             result.networks.push_back(std::move(r.measured));
@@ -624,11 +630,23 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             runs_state_ms.push_back(r.state_ms);
             runs_scale.push_back(1);
         }
+        result.speed.remeasured -= static_cast<int>(taken.size());
+        taken.clear();
+    };
+    if (!reserve.empty() && 2 * runs.size() < runs.size() + reserve.size()) {
         say("most networks were measured in slow spells: the " + std::to_string(reserve.size()) +
             " taken out and not measured again are kept, scaled to the machine's fastest");
-        result.speed.remeasured -= static_cast<int>(reserve.size());
-        reserve.clear();
+        keep(reserve);
     }
+    if (!changed.empty() && runs.size() < 2) {
+        say("fewer than 2 networks were measured at a steady speed: the " +
+            std::to_string(changed.size()) +
+            " measured while it changed are kept, scaled to the machine's fastest by the probes "
+            "around them");
+        keep(changed);
+    }
+    result.speed.remeasured -= static_cast<int>(changed.size());
+    result.speed.left_out += static_cast<int>(changed.size());
     // Those taken out and never measured again are left out.
     result.speed.remeasured -= static_cast<int>(reserve.size());
     result.speed.left_out += static_cast<int>(reserve.size());

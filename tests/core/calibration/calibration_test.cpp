@@ -227,6 +227,30 @@ private slots:
         }
     }
 
+    void aShortCalibrationWhoseSpeedKeptChangingKeepsWhatItMeasured() {
+        // The speed changes within every stretch between two probes: no network was measured at
+        // a speed the probes agree on, so those measured while it changed are kept, scaled by the
+        // probes around them, rather than none.
+        QTemporaryDir dir;
+        LawProfiler profiler(0.5);
+        std::vector<std::string> lines;
+        const auto r = calibrate_slowed(dir, profiler, 0.4, 5, 15, lines);
+        QVERIFY(r.networks.size() >= 2);
+        QCOMPARE(r.data.runs.size(), r.networks.size());
+        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
+            return line.find("fewer than 2 networks were measured at a steady speed") !=
+                   std::string::npos;
+        }));
+        QCOMPARE(static_cast<int>(r.networks.size() + r.speed.probes.size()) + r.speed.remeasured +
+                     r.speed.left_out,
+                 profiler.profiled);
+        // Within the spell's factor of the machine's own times.
+        for (const auto& n : r.networks) {
+            const double law = profiler.law_ms.at(n.name);
+            QVERIFY2(n.e2e_ms > law / 1.5 && n.e2e_ms < law * 1.5, n.name.c_str());
+        }
+    }
+
     void theDeviceIsThisMachinesCpuAtTheThreadsMeasured() {
         const auto d =
             calibration::calibrated_device("box-ort-2t", "ONNX Runtime 1.30.0", 2, 40, 9.5);
