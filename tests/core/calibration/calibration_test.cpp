@@ -101,6 +101,20 @@ calibration::CalibrationResult calibrate_slowed(const QTemporaryDir& dir, LawPro
     return calibration::calibrate(profiler, o);
 }
 
+// Every profile a calibration took: the networks kept, the probes, those measured again and
+// those left out.
+int accounted_for(const calibration::CalibrationResult& r) {
+    return static_cast<int>(r.networks.size() + r.speed.probes.size()) + r.speed.remeasured +
+           r.speed.left_out;
+}
+
+// Whether a progress line says `text`.
+bool said(const std::vector<std::string>& lines, const std::string& text) {
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+        return line.find(text) != std::string::npos;
+    });
+}
+
 // resnet18 (never measured by a calibration's pool) as `predictor` predicts it and as the law
 // times it, in ms.
 std::pair<double, double> resnet18_by_predictor_and_law(const predict::Predictor& predictor) {
@@ -181,16 +195,10 @@ private slots:
         // back to the pool and was measured again.
         QVERIFY(std::abs(r.speed.slowest_ms / r.speed.fastest_ms - 1.5) < 1e-6);
         QVERIFY(r.speed.remeasured >= 20);
-        QCOMPARE(static_cast<int>(r.networks.size() + r.speed.probes.size()) + r.speed.remeasured +
-                     r.speed.left_out,
-                 profiler.profiled);
+        QCOMPARE(accounted_for(r), profiler.profiled);
         QCOMPARE(r.data.runs.size(), r.networks.size());
-        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
-            return line.find("1.50x slower than its fastest") != std::string::npos;
-        }));
-        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
-            return line.find("speed changed while") != std::string::npos;
-        }));
+        QVERIFY(said(lines, "1.50x slower than its fastest"));
+        QVERIFY(said(lines, "speed changed while"));
         // Every run kept carries the machine's own times, so the law is learnt as closely as
         // without the spell.
         for (std::size_t i = 0; i < r.networks.size(); ++i) {
@@ -213,13 +221,9 @@ private slots:
         const auto r = calibrate_slowed(dir, profiler, 0.4, 5, 1e9, lines);
         QVERIFY(r.networks.size() >= 10);
         QCOMPARE(r.data.runs.size(), r.networks.size());
-        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
-            return line.find("most networks were measured in slow spells") != std::string::npos;
-        }));
+        QVERIFY(said(lines, "most networks were measured in slow spells"));
         QVERIFY(r.speed.left_out >= 1);
-        QCOMPARE(static_cast<int>(r.networks.size() + r.speed.probes.size()) + r.speed.remeasured +
-                     r.speed.left_out,
-                 profiler.profiled);
+        QCOMPARE(accounted_for(r), profiler.profiled);
         for (std::size_t i = 0; i < r.networks.size(); ++i) {
             const double law = profiler.law_ms.at(r.networks[i].name);
             QVERIFY2(std::abs(r.networks[i].e2e_ms - law) < 1e-6 * law, r.networks[i].name.c_str());
@@ -237,13 +241,8 @@ private slots:
         const auto r = calibrate_slowed(dir, profiler, 0.4, 5, 15, lines);
         QVERIFY(r.networks.size() >= 2);
         QCOMPARE(r.data.runs.size(), r.networks.size());
-        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& line) {
-            return line.find("fewer than 2 networks were measured at a steady speed") !=
-                   std::string::npos;
-        }));
-        QCOMPARE(static_cast<int>(r.networks.size() + r.speed.probes.size()) + r.speed.remeasured +
-                     r.speed.left_out,
-                 profiler.profiled);
+        QVERIFY(said(lines, "fewer than 2 networks were measured at a steady speed"));
+        QCOMPARE(accounted_for(r), profiler.profiled);
         // Within the spell's factor of the machine's own times.
         for (const auto& n : r.networks) {
             const double law = profiler.law_ms.at(n.name);
