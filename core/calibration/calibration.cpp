@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -611,15 +612,11 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     // the speed changed, which the probes around them tell only roughly, come back only where
     // fewer than 2 runs would be left without them (a short calibration on a busy host), scaled
     // by the probes' geometric mean.
-    std::vector<Reserved> changed;
-    for (auto it = reserve.begin(); it != reserve.end();) {
-        if (it->speed_changed) {
-            changed.push_back(std::move(*it));
-            it = reserve.erase(it);
-        } else {
-            ++it;
-        }
-    }
+    const auto steady = std::stable_partition(reserve.begin(), reserve.end(),
+                                              [](const Reserved& r) { return !r.speed_changed; });
+    std::vector<Reserved> changed(std::make_move_iterator(steady),
+                                  std::make_move_iterator(reserve.end()));
+    reserve.erase(steady, reserve.end());
     const auto keep = [&](std::vector<Reserved>& taken) {
         for (auto& r : taken) {
             runs.push_back(std::move(r.run));
@@ -645,11 +642,10 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             "around them");
         keep(changed);
     }
-    result.speed.remeasured -= static_cast<int>(changed.size());
-    result.speed.left_out += static_cast<int>(changed.size());
     // Those taken out and never measured again are left out.
-    result.speed.remeasured -= static_cast<int>(reserve.size());
-    result.speed.left_out += static_cast<int>(reserve.size());
+    const auto left_out = static_cast<int>(reserve.size() + changed.size());
+    result.speed.remeasured -= left_out;
+    result.speed.left_out += left_out;
     // Judged again against the fast state of the whole calibration (the probes after a run may
     // have found a faster one): runs measured in what then counts as a slow spell are left out,
     // as long as most runs stay; the others are scaled to it.
