@@ -107,8 +107,10 @@ std::vector<PoolNetwork> generated(const PoolOptions& options,
     for (const auto& s : specs) {
         const auto written = modelgen::write_model(s, folder, options.seed);
         const fs::path file = folder / written.file;
-        pool.push_back(
-            pool_network(s.name, s.category, file, graph::load_model(file), *options.method, false));
+        // Held out by family, as `cleave evaluate` holds out the runs: a space's own name, or,
+        // for the transformer space, the family each network is named after.
+        pool.push_back(pool_network(s.name, profile::model_family(s.name), file,
+                                    graph::load_model(file), *options.method, false));
         if (options.poll)
             options.poll();
     }

@@ -17,8 +17,9 @@ namespace cleave::calibration {
 
 struct PoolNetwork {
     std::string name;
-    // A generated network's category ("blocks", "nas9", "affinity", ...), an example model's
-    // profile::model_family: what a calibration holds out together.
+    // profile::model_family of its name: a generated network's space or category ("blocks",
+    // "nas9", "affinity", ...; "swin", "vit", ... in the transformer space), an example model's
+    // architecture: what a calibration holds out together.
     std::string family;
     bool example = false;                // one of the example models (a real architecture)
     std::filesystem::path source;        // .onnx, or .onnx.xz to unpack before it is measured

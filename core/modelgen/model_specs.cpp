@@ -802,20 +802,23 @@ constexpr std::int64_t kZooMaxParameters = 12'000'000;
 
 // `count` networks of a space whose plans `draw` gives: each drawn again until the network fits
 // the zoo's limits, sized without weights, so cheaply. `input(plan)`, `build(builder, plan)` and
-// `describe(plan)` make the spec; ids are "<space>_0000" on.
-template <typename Draw, typename Input, typename Build, typename Describe>
+// `describe(plan)` make the spec; ids are "<prefix(plan)>_0000" on, numbered across the space.
+template <typename Draw, typename Prefix, typename Input, typename Build, typename Describe>
 std::vector<ModelSpec> sized_models(const std::string& space, int count, std::uint64_t seed,
-                                    Draw draw, Input input, Build build, Describe describe) {
+                                    Draw draw, Prefix prefix, Input input, Build build,
+                                    Describe describe) {
     std::vector<ModelSpec> models;
     std::mt19937_64 random(seed);
     for (int i = 0; i < count; ++i) {
-        char id[32];
-        std::snprintf(id, sizeof id, "%s_%04d", space.c_str(), i);
+        char number[16];
+        std::snprintf(number, sizeof number, "_%04d", i);
+        std::string id;
         decltype(draw(random)) plan;
         for (int attempt = 0;; ++attempt) {
             if (attempt == 10000)
                 throw std::logic_error("no " + space + " network fits the size limits");
             plan = draw(random);
+            id = prefix(plan) + number;
             NetBuilder sizing(id, input(plan), 0, false);
             build(sizing, plan);
             if (sizing.macs() >= kZooMinMacs && sizing.macs() <= kZooMaxMacs &&
@@ -830,7 +833,7 @@ std::vector<ModelSpec> sized_models(const std::string& space, int count, std::ui
 
 std::vector<ModelSpec> zoo_models(int count, std::uint64_t seed) {
     return sized_models(
-        "zoo", count, seed, draw_zoo_plan,
+        "zoo", count, seed, draw_zoo_plan, [](const ZooPlan&) { return std::string("zoo"); },
         [](const ZooPlan& plan) {
             return std::vector<std::int64_t>{1, 3, plan.resolution, plan.resolution};
         },
@@ -1054,8 +1057,11 @@ std::string transformer_description(const TransformerPlan& t) {
 }
 
 std::vector<ModelSpec> transformer_models(int count, std::uint64_t seed) {
-    return sized_models("transformer", count, seed, draw_transformer_plan, transformer_input,
-                        transformer_network, transformer_description);
+    // Named by family ("swin_0003"), so that a family can be held out of training and scored.
+    return sized_models(
+        "transformer", count, seed, draw_transformer_plan,
+        [](const TransformerPlan& t) { return t.family; }, transformer_input, transformer_network,
+        transformer_description);
 }
 
 } // namespace

@@ -121,9 +121,10 @@ void save_measured_dataset(const MeasuredDataset& data, const std::filesystem::p
 
 std::string model_family(const std::string& model) {
     // Longer prefixes first: resnext before resnet, mobilenet before mnasnet does not matter.
-    static const char* const kFamilies[] = {
-        "alexnet",    "vgg",        "resnext",      "resnet", "densenet", "mobilenet", "mnasnet",
-        "shufflenet", "squeezenet", "efficientnet", "regnet", "maxvit",   "vit",       "bert"};
+    static const char* const kFamilies[] = {"alexnet",    "vgg",          "resnext", "resnet",
+                                            "densenet",   "mobilenet",    "mnasnet", "shufflenet",
+                                            "squeezenet", "efficientnet", "regnet",  "maxvit",
+                                            "vit",        "bert",         "nas9"};
     for (const char* family : kFamilies)
         if (model.rfind(family, 0) == 0)
             return family;

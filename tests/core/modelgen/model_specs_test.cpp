@@ -5,6 +5,7 @@
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/modelgen/model_specs.hpp"
+#include "core/profile/measured_dataset.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -190,6 +191,25 @@ private slots:
             QVERIFY(a[0].description != c[0].description || a[1].description != c[1].description);
         }
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, modelgen::simulation_models(1, 1, "x"));
+    }
+
+    // A transformer-space network is named after its family, numbered across the space, so
+    // that training can hold a family out (profile::model_family reads it from the name).
+    void transformerNetworksAreNamedAfterTheirFamily() {
+        const auto models = modelgen::simulation_models(24, 5, "transformer");
+        std::set<std::string> families;
+        for (std::size_t i = 0; i < models.size(); ++i) {
+            const auto& s = models[i];
+            const auto family = s.description.substr(0, s.description.find(' '));
+            const auto number = std::to_string(i);
+            QCOMPARE(s.name, family + "_" + std::string(4 - number.size(), '0') + number);
+            QCOMPARE(profile::model_family(s.name), family);
+            QVERIFY(profile::is_transformer_family(family));
+            QCOMPARE(s.category, std::string("transformer"));
+            families.insert(family);
+        }
+        QCOMPARE(families.size(), std::size_t{6});
+        QCOMPARE(modelgen::simulation_models(2, 5, "zoo")[1].name, std::string("zoo_0001"));
     }
 
     void netBuilderLayersDeclareTheShapesInferenceFinds() {
