@@ -340,6 +340,11 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             network.model->file = file.string();
             run = profiler.profile(*network.model, profiling);
             failures = 0;
+            // Kept networks beside the generated ones, so that their data trains and evaluates
+            // from that one folder.
+            if (options.keep_networks && network.example)
+                fs::copy_file(file, options.work_folder / "models" / (network.name + ".onnx"),
+                              fs::copy_options::skip_existing);
         } catch (const InputError& e) {
             if (++failures >= 3)
                 throw;

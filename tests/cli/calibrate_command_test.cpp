@@ -59,9 +59,9 @@ private slots:
     void oneCommandMakesADeviceEveryCommandUses() {
         QTemporaryDir dir;
         const QString home = dir.filePath("home");
-        const Run run =
-            run_in(home, {"calibrate", "--device", "ci-box-ort-1t", "--backend", "ort", "--minutes",
-                          "0.4", "--kind", "lasso", "--examples", examples(dir), "--json"});
+        const Run run = run_in(home, {"calibrate", "--device", "ci-box-ort-1t", "--backend", "ort",
+                                      "--minutes", "0.4", "--kind", "lasso", "--examples",
+                                      examples(dir), "--keep", dir.filePath("kept"), "--json"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         const QJsonObject r = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(r["device"].toString(), QString("ci-box-ort-1t"));
@@ -73,9 +73,15 @@ private slots:
         QVERIFY(r["measuring_s"].toDouble() < r["seconds"].toDouble());
         const QJsonArray networks = r["networks"].toArray();
         QVERIFY2(networks.size() >= 4, run.out.constData());
-        // A progress line per network, on stderr.
-        for (const auto& n : networks)
-            QVERIFY(run.err.contains(("] " + n.toObject()["name"].toString() + " (").toUtf8()));
+        // A progress line per network, on stderr; with --keep, its model beside the data, the
+        // example models too.
+        for (const auto& n : networks) {
+            const QString name = n.toObject()["name"].toString();
+            QVERIFY(run.err.contains(("] " + name + " (").toUtf8()));
+            QVERIFY2(QFile::exists(dir.filePath("kept/models/" + name + ".onnx")),
+                     qPrintable(name));
+        }
+        QVERIFY(QFile::exists(dir.filePath("kept/data.json")));
         // The machine's speed, followed by the probe from the first network on.
         const QJsonObject speed = r["speed"].toObject();
         QCOMPARE(speed["probe"].toString(), QString("mobilenet_v2_w050_r224"));
