@@ -426,6 +426,28 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
         }
     }
 
+    // FuseContiguousReshapes merges a chain of Reshape, Squeeze and Unsqueeze nodes into one
+    // Reshape named after the chain's first ("<first>_new_reshape"); the rest of the chain,
+    // gone from the optimised graph, is computed by it (timm's Swin: two Reshapes into a 3-D
+    // MatMul, merged with the Gemm's input Reshape), not by the kernel the chain feeds.
+    const auto reshape_like = [](const std::string& op) {
+        return op == "Reshape" || op == "Squeeze" || op == "Unsqueeze";
+    };
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        const std::string& name = kernels[k].first->node;
+        if (!name.ends_with("_new_reshape"))
+            continue;
+        int n = model.find_node(grown_from(name));
+        while (n >= 0 && kernel_of_node[static_cast<std::size_t>(n)] == static_cast<int>(k)) {
+            const auto next = model.consumers_of(model.nodes[static_cast<std::size_t>(n)]);
+            if (next.size() != 1 || kernel_of_node[static_cast<std::size_t>(next[0])] >= 0 ||
+                !reshape_like(model.nodes[static_cast<std::size_t>(next[0])].op))
+                break;
+            claim(next[0], static_cast<int>(k));
+            n = next[0];
+        }
+    }
+
     // Nodes no kernel claims were fused into a kernel next to them. The optimised graph keeps a
     // fusion's output, so such a node fed the kernel that took its pattern; by names alone,
     // ORT's fusions mostly grow from their first node (Conv + BatchNormalization + Relu), so

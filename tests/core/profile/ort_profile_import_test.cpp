@@ -51,6 +51,38 @@ std::string fixture_text() {
     return {std::istreambuf_iterator<char>(in), {}};
 }
 
+// The run of a trace of two runs of `kernels` (optimised node, op), each 3 us, imported against
+// the model and the optimised model at the paths given.
+MeasuredRun imported(const QTemporaryDir& dir, const std::string& model_path,
+                     const std::string& optimized_path,
+                     const std::vector<std::pair<std::string, std::string>>& kernels) {
+    nlohmann::json events = nlohmann::json::array();
+    for (int run = 0; run < 2; ++run) {
+        events.push_back({{"cat", "Session"},
+                          {"pid", 1},
+                          {"tid", 1},
+                          {"dur", 20},
+                          {"ts", 100 * run},
+                          {"ph", "X"},
+                          {"name", "model_run"},
+                          {"args", nlohmann::json::object()}});
+        for (const auto& [node, op] : kernels)
+            events.push_back({{"cat", "Node"},
+                              {"pid", 1},
+                              {"tid", 1},
+                              {"dur", 3},
+                              {"ts", 100 * run + 1},
+                              {"ph", "X"},
+                              {"name", node + "_kernel_time"},
+                              {"args", {{"op_name", op}, {"provider", "CPUExecutionProvider"}}}});
+    }
+    const auto trace = cleave::profile::read_ort_trace(write_text(dir, events.dump()));
+    return cleave::profile::import_ort_profile(trace, cleave::graph::load_model(model_path),
+                                               cleave::graph::read_written_nodes(optimized_path),
+                                               {})
+        .run;
+}
+
 } // namespace
 
 class OrtProfileImportTest : public QObject {
@@ -164,37 +196,55 @@ private slots:
         o.output("y");
         const std::string optimized_path = dir.filePath("mm.opt.onnx").toStdString();
         o.save(optimized_path);
-        nlohmann::json events = nlohmann::json::array();
-        for (int run = 0; run < 2; ++run) {
-            events.push_back({{"cat", "Session"},
-                              {"pid", 1},
-                              {"tid", 1},
-                              {"dur", 20},
-                              {"ts", 100 * run},
-                              {"ph", "X"},
-                              {"name", "model_run"},
-                              {"args", nlohmann::json::object()}});
-            for (const auto& [node, op] : {std::pair{"gemm_input_reshape", "Reshape"},
-                                           std::pair{"mm/MatMulAddFusion", "Gemm"},
-                                           std::pair{"gemm_output_reshape_new_reshape", "Reshape"},
-                                           std::pair{"relu", "Relu"}})
-                events.push_back(
-                    {{"cat", "Node"},
-                     {"pid", 1},
-                     {"tid", 1},
-                     {"dur", 3},
-                     {"ts", 100 * run + 1},
-                     {"ph", "X"},
-                     {"name", std::string(node) + "_kernel_time"},
-                     {"args", {{"op_name", op}, {"provider", "CPUExecutionProvider"}}}});
-        }
-        const auto trace = cleave::profile::read_ort_trace(write_text(dir, events.dump()));
-        const auto run = cleave::profile::import_ort_profile(
-                             trace, cleave::graph::load_model(model_path),
-                             cleave::graph::read_written_nodes(optimized_path), {})
-                             .run;
+        const auto run = imported(dir, model_path, optimized_path,
+                                  {{"gemm_input_reshape", "Reshape"},
+                                   {"mm/MatMulAddFusion", "Gemm"},
+                                   {"gemm_output_reshape_new_reshape", "Reshape"},
+                                   {"relu", "Relu"}});
         QCOMPARE(kernel(run, "mm/MatMulAddFusion").covers, (Names{"mm", "bias"}));
         QCOMPARE(kernel(run, "gemm_output_reshape_new_reshape").covers, (Names{"view"}));
+    }
+
+    void reshapesMergedIntoOneBelongToIt() {
+        // timm's Swin: two Reshapes before a 3-D MatMul + Add. FuseContiguousReshapes merges
+        // them with the Gemm's input Reshape into one named after the first; the second is gone
+        // from the optimised graph, and it is that Reshape, not the Gemm, that computes it.
+        QTemporaryDir dir;
+        cleave::test::OnnxBuilder m;
+        m.input("x", {1, 8, 8});
+        m.initializer("w", {8, 6});
+        m.initializer("b", {6});
+        m.int64_initializer("windows", {2, 4, 8});
+        m.int64_initializer("tokens", {1, 8, 8});
+        m.node("Reshape", {"x", "windows"}, {"parts"}, "partition");
+        m.node("Reshape", {"parts", "tokens"}, {"t"}, "flatten");
+        m.node("MatMul", {"t", "w"}, {"mm_out"}, "qkv");
+        m.node("Add", {"mm_out", "b"}, {"biased"}, "qkv_bias");
+        m.node("Relu", {"biased"}, {"y"}, "relu");
+        m.output("y");
+        const std::string model_path = dir.filePath("swin.onnx").toStdString();
+        m.save(model_path);
+        cleave::test::OnnxBuilder o;
+        o.input("x", {1, 8, 8});
+        o.initializer("w", {8, 6});
+        o.initializer("b", {6});
+        o.int64_initializer("rows", {8, 8});
+        o.int64_initializer("back", {1, 8, 6});
+        o.node("Reshape", {"x", "rows"}, {"x2d"}, "partition_new_reshape");
+        o.node("Gemm", {"x2d", "w", "b"}, {"g"}, "qkv/MatMulAddFusion");
+        o.node("Reshape", {"g", "back"}, {"biased"}, "gemm_output_reshape");
+        o.node("Relu", {"biased"}, {"y"}, "relu");
+        o.output("y");
+        const std::string optimized_path = dir.filePath("swin.opt.onnx").toStdString();
+        o.save(optimized_path);
+        const auto run = imported(dir, model_path, optimized_path,
+                                  {{"partition_new_reshape", "Reshape"},
+                                   {"qkv/MatMulAddFusion", "Gemm"},
+                                   {"gemm_output_reshape", "Reshape"},
+                                   {"relu", "Relu"}});
+        QCOMPARE(kernel(run, "partition_new_reshape").covers, (Names{"partition", "flatten"}));
+        QCOMPARE(kernel(run, "qkv/MatMulAddFusion").covers, (Names{"qkv", "qkv_bias"}));
+        QVERIFY(kernel(run, "gemm_output_reshape").covers.empty());
     }
 
     void inputDimsComeFromTheKernelsThatReadTheInput() {
