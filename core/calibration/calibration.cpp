@@ -341,10 +341,12 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
             run = profiler.profile(*network.model, profiling);
             failures = 0;
             // Kept networks beside the generated ones, so that their data trains and evaluates
-            // from that one folder.
-            if (options.keep_networks && network.example)
+            // from that one folder (a copy that fails leaves only the folder short of it).
+            if (options.keep_networks && network.example) {
+                std::error_code ignored;
                 fs::copy_file(file, options.work_folder / "models" / (network.name + ".onnx"),
-                              fs::copy_options::skip_existing);
+                              fs::copy_options::skip_existing, ignored);
+            }
         } catch (const InputError& e) {
             if (++failures >= 3)
                 throw;
