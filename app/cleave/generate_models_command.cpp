@@ -137,8 +137,8 @@ Action add_generate_models_command(CLI::App& app) {
         "blocks (ResNet, MobileNet, SqueezeNet, DenseNet, VGG blocks), nas9, or zoo (ResNeXt, "
         "RegNet, EfficientNet, MobileNetV3, MnasNet, ShuffleNetV2, DenseNet, SqueezeNet and "
         "MaxViT blocks and ViT / BERT encoders, mixed), or transformer (ViT, BERT, GPT-2, Swin, "
-        "ConvNeXt or MaxViT blocks at random widths, heads and sequence lengths; "
-        "docs/model-generation.md) (default blocks)");
+        "ConvNeXt or MaxViT blocks at random widths, heads and sequence lengths, each network "
+        "named after its family; docs/model-generation.md) (default blocks)");
     auto* decoder =
         command
             ->add_option(
