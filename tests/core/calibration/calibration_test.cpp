@@ -109,6 +109,19 @@ int accounted_for(const calibration::CalibrationResult& r) {
 }
 
 // Whether a progress line says `text`.
+// The first network whose end-to-end time, as reported or in the data, is not its time by the
+// law (the machine's own); empty when every one is.
+std::string first_off_the_law(const calibration::CalibrationResult& r,
+                              const LawProfiler& profiler) {
+    for (std::size_t i = 0; i < r.networks.size(); ++i) {
+        const double law = profiler.law_ms.at(r.networks[i].name);
+        if (std::abs(r.networks[i].e2e_ms - law) >= 1e-6 * law ||
+            std::abs(cleave::median(r.data.runs[i].e2e_ms) - law) >= 1e-6 * law)
+            return r.networks[i].name;
+    }
+    return {};
+}
+
 bool said(const std::vector<std::string>& lines, const std::string& text) {
     return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
         return line.find(text) != std::string::npos;
@@ -201,11 +214,8 @@ private slots:
         QVERIFY(said(lines, "speed changed while"));
         // Every run kept carries the machine's own times, so the law is learnt as closely as
         // without the spell.
-        for (std::size_t i = 0; i < r.networks.size(); ++i) {
-            const double law = profiler.law_ms.at(r.networks[i].name);
-            QVERIFY2(std::abs(r.networks[i].e2e_ms - law) < 1e-6 * law, r.networks[i].name.c_str());
-            QVERIFY(std::abs(cleave::median(r.data.runs[i].e2e_ms) - law) < 1e-6 * law);
-        }
+        const std::string off = first_off_the_law(r, profiler);
+        QVERIFY2(off.empty(), off.c_str());
         const auto [predicted, law_ms] = resnet18_by_predictor_and_law(r.predictor);
         QVERIFY2(std::abs(predicted - law_ms) / law_ms < 0.05,
                  (std::to_string(predicted) + " vs " + std::to_string(law_ms)).c_str());
@@ -224,11 +234,8 @@ private slots:
         QVERIFY(said(lines, "most networks were measured in slow spells"));
         QVERIFY(r.speed.left_out >= 1);
         QCOMPARE(accounted_for(r), profiler.profiled);
-        for (std::size_t i = 0; i < r.networks.size(); ++i) {
-            const double law = profiler.law_ms.at(r.networks[i].name);
-            QVERIFY2(std::abs(r.networks[i].e2e_ms - law) < 1e-6 * law, r.networks[i].name.c_str());
-            QVERIFY(std::abs(cleave::median(r.data.runs[i].e2e_ms) - law) < 1e-6 * law);
-        }
+        const std::string off = first_off_the_law(r, profiler);
+        QVERIFY2(off.empty(), off.c_str());
     }
 
     void aShortCalibrationWhoseSpeedKeptChangingKeepsWhatItMeasured() {
