@@ -6,11 +6,13 @@
 #include "core/input_error.hpp"
 #include "core/profile/run_models.hpp"
 #include "output.hpp"
+#include "predictor_runs.hpp"
 #include "progress.hpp"
 #include "training_options.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 
 namespace cleave::cli {
 
@@ -32,17 +34,20 @@ int run_fuse_train(FuseTrainOptions options) {
     for (const auto& file : options.data)
         datasets.push_back(profile::load_measured_dataset(file));
     std::vector<fusion::FusionExample> examples;
+    std::set<std::string> present;
     for (const auto& dataset : datasets)
         for (const auto& run : dataset.runs) {
             if (run.kernels.empty() || (run.threads != 0 && run.threads != options.threads))
                 continue;
             const auto family = profile::model_family(run.model);
+            present.insert(family);
             if (std::find(options.hold_out.begin(), options.hold_out.end(), family) !=
                 options.hold_out.end())
                 continue;
             if (const auto* model = run_models.find(run))
                 examples.push_back({run.model, model, &run});
         }
+    check_held_out(options.hold_out, present);
     for (const auto& m : run_models.missing())
         warn(options.models + ": no " + m + ".onnx; its runs were skipped");
     if (examples.empty())

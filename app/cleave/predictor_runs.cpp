@@ -67,6 +67,19 @@ PredictorRuns load_predictor_runs(const std::vector<std::string>& data, const st
     return out;
 }
 
+void check_held_out(const std::vector<std::string>& held, const std::set<std::string>& present) {
+    for (const auto& family : held) {
+        if (present.count(family))
+            continue;
+        std::string names;
+        for (const auto& p : present)
+            names += (names.empty() ? "" : ", ") + p;
+        throw InputError("", "--hold-out",
+                         "no run of the family '" + family +
+                             "' to hold out; the runs' families: " + names);
+    }
+}
+
 std::vector<RunSelection> run_selections(const std::vector<profile::MeasuredDataset>& datasets) {
     std::set<RunSelection> selections;
     for (const auto& d : datasets)

@@ -6,8 +6,8 @@
 #include "core/profile/run_models.hpp"
 
 #include <CLI/CLI.hpp>
-
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +39,10 @@ RunSelection run_selection(const std::string& device);
 // Warns on stderr about models missing from the folder; InputError when no run is left.
 PredictorRuns load_predictor_runs(const std::vector<std::string>& data, const std::string& models,
                                   const RunSelection& selection);
+
+// Throws InputError on --hold-out when a family given there names no run of `present` (the
+// families of the runs selected), listing those: a misspelt family would hold nothing out.
+void check_held_out(const std::vector<std::string>& held, const std::set<std::string>& present);
 
 // The thread counts and dtypes the runs were measured at, ascending.
 std::vector<RunSelection> run_selections(const std::vector<profile::MeasuredDataset>& datasets);

@@ -27,6 +27,10 @@ int run_train(TrainOptions& options) {
     predict::make_regressor(options.training.kind, "--kind"); // a missing plugin fails first
     const auto loaded =
         load_predictor_runs(options.data, options.models, run_selection(options.device));
+    std::set<std::string> present;
+    for (const auto& r : loaded.runs)
+        present.insert(r.family);
+    check_held_out(options.hold_out, present);
     const std::set<std::string> held(options.hold_out.begin(), options.hold_out.end());
     std::vector<const predict::RunData*> training;
     for (const auto& r : loaded.runs)

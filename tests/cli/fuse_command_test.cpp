@@ -101,6 +101,15 @@ private slots:
         const QJsonObject root = QJsonDocument::fromJson(fuse.out).object();
         QCOMPARE(root["rules"].toString(), "learned:" + model);
         QVERIFY(!root["kernels"].toArray().isEmpty());
+
+        const Run misspelt =
+            run_cleave({"fuse-train", "--data", kSample, "--models", CLEAVE_EXAMPLE_MODELS_DIR,
+                        "--out", dir.filePath("x.json"), "--hold-out", "resnets"});
+        QCOMPARE(misspelt.exit_code, 2);
+        QVERIFY2(misspelt.err.contains("--hold-out: no run of the family 'resnets' to hold out; "
+                                       "the runs' families: "),
+                 misspelt.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("x.json")));
     }
 
     void leaveFamilyOutScoresEveryFamily() {

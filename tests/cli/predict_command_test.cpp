@@ -182,6 +182,16 @@ private slots:
         QCOMPARE(run.exit_code, 2);
         QVERIFY(run.err.contains("--kind: no regressor plugin named 'forest'"));
         QVERIFY(!QFile::exists(dir_.filePath("x.json")));
+        // A misspelt family would hold nothing out: the families there are are listed.
+        run =
+            run_cleave({"train", "--data", kSample, "--models", kModels, "--device", "xeon-ort-1t",
+                        "--hold-out", "squeezenets", "--out", dir_.filePath("x.json")});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("--hold-out: no run of the family 'squeezenets' to hold out; "
+                                  "the runs' families: "),
+                 run.err.constData());
+        QVERIFY(run.err.contains("squeezenet"));
+        QVERIFY(!QFile::exists(dir_.filePath("x.json")));
     }
 };
 
