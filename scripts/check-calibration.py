@@ -12,9 +12,15 @@ whose rounds all fell in a slow spell gets more, up to --max-rounds, and is mark
 had one. Prints per model and per family the error, and the mean absolute percentage error
 pooled.
 
+With --hold-out-from DIR, the folder a calibration kept (`cleave calibrate --keep DIR`: its
+data.json and models), each checked model is also predicted by a predictor of the device's kind
+trained on that data without the model's family (`cleave train --hold-out FAMILY`): the error on
+a family the calibration never measured. A family the data does not hold is predicted by the
+device's own predictor.
+
   scripts/check-calibration.py --device my-pc-ort-1t [--threads 1] [--runs 20] [--rounds 3]
                                [--probe MODEL.onnx [--fast 0.1] [--max-rounds 9]]
-                               [--json] MODEL.onnx...
+                               [--hold-out-from DIR] [--json] MODEL.onnx...
 """
 import argparse
 import json
@@ -22,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAMILIES = ["alexnet", "vgg", "resnext", "resnet", "densenet", "mobilenet", "mnasnet",
@@ -48,6 +55,9 @@ def main():
                         help="a round counts when both probes ran within this of the fastest")
     parser.add_argument("--max-rounds", type=int, default=None,
                         help="rounds at most per model with --probe (default: 3 x --rounds)")
+    parser.add_argument("--hold-out-from", metavar="DIR",
+                        help="a calibration's kept folder: also predict each model without its "
+                             "family in training")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("models", nargs="+")
     args = parser.parse_args()
@@ -83,34 +93,87 @@ def main():
             after = time_ms(args.probe, 20)
             probes += [before, after]
             rounds[model].append((measured, max(before, after)))
+    def predict(model, predictor=None):
+        command = [args.cleave, "predict", model, "--device", args.device, "--json"]
+        if predictor:
+            command += ["--predictor", predictor]
+        return json.loads(subprocess.run(command, check=True, capture_output=True,
+                                         text=True).stdout)
+
+    held_out = {}  # family -> predictor file trained without it (None: not in the data)
+    scratch = tempfile.TemporaryDirectory(prefix="cleave-check-")
+
+    def held_out_predictor(fam, kind):
+        if fam not in held_out:
+            out = os.path.join(scratch.name, f"{fam}.json.xz")
+            trained = subprocess.run(
+                [args.cleave, "train", "--data", os.path.join(args.hold_out_from, "data.json"),
+                 "--models", os.path.join(args.hold_out_from, "models"), "--device",
+                 args.device, "--kind", kind, "--hold-out", fam, "--out", out, "--json"],
+                capture_output=True, text=True)
+            if trained.returncode == 0:
+                held_out[fam] = out
+            elif "no run of the family" in trained.stderr:
+                held_out[fam] = None
+            else:
+                sys.exit(f"check-calibration: cleave train --hold-out {fam}: "
+                         f"{trained.stderr.strip()}")
+        return held_out[fam]
+
     rows = []
     for model in args.models:
         name = os.path.basename(model).removesuffix(".onnx")
         fast = fast_rounds(model)
         measured = min(fast or [t for t, _ in rounds[model]])
-        predicted = json.loads(subprocess.run(
-            [args.cleave, "predict", model, "--device", args.device, "--json"],
-            check=True, capture_output=True, text=True).stdout)["total_ms"]
+        own = predict(model)
+        predicted = own["total_ms"]
         rows.append({"model": name, "family": family(name), "measured_ms": measured,
                      "rounds_ms": [t for t, _ in rounds[model]],
                      "probes_ms": [p for _, p in rounds[model]] if args.probe else None,
                      "fast_rounds": len(fast), "predicted_ms": predicted,
                      "error": (predicted - measured) / measured})
+        line = ""
+        if args.hold_out_from:
+            predictor = held_out_predictor(rows[-1]["family"], own["predictor"].split()[0])
+            alone = predict(model, predictor)["total_ms"] if predictor else predicted
+            rows[-1]["family_held_out"] = predictor is not None
+            rows[-1]["predicted_held_out_ms"] = alone
+            rows[-1]["error_held_out"] = (alone - measured) / measured
+            line = (f"  family held out {100 * rows[-1]['error_held_out']:+6.1f}%"
+                    f"{'' if predictor else ' (not in the data)'}")
         if not args.json:
             slowest = max(t for t, _ in rounds[model])
             print(f"{name:24s} measured {measured:9.2f} ms (rounds up to "
                   f"{100 * (slowest / measured - 1):4.1f}% slower"
                   f"{'' if fast or not args.probe else ', none in the fast state'})  predicted "
-                  f"{predicted:9.2f} ms  {100 * rows[-1]['error']:+6.1f}%", flush=True)
-    mape = sum(abs(r["error"]) for r in rows) / len(rows)
+                  f"{predicted:9.2f} ms  {100 * rows[-1]['error']:+6.1f}%{line}", flush=True)
+
+    def mape(rs, key="error"):
+        return sum(abs(r[key]) for r in rs) / len(rs)
+
+    families = {}
+    for r in rows:
+        families.setdefault(r["family"], []).append(r)
+    by_family = [{"family": f, "models": len(rs), "mape": mape(rs),
+                  **({"mape_held_out": mape(rs, "error_held_out")} if args.hold_out_from else {})}
+                 for f, rs in sorted(families.items())]
     if args.json:
         print(json.dumps({"device": args.device, "threads": threads, "runs": args.runs,
                           "rounds": args.rounds, "probe": args.probe,
                           "fastest_probe_ms": min(probes) if probes else None,
-                          "models": rows, "mape": mape}, indent=1))
-    else:
-        print(f"{len(rows)} models, {threads} thread(s): end-to-end MAPE {100 * mape:.1f}%, "
-              f"worst {100 * max(abs(r['error']) for r in rows):.1f}%")
+                          "hold_out_from": args.hold_out_from, "models": rows,
+                          "families": by_family, "mape": mape(rows),
+                          **({"mape_held_out": mape(rows, "error_held_out")}
+                             if args.hold_out_from else {})}, indent=1))
+        return
+    for f in by_family:
+        print(f"{f['family']:12s} {f['models']:3d} models: MAPE {100 * f['mape']:5.1f}%"
+              + (f", family held out {100 * f['mape_held_out']:5.1f}%"
+                 if args.hold_out_from else ""))
+    print(f"{len(rows)} models, {threads} thread(s): end-to-end MAPE {100 * mape(rows):.1f}%, "
+          f"worst {100 * max(abs(r['error']) for r in rows):.1f}%"
+          + (f"; families held out {100 * mape(rows, 'error_held_out'):.1f}%"
+             if args.hold_out_from else ""))
 
 
 if __name__ == "__main__":
