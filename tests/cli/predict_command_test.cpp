@@ -182,7 +182,7 @@ private slots:
         QCOMPARE(run.exit_code, 2);
         QVERIFY(run.err.contains("--kind: no regressor plugin named 'forest'"));
         QVERIFY(!QFile::exists(dir_.filePath("x.json")));
-        // A misspelt family would hold nothing out: the families there are are listed.
+        // A misspelt family would hold nothing out: refused, with the runs' families listed.
         run =
             run_cleave({"train", "--data", kSample, "--models", kModels, "--device", "xeon-ort-1t",
                         "--hold-out", "squeezenets", "--out", dir_.filePath("x.json")});
