@@ -75,19 +75,21 @@ bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
            model.tensors[static_cast<std::size_t>(other)].elements() == (*shape)[1];
 }
 
-// A Transpose MatmulTransposeFusion folds into the MatMul it feeds: the input's last axis stays
-// in the last two dims, and the batch dims keep their order, contiguous, from dim 0 or 1.
-bool matmul_foldable_transpose(const graph::Model& model, const graph::Node& node) {
-    if (node.op != "Transpose" || node.inputs.empty() || node.inputs[0] < 0)
-        return false;
+// A Transpose's permutation (its dims reversed when it has none); empty when unknown.
+std::vector<std::int64_t> transpose_perm(const graph::Model& model, const graph::Node& node) {
     auto perm = node.ints_attribute("perm");
-    if (perm.empty()) { // reversed dims
+    if (perm.empty() && !node.inputs.empty() && node.inputs[0] >= 0) {
         const auto& shape = model.tensors[static_cast<std::size_t>(node.inputs[0])].shape;
-        if (!shape)
-            return false;
-        for (std::size_t d = shape->size(); d-- > 0;)
-            perm.push_back(static_cast<std::int64_t>(d));
+        if (shape)
+            for (std::size_t d = shape->size(); d-- > 0;)
+                perm.push_back(static_cast<std::int64_t>(d));
     }
+    return perm;
+}
+
+// A permutation MatmulTransposeFusion folds into the MatMul it feeds: the input's last axis
+// stays in the last two dims, and the batch dims keep their order, contiguous, from dim 0 or 1.
+bool matmul_foldable_perm(const std::vector<std::int64_t>& perm) {
     const auto rank = static_cast<std::int64_t>(perm.size());
     if (rank < 2 || (perm[rank - 1] != rank - 1 && perm[rank - 2] != rank - 1))
         return false;
@@ -101,10 +103,22 @@ bool matmul_foldable_transpose(const graph::Model& model, const graph::Node& nod
     return true;
 }
 
+bool matmul_foldable_transpose(const graph::Model& model, const graph::Node& node) {
+    return node.op == "Transpose" && matmul_foldable_perm(transpose_perm(model, node));
+}
+
+std::vector<std::int64_t> unbound_transpose_perm(const graph::Model& model, const graph::Node& u,
+                                                 const std::vector<bool>& constant);
+
 // FusionRule::from_matmul_operand for u.
-bool matmul_operand_layout(const graph::Model& model, const graph::Node& u) {
-    if (u.op == "Transpose")
-        return matmul_foldable_transpose(model, u);
+bool matmul_operand_layout(const graph::Model& model, const graph::Node& u,
+                           const std::vector<bool>& constant) {
+    if (u.op == "Transpose") {
+        // After a Transpose moved past an unbind (below) merged into u, the merged one is what
+        // MatmulTransposeFusion sees.
+        const auto merged = unbound_transpose_perm(model, u, constant);
+        return merged.empty() ? matmul_foldable_transpose(model, u) : matmul_foldable_perm(merged);
+    }
     if (u.op != "Reshape" || u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() ||
         u.outputs[0] < 0)
         return false;
@@ -300,11 +314,101 @@ bool transpose_of_scalar_gathers(const graph::Model& model, const graph::Node& n
     return gathers >= 2;
 }
 
+// The Split axis of a Transpose read only by one Split whose outputs only Squeezes of that axis
+// read (torch's unbind, as timm's attention takes q, k and v apart); -1 otherwise. ONNX Runtime's
+// layout transformer moves such a Transpose past the Split and the Squeezes, onto each output.
+std::int64_t unbind_axis(const graph::Model& model, const graph::Node& node,
+                         const std::vector<bool>& constant) {
+    if (node.op != "Transpose" || node.outputs.empty() || node.outputs[0] < 0)
+        return -1;
+    const auto& output = model.tensors[static_cast<std::size_t>(node.outputs[0])];
+    if (output.is_graph_output || !output.shape)
+        return -1;
+    const graph::Node* split = nullptr;
+    for (const int c : output.consumers) {
+        if (constant[static_cast<std::size_t>(c)])
+            continue;
+        const auto& n = model.nodes[static_cast<std::size_t>(c)];
+        if (split || n.op != "Split" || n.inputs.empty() || n.inputs[0] != node.outputs[0])
+            return -1;
+        split = &n;
+    }
+    if (!split || split->outputs.size() < 2)
+        return -1;
+    const auto rank = static_cast<std::int64_t>(output.shape->size());
+    auto axis = split->int_attribute("axis", 0);
+    if (axis < 0)
+        axis += rank;
+    if (axis < 0 || axis >= rank)
+        return -1;
+    for (const int t : split->outputs) {
+        if (t < 0)
+            return -1;
+        const auto& part = model.tensors[static_cast<std::size_t>(t)];
+        if (part.is_graph_output || !part.shape ||
+            static_cast<std::int64_t>(part.shape->size()) != rank || (*part.shape)[axis] != 1)
+            return -1;
+        auto squeezed = *part.shape;
+        squeezed.erase(squeezed.begin() + axis);
+        for (const int c : part.consumers) {
+            if (constant[static_cast<std::size_t>(c)])
+                continue;
+            const auto& q = model.nodes[static_cast<std::size_t>(c)];
+            if (q.op != "Squeeze" || q.outputs.empty() || q.outputs[0] < 0 ||
+                model.tensors[static_cast<std::size_t>(q.outputs[0])].shape != squeezed)
+                return -1;
+        }
+    }
+    return axis;
+}
+
+// For a Transpose u whose input a Squeeze of an unbind's output makes: the permutation of u
+// merged with the Transpose the layout transformer moves past the unbind onto that output (the
+// moved one's permutation less the squeezed axis, then u's); empty for any other u.
+std::vector<std::int64_t> unbound_transpose_perm(const graph::Model& model, const graph::Node& u,
+                                                 const std::vector<bool>& constant) {
+    if (u.op != "Transpose" || u.inputs.empty() || u.inputs[0] < 0)
+        return {};
+    const int q = model.tensors[static_cast<std::size_t>(u.inputs[0])].producer;
+    if (q < 0 || model.nodes[static_cast<std::size_t>(q)].op != "Squeeze")
+        return {};
+    const auto& squeeze = model.nodes[static_cast<std::size_t>(q)];
+    if (squeeze.inputs.empty() || squeeze.inputs[0] < 0)
+        return {};
+    const int s = model.tensors[static_cast<std::size_t>(squeeze.inputs[0])].producer;
+    if (s < 0 || model.nodes[static_cast<std::size_t>(s)].op != "Split")
+        return {};
+    const auto& split = model.nodes[static_cast<std::size_t>(s)];
+    const int t = split.inputs.empty() || split.inputs[0] < 0
+                      ? -1
+                      : model.tensors[static_cast<std::size_t>(split.inputs[0])].producer;
+    if (t < 0)
+        return {};
+    const auto& moved = model.nodes[static_cast<std::size_t>(t)];
+    const auto axis = unbind_axis(model, moved, constant);
+    const auto perm = transpose_perm(model, moved);
+    const auto outer = transpose_perm(model, u);
+    if (axis < 0 || perm.size() < 2 || outer.size() + 1 != perm.size())
+        return {};
+    std::vector<std::int64_t> squeezed; // the moved permutation on the squeezed input
+    for (std::size_t i = 0; i < perm.size(); ++i)
+        if (static_cast<std::int64_t>(i) != axis)
+            squeezed.push_back(perm[i] > perm[static_cast<std::size_t>(axis)] ? perm[i] - 1
+                                                                              : perm[i]);
+    std::vector<std::int64_t> merged;
+    for (const std::int64_t i : outer) {
+        if (i < 0 || i >= static_cast<std::int64_t>(squeezed.size()))
+            return {};
+        merged.push_back(squeezed[static_cast<std::size_t>(i)]);
+    }
+    return merged;
+}
+
 // FusionRule::transpose_through_split for the edge u -> v.
 bool transpose_through_split(const graph::Model& model, const graph::Node& u, int v,
                              const std::vector<bool>& constant) {
     if (u.op == "Transpose") {
-        if (!transpose_of_scalar_gathers(model, u, constant))
+        if (!transpose_of_scalar_gathers(model, u, constant) && unbind_axis(model, u, constant) < 0)
             return false;
         for (const int c : model.tensors[static_cast<std::size_t>(u.outputs[0])].consumers)
             if (!constant[static_cast<std::size_t>(c)])
@@ -503,7 +607,7 @@ KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
                 continue;
             if (rule.to_channel_constant && !channel_constant(model, v, e.tensor, constant))
                 continue;
-            if (rule.from_matmul_operand && !matmul_operand_layout(model, u))
+            if (rule.from_matmul_operand && !matmul_operand_layout(model, u, constant))
                 continue;
             if (rule.transpose_through_split && !transpose_through_split(model, u, e.to, constant))
                 continue;

@@ -440,6 +440,38 @@ private slots:
                                                            "Gather", "MatMul", "MatMul"}));
     }
 
+    void transposeOfAnUnbindMovesPastItsSplit() {
+        // timm's Swin takes q, k, v apart with unbind: a Split and a Squeeze of each part. The
+        // Transpose runs with the Split; the one moved onto k merges into k's own Transpose,
+        // whose merged permutation [0, 2, 3, 1] no MatMul takes, so it runs alone.
+        OnnxBuilder b;
+        b.input("qkv", {4, 16, 3, 2, 8});
+        b.int64_initializer("sizes", {1, 1, 1});
+        b.int64_initializer("axes", {0});
+        OnnxBuilder::set_ints(b.node("Transpose", {"qkv"}, {"t"}, "permute"), "perm",
+                              {2, 0, 3, 1, 4});
+        b.node("Split", {"t", "sizes"}, {"q3", "k3", "v3"}, "unbind");
+        b.node("Squeeze", {"q3", "axes"}, {"q"}, "q");
+        b.node("Squeeze", {"k3", "axes"}, {"k"}, "k");
+        b.node("Squeeze", {"v3", "axes"}, {"v"}, "v");
+        OnnxBuilder::set_ints(b.node("Transpose", {"k"}, {"kT"}, "k_T"), "perm", {0, 1, 3, 2});
+        b.node("MatMul", {"q", "kT"}, {"s"}, "scores");
+        b.node("MatMul", {"s", "v"}, {"y"}, "context");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(),
+                 (QStringList{"Transpose+Split", "Squeeze", "Squeeze", "Squeeze", "Transpose",
+                              "MatMul", "MatMul"}));
+
+        // Without the unbind k's Transpose folds into the product as before.
+        OnnxBuilder c;
+        c.input("q", {4, 2, 16, 8});
+        c.input("k", {4, 2, 16, 8});
+        OnnxBuilder::set_ints(c.node("Transpose", {"k"}, {"kT"}, "k_T"), "perm", {0, 1, 3, 2});
+        c.node("MatMul", {"q", "kT"}, {"y"}, "scores");
+        c.output("y");
+        QCOMPARE(fuse(c, "ort-cpu").groups(), (QStringList{"Transpose+MatMul"}));
+    }
+
     void transposeMovesPastASplitReshapeIntoTheNextTranspose() {
         // MaxViT's departition: swap, split the dims, permute: the swap runs with the Reshape.
         OnnxBuilder b;
