@@ -107,29 +107,6 @@ bool matmul_foldable_transpose(const graph::Model& model, const graph::Node& nod
     return node.op == "Transpose" && matmul_foldable_perm(transpose_perm(model, node));
 }
 
-std::vector<std::int64_t> unbound_transpose_perm(const graph::Model& model, const graph::Node& u,
-                                                 const std::vector<bool>& constant);
-
-// FusionRule::from_matmul_operand for u.
-bool matmul_operand_layout(const graph::Model& model, const graph::Node& u,
-                           const std::vector<bool>& constant) {
-    if (u.op == "Transpose") {
-        // After a Transpose moved past an unbind (below) merged into u, the merged one is what
-        // MatmulTransposeFusion sees.
-        const auto merged = unbound_transpose_perm(model, u, constant);
-        return merged.empty() ? matmul_foldable_transpose(model, u) : matmul_foldable_perm(merged);
-    }
-    if (u.op != "Reshape" || u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() ||
-        u.outputs[0] < 0)
-        return false;
-    const auto& in = model.tensors[static_cast<std::size_t>(u.inputs[0])];
-    const auto& out = model.tensors[static_cast<std::size_t>(u.outputs[0])].shape;
-    if (!in.shape || !out || in.shape->size() < 2 || out->size() < 2 ||
-        !std::equal(in.shape->end() - 2, in.shape->end(), out->end() - 2) || in.producer < 0)
-        return false;
-    return matmul_foldable_transpose(model, model.nodes[static_cast<std::size_t>(in.producer)]);
-}
-
 // FusionRule::to_split_reshape_into_transpose for v.
 bool split_reshape_into_transpose(const graph::Model& model, const graph::Node& v,
                                   const std::vector<bool>& constant) {
@@ -402,6 +379,26 @@ std::vector<std::int64_t> unbound_transpose_perm(const graph::Model& model, cons
         merged.push_back(squeezed[static_cast<std::size_t>(i)]);
     }
     return merged;
+}
+
+// FusionRule::from_matmul_operand for u.
+bool matmul_operand_layout(const graph::Model& model, const graph::Node& u,
+                           const std::vector<bool>& constant) {
+    if (u.op == "Transpose") {
+        // After a Transpose moved past an unbind (above) merged into u, the merged one is what
+        // MatmulTransposeFusion sees.
+        const auto merged = unbound_transpose_perm(model, u, constant);
+        return merged.empty() ? matmul_foldable_transpose(model, u) : matmul_foldable_perm(merged);
+    }
+    if (u.op != "Reshape" || u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() ||
+        u.outputs[0] < 0)
+        return false;
+    const auto& in = model.tensors[static_cast<std::size_t>(u.inputs[0])];
+    const auto& out = model.tensors[static_cast<std::size_t>(u.outputs[0])].shape;
+    if (!in.shape || !out || in.shape->size() < 2 || out->size() < 2 ||
+        !std::equal(in.shape->end() - 2, in.shape->end(), out->end() - 2) || in.producer < 0)
+        return false;
+    return matmul_foldable_transpose(model, model.nodes[static_cast<std::size_t>(in.producer)]);
 }
 
 // FusionRule::transpose_through_split for the edge u -> v.
