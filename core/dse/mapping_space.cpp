@@ -3,8 +3,6 @@
 #include "core/input_error.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/partition/replay.hpp"
-#include "core/predict/predictor_library.hpp"
-#include "core/predict/roofline.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,42 +30,12 @@ SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::Ke
     std::optional<predict::Predictor> given;
     if (!predictor_file.empty())
         given = partition::load_cluster_predictor(predictor_file, cluster);
+    auto latencies =
+        partition::predict_pe_latencies(model, kernels, cluster, rules, {}, given ? &*given : nullptr);
     SearchablePes result;
-    result.kernel_ms.resize(cluster.pes.size());
-    // PEs of one device with the same name get the same figures: predict each kind once.
-    std::map<std::pair<std::string, std::string>, std::optional<std::vector<double>>> predicted;
-    for (std::size_t index = 0; index < cluster.pes.size(); ++index) {
-        const auto& pe = cluster.pes[index];
-        const auto& device = cluster.hosts[pe.host_index].device;
-        const auto found = predicted.find({device.id, pe.spec.name});
-        if (found == predicted.end()) {
-            std::optional<std::vector<double>> row;
-            try {
-                const predict::Predictor predictor =
-                    given && given->device == device.id ? *given
-                    : predict::shipped_predictor(device.id)
-                        ? predict::predictor_for(device, "", rules)
-                        : predict::roofline_predictor(device, rules, pe.spec.name);
-                const auto latency = predict::predict_model(predictor, model, kernels);
-                row.emplace();
-                for (const auto& kernel : latency.kernels)
-                    row->push_back(kernel.us / 1e3);
-            } catch (const InputError& e) {
-                result.notes.push_back(
-                    "left out " + pe.key + " (" + pe.spec.name + " of " + device.id +
-                    "): its kernel latencies cannot be predicted: " + e.problem());
-            }
-            predicted[{device.id, pe.spec.name}] = row;
-        } else if (!found->second) {
-            result.notes.push_back("left out " + pe.key + " (" + pe.spec.name + " of " + device.id +
-                                   "): as above");
-        }
-        const auto& row = predicted[{device.id, pe.spec.name}];
-        if (row) {
-            result.pes.push_back(static_cast<int>(index));
-            result.kernel_ms[index] = *row;
-        }
-    }
+    result.pes = latencies.usable();
+    result.notes = latencies.left_out_notes(cluster);
+    result.kernel_ms = std::move(latencies.kernel_ms);
     return result;
 }
 
