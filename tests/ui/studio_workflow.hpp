@@ -9,7 +9,7 @@
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
-#include "ui/document/project_controller.hpp"
+#include "ui/shell/project_controller.hpp"
 
 #include <QComboBox>
 #include <QFile>

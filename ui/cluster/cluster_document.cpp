@@ -57,18 +57,21 @@ ClusterDocument::ClusterDocument(QObject* parent) : QObject(parent), undo_(new Q
 
 void ClusterDocument::setCluster(const ClusterPtr& cluster) {
     undo_->clear();
-    cluster_ = cluster ? *cluster : device::Cluster{};
+    cluster_ = cluster;
     emit changed();
 }
 
+const device::Cluster& ClusterDocument::cluster() const {
+    static const device::Cluster none;
+    return cluster_ ? *cluster_ : none;
+}
+
 ClusterPtr ClusterDocument::clusterPtr() const {
-    if (cluster_.hosts.empty())
-        return nullptr;
-    return std::make_shared<const device::Cluster>(cluster_);
+    return cluster_ && !cluster_->hosts.empty() ? cluster_ : nullptr;
 }
 
 void ClusterDocument::show(const device::Cluster& cluster) {
-    cluster_ = cluster;
+    cluster_ = std::make_shared<const device::Cluster>(cluster);
     emit changed();
     emit edited();
 }
@@ -76,7 +79,7 @@ void ClusterDocument::show(const device::Cluster& cluster) {
 QString ClusterDocument::apply(device::Cluster after, const QString& what) {
     if (QString problem = clusterProblem(after); !problem.isEmpty())
         return problem;
-    undo_->push(new ChangeClusterCommand(this, cluster_, std::move(after), what));
+    undo_->push(new ChangeClusterCommand(this, cluster(), std::move(after), what));
     return {};
 }
 
@@ -90,9 +93,9 @@ QString ClusterDocument::addHost(const QString& device, const QString& host) {
     } catch (const std::exception& e) {
         return messageOf(e);
     }
-    auto hosts = cluster_.hosts;
+    auto hosts = cluster().hosts;
     hosts.push_back(std::move(added));
-    return apply(rebuilt(cluster_, std::move(hosts), cluster_.default_link, cluster_.pairs),
+    return apply(rebuilt(cluster(), std::move(hosts), cluster().default_link, cluster().pairs),
                  tr("Add host %1 (%2)").arg(name, device));
 }
 
@@ -100,7 +103,7 @@ QString ClusterDocument::removeHosts(QList<int> rows) {
     std::sort(rows.begin(), rows.end());
     rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     QSet<QString> removed;
-    auto hosts = cluster_.hosts;
+    auto hosts = cluster().hosts;
     for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
         if (*it < 0 || *it >= hostCount())
             continue;
@@ -111,41 +114,41 @@ QString ClusterDocument::removeHosts(QList<int> rows) {
         return {};
     // The links of a removed host go with it.
     std::vector<device::LinkPair> pairs;
-    for (const auto& pair : cluster_.pairs)
+    for (const auto& pair : cluster().pairs)
         if (!removed.contains(QString::fromStdString(pair.a)) &&
             !removed.contains(QString::fromStdString(pair.b)))
             pairs.push_back(pair);
     const QString what = removed.size() == 1 ? tr("Remove host %1").arg(*removed.begin())
                                              : tr("Remove %1 hosts").arg(removed.size());
-    return apply(rebuilt(cluster_, std::move(hosts), cluster_.default_link, std::move(pairs)),
+    return apply(rebuilt(cluster(), std::move(hosts), cluster().default_link, std::move(pairs)),
                  what);
 }
 
 QString ClusterDocument::renameHost(int row, const QString& host) {
     if (row < 0 || row >= hostCount())
         return tr("no host %1").arg(row + 1);
-    auto hosts = cluster_.hosts;
+    auto hosts = cluster().hosts;
     const std::string old = hosts[static_cast<std::size_t>(row)].host;
     const std::string name = host.trimmed().toStdString();
     if (name == old)
         return {};
     hosts[static_cast<std::size_t>(row)].host = name;
     // Its links follow the new name.
-    auto pairs = cluster_.pairs;
+    auto pairs = cluster().pairs;
     for (auto& pair : pairs) {
         if (pair.a == old)
             pair.a = name;
         if (pair.b == old)
             pair.b = name;
     }
-    return apply(rebuilt(cluster_, std::move(hosts), cluster_.default_link, std::move(pairs)),
+    return apply(rebuilt(cluster(), std::move(hosts), cluster().default_link, std::move(pairs)),
                  tr("Rename %1 to %2").arg(QString::fromStdString(old), host.trimmed()));
 }
 
 QString ClusterDocument::setDevice(int row, const QString& device) {
     if (row < 0 || row >= hostCount())
         return tr("no host %1").arg(row + 1);
-    auto hosts = cluster_.hosts;
+    auto hosts = cluster().hosts;
     auto& host = hosts[static_cast<std::size_t>(row)];
     if (host.device_ref == device.toStdString())
         return {};
@@ -157,44 +160,44 @@ QString ClusterDocument::setDevice(int row, const QString& device) {
     host.device_ref = device.toStdString();
     host.match.clear(); // chosen here, no longer matched from a platform.txt line
     const QString name = QString::fromStdString(host.host);
-    return apply(rebuilt(cluster_, std::move(hosts), cluster_.default_link, cluster_.pairs),
+    return apply(rebuilt(cluster(), std::move(hosts), cluster().default_link, cluster().pairs),
                  tr("Run %1 on %2").arg(name, device));
 }
 
 QString ClusterDocument::setDefaultLink(const device::Link& link) {
-    if (link == cluster_.default_link)
+    if (link == cluster().default_link)
         return {};
-    return apply(rebuilt(cluster_, cluster_.hosts, link, cluster_.pairs),
+    return apply(rebuilt(cluster(), cluster().hosts, link, cluster().pairs),
                  tr("Change the switch link"));
 }
 
 QString ClusterDocument::addPair(const QString& a, const QString& b, const device::Link& link) {
-    auto pairs = cluster_.pairs;
+    auto pairs = cluster().pairs;
     pairs.push_back({a.toStdString(), b.toStdString(), link});
-    return apply(rebuilt(cluster_, cluster_.hosts, cluster_.default_link, std::move(pairs)),
+    return apply(rebuilt(cluster(), cluster().hosts, cluster().default_link, std::move(pairs)),
                  tr("Link %1 and %2").arg(a, b));
 }
 
 QString ClusterDocument::removePair(int index) {
-    if (index < 0 || index >= static_cast<int>(cluster_.pairs.size()))
+    if (index < 0 || index >= static_cast<int>(cluster().pairs.size()))
         return {};
-    auto pairs = cluster_.pairs;
+    auto pairs = cluster().pairs;
     const auto& pair = pairs[static_cast<std::size_t>(index)];
     const QString what = tr("Remove the link %1 - %2")
                              .arg(QString::fromStdString(pair.a), QString::fromStdString(pair.b));
     pairs.erase(pairs.begin() + index);
-    return apply(rebuilt(cluster_, cluster_.hosts, cluster_.default_link, std::move(pairs)), what);
+    return apply(rebuilt(cluster(), cluster().hosts, cluster().default_link, std::move(pairs)), what);
 }
 
 QString ClusterDocument::setPair(int index, const device::LinkPair& pair) {
-    if (index < 0 || index >= static_cast<int>(cluster_.pairs.size()))
+    if (index < 0 || index >= static_cast<int>(cluster().pairs.size()))
         return tr("no link %1").arg(index + 1);
-    auto pairs = cluster_.pairs;
+    auto pairs = cluster().pairs;
     auto& edited = pairs[static_cast<std::size_t>(index)];
     if (edited.a == pair.a && edited.b == pair.b && edited.link == pair.link)
         return {};
     edited = pair;
-    return apply(rebuilt(cluster_, cluster_.hosts, cluster_.default_link, std::move(pairs)),
+    return apply(rebuilt(cluster(), cluster().hosts, cluster().default_link, std::move(pairs)),
                  tr("Change the link %1 - %2")
                      .arg(QString::fromStdString(pair.a), QString::fromStdString(pair.b)));
 }
@@ -220,20 +223,22 @@ QString ClusterDocument::open(const QString& path) {
 }
 
 QString ClusterDocument::saveProblem() const {
-    if (cluster_.hosts.empty())
+    if (cluster().hosts.empty())
         return tr("A cluster needs at least one host: add a device first.");
-    return clusterProblem(cluster_);
+    return clusterProblem(cluster());
 }
 
 QString ClusterDocument::saveClusterFile(const QString& path) {
     if (QString problem = saveProblem(); !problem.isEmpty())
         return problem;
     try {
-        device::save_cluster_file(cluster_, path.toStdString());
+        device::save_cluster_file(cluster(), path.toStdString());
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
-    cluster_.file = path.toStdString();
+    auto saved = cluster();
+    saved.file = path.toStdString();
+    cluster_ = std::make_shared<const device::Cluster>(std::move(saved));
     undo_->setClean();
     emit changed();
     return {};
@@ -243,7 +248,7 @@ QString ClusterDocument::exportPlatformFile(const QString& path) const {
     if (QString problem = saveProblem(); !problem.isEmpty())
         return problem;
     try {
-        device::save_platform_file(device::platform_of(cluster_), path.toStdString());
+        device::save_platform_file(device::platform_of(cluster()), path.toStdString());
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
@@ -252,13 +257,13 @@ QString ClusterDocument::exportPlatformFile(const QString& path) const {
 
 QString ClusterDocument::uniqueHostName(const QString& device) const {
     QSet<QString> taken;
-    for (const auto& host : cluster_.hosts)
+    for (const auto& host : cluster().hosts)
         taken.insert(QString::fromStdString(host.host));
     // The naming of this device's hosts already in the cluster (nx01 .. nx08), if they have one.
     static const QRegularExpression numbered("^(.*?)(\\d+)$");
     QString prefix = namePrefix(device);
     int width = 2;
-    for (const auto& host : cluster_.hosts) {
+    for (const auto& host : cluster().hosts) {
         const auto match = numbered.match(QString::fromStdString(host.host));
         if (host.device_ref == device.toStdString() && match.hasMatch()) {
             prefix = match.captured(1);
@@ -280,12 +285,12 @@ QString ClusterDocument::uniqueHostName(const QString& device) const {
 }
 
 QPair<QString, QString> ClusterDocument::unlinkedPair() const {
-    for (std::size_t i = 0; i < cluster_.hosts.size(); ++i)
-        for (std::size_t j = i + 1; j < cluster_.hosts.size(); ++j) {
-            const auto& a = cluster_.hosts[i].host;
-            const auto& b = cluster_.hosts[j].host;
+    for (std::size_t i = 0; i < cluster().hosts.size(); ++i)
+        for (std::size_t j = i + 1; j < cluster().hosts.size(); ++j) {
+            const auto& a = cluster().hosts[i].host;
+            const auto& b = cluster().hosts[j].host;
             const bool linked =
-                std::any_of(cluster_.pairs.begin(), cluster_.pairs.end(), [&](const auto& p) {
+                std::any_of(cluster().pairs.begin(), cluster().pairs.end(), [&](const auto& p) {
                     return (p.a == a && p.b == b) || (p.a == b && p.b == a);
                 });
             if (!linked)

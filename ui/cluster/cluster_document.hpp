@@ -24,11 +24,12 @@ public:
     // A cluster from elsewhere (File > Open Cluster, a project): shown with no history; null
     // clears the editor.
     void setCluster(const ClusterPtr& cluster);
-    const device::Cluster& cluster() const { return cluster_; }
-    // The cluster for the rest of the studio; null while it has no hosts.
+    const device::Cluster& cluster() const; // no hosts: none
+    // The cluster for the rest of the studio, the one the editor holds (not a copy); null while
+    // it has no hosts.
     ClusterPtr clusterPtr() const;
     QUndoStack* undoStack() const { return undo_; }
-    int hostCount() const { return static_cast<int>(cluster_.hosts.size()); }
+    int hostCount() const { return static_cast<int>(cluster().hosts.size()); }
 
     // Edits, each one undo step. They return why an edit is refused (nothing is recorded), or an
     // empty string when it was made or would change nothing.
@@ -69,7 +70,7 @@ signals:
 private:
     QString apply(device::Cluster after, const QString& what);
 
-    device::Cluster cluster_;
+    ClusterPtr cluster_; // the one copy of the studio's cluster; null: none
     QUndoStack* undo_;
 };
 

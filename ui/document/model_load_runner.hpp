@@ -2,7 +2,7 @@
 // the load at its next stage, and a bad file ends in failed() with the importer's message.
 #pragma once
 
-#include "core/graph/model.hpp"
+#include "ui/document/core_ptrs.hpp"
 
 #include <QObject>
 #include <QString>
@@ -13,8 +13,6 @@
 #include <string>
 
 namespace cleave::ui {
-
-using ModelPtr = std::shared_ptr<const graph::Model>;
 
 class ModelLoadRunner : public QObject {
     Q_OBJECT
@@ -60,5 +58,3 @@ private:
 };
 
 } // namespace cleave::ui
-
-Q_DECLARE_METATYPE(cleave::ui::ModelPtr)

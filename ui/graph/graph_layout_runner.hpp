@@ -4,7 +4,7 @@
 
 #include "core/fusion/kernel_graph.hpp"
 #include "core/layout/graph_layout.hpp"
-#include "ui/document/model_load_runner.hpp"
+#include "ui/document/core_ptrs.hpp"
 
 #include <QObject>
 #include <QString>
@@ -14,8 +14,6 @@
 #include <vector>
 
 namespace cleave::ui {
-
-using KernelGraphPtr = std::shared_ptr<const fusion::KernelGraph>;
 
 // A layout together with the model and kernels it was computed for.
 struct LaidOutGraph {

@@ -1,5 +1,6 @@
 #include "ui/graph/graph_page.hpp"
 
+#include "ui/document/studio_document.hpp"
 #include "ui/graph/graph_scene.hpp"
 #include "ui/graph/graph_view.hpp"
 
@@ -27,8 +28,8 @@ QToolButton* toolButton(QWidget* parent, const QString& text, const QString& tip
 
 } // namespace
 
-GraphPage::GraphPage(QWidget* parent)
-    : QWidget(parent), view_(new GraphView(this)), searchEdit_(new QLineEdit(this)),
+GraphPage::GraphPage(StudioDocument* document, QWidget* parent)
+    : QWidget(parent), document_(document), view_(new GraphView(this)), searchEdit_(new QLineEdit(this)),
       matchLabel_(new QLabel(this)), colours_(new QComboBox(this)),
       previous_(toolButton(this, tr("Previous"), tr("Previous match (Shift+Enter)"))),
       next_(toolButton(this, tr("Next"), tr("Next match (Enter)"))) {
@@ -106,6 +107,7 @@ GraphPage::GraphPage(QWidget* parent)
     connect(view_, &GraphView::matchesChanged, this, &GraphPage::showMatches);
     connect(colours_, &QComboBox::currentIndexChanged, view_,
             [this](int index) { view_->setColourByLatency(index == 0); });
+    observe();
 }
 
 QString GraphPage::matchText() const {
@@ -126,6 +128,29 @@ void GraphPage::showMatches(int current, int count) {
         matchLabel_->setText(tr("no match"));
     else
         matchLabel_->setText(tr("%1 of %2").arg(current + 1).arg(count));
+}
+
+// The document's kernels, latency and selection on show; a pick in the view selects.
+void GraphPage::observe() {
+    connect(document_, &StudioDocument::kernelsChanged, this,
+            [this] { view_->setGraph(document_->model(), document_->kernels()); });
+    connect(document_, &StudioDocument::latencyChanged, view_, &GraphView::setLatency);
+    const auto picked = [this](Selection selection) {
+        picking_ = true;
+        document_->select(selection);
+        picking_ = false;
+    };
+    connect(view_, &GraphView::nodeActivated, this, [picked](int node) { picked({node, -1}); });
+    connect(view_, &GraphView::kernelActivated, this,
+            [picked](int kernel) { picked({-1, kernel}); });
+    connect(document_, &StudioDocument::selectionChanged, this, [this](const Selection& selection) {
+        if (picking_)
+            return;
+        if (selection.node >= 0)
+            view_->selectNode(selection.node);
+        else if (selection.kernel >= 0)
+            view_->selectKernel(selection.kernel);
+    });
 }
 
 } // namespace cleave::ui

@@ -1,6 +1,7 @@
 // The graph tab: a search row (every term must match a node's name or op; Enter and Shift+Enter
 // step through the matches), the choice of colours (op category or kernel latency), zoom and fit
-// buttons, and the graph view below.
+// buttons, and the graph view below. It shows the document's kernels, latency and selection, and
+// what is picked in the view becomes the document's selection.
 #pragma once
 
 #include <QWidget>
@@ -13,12 +14,13 @@ class QToolButton;
 namespace cleave::ui {
 
 class GraphView;
+class StudioDocument;
 
 class GraphPage : public QWidget {
     Q_OBJECT
 
 public:
-    explicit GraphPage(QWidget* parent = nullptr);
+    explicit GraphPage(StudioDocument* document, QWidget* parent = nullptr);
 
     GraphView* view() const { return view_; }
     QLineEdit* searchEdit() const { return searchEdit_; }
@@ -31,8 +33,11 @@ public:
 
 private:
     void showMatches(int current, int count);
+    void observe();
 
+    StudioDocument* document_;
     GraphView* view_;
+    bool picking_ = false; // the view's own pick: it shows it already
     QLineEdit* searchEdit_;
     QLabel* matchLabel_;
     QComboBox* colours_;

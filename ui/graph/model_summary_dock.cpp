@@ -1,5 +1,7 @@
 #include "ui/graph/model_summary_dock.hpp"
 
+#include "ui/document/studio_document.hpp"
+
 #include <QFileInfo>
 #include <QLocale>
 #include <QTextBrowser>
@@ -45,7 +47,7 @@ QString opsets(const graph::Model& model) {
 
 } // namespace
 
-ModelSummaryDock::ModelSummaryDock(QWidget* parent)
+ModelSummaryDock::ModelSummaryDock(StudioDocument* document, QWidget* parent)
     : QDockWidget(tr("Summary"), parent), browser_(new QTextBrowser(this)) {
     setObjectName("summaryDock"); // saveState() finds the dock by this name
     browser_->setOpenLinks(false);
@@ -55,7 +57,9 @@ ModelSummaryDock::ModelSummaryDock(QWidget* parent)
     browser_->setAcceptDrops(false);
     browser_->viewport()->setAcceptDrops(false);
     setWidget(browser_);
-    setModel(nullptr);
+    connect(document, &StudioDocument::modelChanged, this,
+            [this, document] { setModel(document->model()); });
+    setModel(document->model());
 }
 
 QString ModelSummaryDock::text() const {

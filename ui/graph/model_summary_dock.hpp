@@ -2,7 +2,7 @@
 // counts, GMACs and GFLOPs, nodes per op type and the importer's warnings.
 #pragma once
 
-#include "ui/document/model_load_runner.hpp"
+#include "ui/document/core_ptrs.hpp"
 
 #include <QDockWidget>
 
@@ -10,11 +10,14 @@ class QTextBrowser;
 
 namespace cleave::ui {
 
+class StudioDocument;
+
+// Shows the document's model.
 class ModelSummaryDock : public QDockWidget {
     Q_OBJECT
 
 public:
-    explicit ModelSummaryDock(QWidget* parent = nullptr);
+    explicit ModelSummaryDock(StudioDocument* document, QWidget* parent = nullptr);
 
     void setModel(const ModelPtr& model);
     QString text() const; // the summary as plain text

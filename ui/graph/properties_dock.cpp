@@ -1,5 +1,7 @@
 #include "ui/graph/properties_dock.hpp"
 
+#include "ui/document/studio_document.hpp"
+
 #include <QLocale>
 #include <QTextBrowser>
 #include <QUrl>
@@ -108,8 +110,9 @@ QString link(const QString& target, const QString& text) {
 
 } // namespace
 
-PropertiesDock::PropertiesDock(QWidget* parent)
-    : QDockWidget(tr("Properties"), parent), browser_(new QTextBrowser(this)) {
+PropertiesDock::PropertiesDock(StudioDocument* document, QWidget* parent)
+    : QDockWidget(tr("Properties"), parent), document_(document),
+      browser_(new QTextBrowser(this)) {
     setObjectName("propertiesDock"); // saveState() finds the dock by this name
     browser_->setOpenLinks(false);
     browser_->setFrameShape(QFrame::NoFrame);
@@ -123,11 +126,21 @@ PropertiesDock::PropertiesDock(QWidget* parent)
         if (!ok)
             return;
         if (url.scheme() == "node")
-            emit nodeRequested(index);
+            document_->selectNode(index);
         else if (url.scheme() == "kernel")
-            emit kernelRequested(index);
+            document_->selectKernel(index);
     });
-    showNothing();
+    connect(document_, &StudioDocument::kernelsChanged, this,
+            [this] { setGraph(document_->model(), document_->kernels()); });
+    connect(document_, &StudioDocument::selectionChanged, this, [this](const Selection& picked) {
+        if (picked.node >= 0)
+            showNode(picked.node);
+        else if (picked.kernel >= 0)
+            showKernel(picked.kernel);
+        else
+            showNothing();
+    });
+    setGraph(document_->model(), document_->kernels());
 }
 
 QString PropertiesDock::text() const {

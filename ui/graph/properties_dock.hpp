@@ -1,9 +1,10 @@
 // What the user clicked, in detail: a node (name, op, attributes sorted, inputs and outputs with
 // dtype and shape, MACs, FLOPs, weights, its kernel) or a kernel (type, member nodes, MACs, bytes
-// in and out, weights). Names of kernels and nodes are links that ask for them to be shown.
+// in and out, weights), whichever the document has selected. Names of kernels and nodes are links
+// that select them.
 #pragma once
 
-#include "ui/graph/graph_layout_runner.hpp"
+#include "ui/document/core_ptrs.hpp"
 
 #include <QDockWidget>
 
@@ -11,11 +12,13 @@ class QTextBrowser;
 
 namespace cleave::ui {
 
+class StudioDocument;
+
 class PropertiesDock : public QDockWidget {
     Q_OBJECT
 
 public:
-    explicit PropertiesDock(QWidget* parent = nullptr);
+    explicit PropertiesDock(StudioDocument* document, QWidget* parent = nullptr);
 
     // The model and its kernels (either may be null); shows nothing until a node or kernel is.
     void setGraph(ModelPtr model, KernelGraphPtr kernels);
@@ -27,11 +30,8 @@ public:
     int shownNode() const { return node_; }
     int shownKernel() const { return kernel_; }
 
-signals:
-    void nodeRequested(int node);
-    void kernelRequested(int kernel);
-
 private:
+    StudioDocument* document_;
     QTextBrowser* browser_;
     ModelPtr model_;
     KernelGraphPtr kernels_;

@@ -113,12 +113,12 @@ KernelDock::KernelDock(StudioDocument* document, QWidget* parent)
             [this](const QModelIndex& current) {
                 if (!current.isValid())
                     return;
-                const auto row = proxy_->mapToSource(current).row();
-                const auto& nodes =
-                    kernels_->kernels().kernels[static_cast<std::size_t>(row)].nodes;
-                emit kernelSelected(QList<int>(nodes.begin(), nodes.end()));
-                emit currentKernelChanged(row);
+                document_->selectKernel(proxy_->mapToSource(current).row());
             });
+    connect(document_, &StudioDocument::selectionChanged, this, [this](const Selection& picked) {
+        if (picked.kernel >= 0)
+            selectKernel(picked.kernel);
+    });
     showRuleSet(document_->ruleSet());
     showDevice(document_->device());
     showKernels();

@@ -1,7 +1,7 @@
 // How the runtime will fuse the model and what its kernels cost, as the studio document holds
 // them: a switch of method (shipped rule sets, a rule file or a learned classifier), a device
 // picker, the kernel table with a filter and each kernel's predicted latency, the fused share of
-// edges and the predicted total. Selecting a kernel reports its nodes.
+// edges and the predicted total. The current row is the document's selected kernel.
 #pragma once
 
 #include "ui/latency/latency_report.hpp"
@@ -30,7 +30,8 @@ public:
     bool setRuleSet(const QString& spec);
     QString latencyText() const; // the predicted total, or why there is none
 
-    // Makes this kernel the table's current row (clearing a filter that hides it).
+    // Makes this kernel the table's current row (clearing a filter that hides it). The table's
+    // current row is the document's selected kernel, both ways.
     void selectKernel(int kernel);
 
     QTableView* view() const { return view_; }
@@ -39,8 +40,6 @@ public:
     const KernelTableModel* kernels() const { return kernels_; }
 
 signals:
-    void kernelSelected(const QList<int>& nodes);
-    void currentKernelChanged(int kernel); // index into kernels()->kernels().kernels
     void ruleSetFailed(const QString& message);
 
 private:

@@ -1,5 +1,7 @@
 #include "ui/latency/latency_breakdown_dock.hpp"
 
+#include "ui/document/studio_document.hpp"
+
 #include "ui/charts/latency_breakdown_chart.hpp"
 #include "ui/latency/latency_by_type_model.hpp"
 
@@ -8,7 +10,7 @@
 
 namespace cleave::ui {
 
-LatencyBreakdownDock::LatencyBreakdownDock(QWidget* parent)
+LatencyBreakdownDock::LatencyBreakdownDock(StudioDocument* document, QWidget* parent)
     : QDockWidget(tr("Latency by Kernel Type"), parent), byType_(new LatencyByTypeModel(this)),
       headline_(new QLabel(this)), chart_(nullptr) {
     setObjectName("latencyBreakdownDock");
@@ -21,7 +23,8 @@ LatencyBreakdownDock::LatencyBreakdownDock(QWidget* parent)
     layout->addWidget(headline_);
     layout->addWidget(chart_, 1);
     setWidget(body);
-    setReport(nullptr);
+    connect(document, &StudioDocument::latencyChanged, this, &LatencyBreakdownDock::setReport);
+    setReport(document->latency());
 }
 
 void LatencyBreakdownDock::setReport(LatencyReportPtr report) {

@@ -13,11 +13,14 @@ namespace cleave::ui {
 class LatencyBreakdownChart;
 class LatencyByTypeModel;
 
+class StudioDocument;
+
+// Shows the document's latency.
 class LatencyBreakdownDock : public QDockWidget {
     Q_OBJECT
 
 public:
-    explicit LatencyBreakdownDock(QWidget* parent = nullptr);
+    explicit LatencyBreakdownDock(StudioDocument* document, QWidget* parent = nullptr);
 
     void setReport(LatencyReportPtr report);
 

@@ -5,15 +5,13 @@
 
 #include "core/predict/predictor.hpp"
 #include "core/profile/measured_dataset.hpp"
-#include "ui/graph/graph_layout_runner.hpp"
+#include "ui/document/core_ptrs.hpp"
 
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace cleave::ui {
-
-using MeasuredRunPtr = std::shared_ptr<const profile::MeasuredRun>;
 
 struct LatencyRequest {
     ModelPtr model;

@@ -1,6 +1,7 @@
 #include "ui/latency/measured_comparison_dock.hpp"
 
 #include "ui/charts/measured_scatter_chart.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/latency/latency_format.hpp"
 #include "ui/latency/measured_comparison_model.hpp"
 
@@ -55,8 +56,8 @@ std::vector<std::int64_t> inputShape(const graph::Model& model) {
 
 } // namespace
 
-MeasuredComparisonDock::MeasuredComparisonDock(QWidget* parent)
-    : QDockWidget(tr("Predicted vs Measured"), parent),
+MeasuredComparisonDock::MeasuredComparisonDock(StudioDocument* document, QWidget* parent)
+    : QDockWidget(tr("Predicted vs Measured"), parent), document_(document),
       comparison_(new MeasuredComparisonModel(this)), runs_(new QComboBox(this)),
       summary_(new QLabel(this)), chart_(nullptr) {
     setObjectName("measuredComparisonDock");
@@ -77,18 +78,18 @@ MeasuredComparisonDock::MeasuredComparisonDock(QWidget* parent)
     layout->addWidget(chart_, 1);
     setWidget(body);
     connect(runs_, &QComboBox::activated, this, &MeasuredComparisonDock::chooseRun);
+    connect(document_, &StudioDocument::datasetChanged, this, &MeasuredComparisonDock::listRuns);
+    connect(document_, &StudioDocument::modelChanged, this, &MeasuredComparisonDock::listRuns);
+    connect(document_, &StudioDocument::latencyChanged, this, &MeasuredComparisonDock::setReport);
     listRuns();
 }
 
-void MeasuredComparisonDock::setDataset(MeasuredDatasetPtr dataset) {
-    dataset_ = std::move(dataset);
-    listRuns();
+const MeasuredRunPtr& MeasuredComparisonDock::run() const {
+    return document_->measuredRun();
 }
 
-void MeasuredComparisonDock::setModel(ModelPtr model, const QString& name) {
-    model_ = std::move(model);
-    name_ = name;
-    listRuns();
+QString MeasuredComparisonDock::modelName() const {
+    return document_->model() ? QFileInfo(document_->modelPath()).completeBaseName() : QString();
 }
 
 // The runs of the model on show; the first at the model's own input shape is chosen.
@@ -96,11 +97,13 @@ void MeasuredComparisonDock::listRuns() {
     runs_->clear();
     comparison_->setReport(nullptr);
     int chosen = -1;
-    if (dataset_ && model_) {
-        const auto shape = inputShape(*model_);
-        for (std::size_t i = 0; i < dataset_->runs.size(); ++i) {
-            const auto& run = dataset_->runs[i];
-            if (qs(run.model) != name_)
+    const auto& dataset = document_->dataset();
+    const QString name = modelName();
+    if (dataset && document_->model()) {
+        const auto shape = inputShape(*document_->model());
+        for (std::size_t i = 0; i < dataset->runs.size(); ++i) {
+            const auto& run = dataset->runs[i];
+            if (qs(run.model) != name)
                 continue;
             runs_->addItem(runLabel(run), static_cast<int>(i));
             if (chosen < 0 && run.input_shape == shape)
@@ -108,17 +111,17 @@ void MeasuredComparisonDock::listRuns() {
         }
     }
     runs_->setEnabled(runs_->count() > 1);
-    if (!dataset_) {
+    if (!dataset) {
         summary_->setText(tr("Open a measured dataset (File > Open Measurements…) to compare "
                              "predictions with it."));
     } else if (runs_->count() == 0) {
         QStringList models;
-        for (const auto& run : dataset_->runs)
+        for (const auto& run : dataset->runs)
             if (!models.contains(qs(run.model)))
                 models << qs(run.model);
         summary_->setText(tr("%1 has no run of %2; it has runs of %3.")
-                              .arg(QFileInfo(qs(dataset_->file)).fileName(),
-                                   name_.isEmpty() ? tr("this model") : name_, models.join(", ")));
+                              .arg(QFileInfo(qs(dataset->file)).fileName(),
+                                   name.isEmpty() ? tr("this model") : name, models.join(", ")));
     }
     chart_->setVisible(runs_->count() > 0);
     chooseRun(runs_->count() == 0 ? -1 : std::max(chosen, 0));
@@ -129,16 +132,20 @@ void MeasuredComparisonDock::chooseRun(int index) {
     if (index >= 0 && index < runs_->count()) {
         runs_->setCurrentIndex(index);
         const auto at = static_cast<std::size_t>(runs_->itemData(index).toInt());
-        run = MeasuredRunPtr(dataset_, &dataset_->runs[at]); // shares the dataset's lifetime
+        const auto& dataset = document_->dataset();
+        run = MeasuredRunPtr(dataset, &dataset->runs[at]); // shares the dataset's lifetime
         summary_->setText(tr("Predicting…"));
     }
-    run_ = run;
     comparison_->setReport(nullptr);
-    emit runChosen(run_);
+    const bool same = run == document_->measuredRun();
+    document_->setMeasuredRun(std::move(run));
+    if (same && document_->latency()) // nothing changed: no new prediction comes
+        setReport(document_->latency());
 }
 
 void MeasuredComparisonDock::setReport(const LatencyReportPtr& report) {
-    if (!run_ || !report || report->request.measured != run_)
+    const auto& run = document_->measuredRun();
+    if (!run || !report || report->request.measured != run)
         return; // nothing to compare, or a report for a run no longer chosen
     comparison_->setReport(report);
     summary_->setToolTip({});
@@ -162,8 +169,9 @@ void MeasuredComparisonDock::setReport(const LatencyReportPtr& report) {
         tr("%1 timed kernels of %2, measured with %3 on %4; mean absolute error of their "
            "predictions %5%. End to end: measured %6 ms (the median of the runs), predicted %7 ms "
            "on %8 by %9. Points on the dashed line are predicted exactly.")
-            .arg(QString::number(comparison_->rowCount()), name_, qs(dataset_->runtime),
-                 processorName(dataset_->device), error, qs(format_ms(report->measured_total_ms)),
+            .arg(QString::number(comparison_->rowCount()), modelName(),
+                 qs(document_->dataset()->runtime), processorName(document_->dataset()->device),
+                 error, qs(format_ms(report->measured_total_ms)),
                  qs(format_ms(report->predicted_total_ms)), qs(report->request.device),
                  qs(report->source)));
 }

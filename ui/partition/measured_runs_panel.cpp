@@ -1,12 +1,13 @@
 #include "ui/partition/measured_runs_panel.hpp"
 
+#include "ui/document/task_runner.hpp"
+
 #include "core/dse/mapping_space.hpp"
 #include "ui/partition/partition_document.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -16,7 +17,6 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace cleave::ui {
 
@@ -51,6 +51,7 @@ MeasuredRunsPanel::MeasuredRunsPanel(PartitionDocument* document, QWidget* paren
     : QWidget(parent), document_(document), runs_(new QStandardItemModel(0, ColumnCount, this)),
       table_(new QTableView(this)), button_(new QPushButton(tr("Measure on This Machine"), this)),
       status_(new QLabel(this)) {
+    runner_ = new TaskRunner(this);
     launch_.cleave = find_cleave();
     const QString mpirun = QStandardPaths::findExecutable("mpirun");
     launch_.mpirun = mpirun.isEmpty() ? std::string("mpirun") : mpirun.toStdString();
@@ -62,7 +63,7 @@ MeasuredRunsPanel::MeasuredRunsPanel(PartitionDocument* document, QWidget* paren
     button_->setToolTip(tr("Run this mapping for real with Open MPI on this machine, one rank per "
                            "PE of the mapping (cleave run-partition), and compare the measured "
                            "throughput with the prediction"));
-    connect(button_, &QPushButton::clicked, this, [this] { running_ ? cancel() : (void)measure(); });
+    connect(button_, &QPushButton::clicked, this, [this] { isRunning() ? cancel() : (void)measure(); });
     row->addWidget(button_);
     status_->setObjectName("measuredStatus");
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -98,8 +99,12 @@ MeasuredRunsPanel::~MeasuredRunsPanel() {
 }
 
 void MeasuredRunsPanel::updateButton() {
-    button_->setText(running_ ? tr("Cancel Measuring") : tr("Measure on This Machine"));
-    button_->setEnabled(running_ || document_->hasMapping());
+    button_->setText(runner_->isRunning() ? tr("Cancel Measuring") : tr("Measure on This Machine"));
+    button_->setEnabled(runner_->isRunning() || document_->hasMapping());
+}
+
+bool MeasuredRunsPanel::isRunning() const {
+    return runner_->isRunning();
 }
 
 QString MeasuredRunsPanel::statusText() const {
@@ -111,7 +116,7 @@ bool MeasuredRunsPanel::measure() {
         status_->setText(why);
         return false;
     };
-    if (running_)
+    if (runner_->isRunning())
         return refuse(tr("A measurement is running."));
     if (!document_->hasMapping())
         return refuse(tr("Open a model and a cluster first."));
@@ -129,35 +134,31 @@ bool MeasuredRunsPanel::measure() {
     auto launch = launch_;
     launch.cancel = cancel_.get();
     const double predicted = document_->evaluation().throughput_per_s;
-    running_ = true;
+    runner_->start<Outcome>(
+        [request = inputs.request, assignment, launch, key, predicted,
+         cancel = cancel_]() -> Outcome {
+            Outcome outcome{key, predicted, {}, {}, false};
+            const auto work = QDir::temp().filePath(
+                QString("cleave-studio-measure-%1").arg(QCoreApplication::applicationPid()));
+            try {
+                QDir().mkpath(work);
+                outcome.measurement = autodice::measure_assignment(
+                    launch, *request.model, *request.kernels, assignment, *request.cluster,
+                    work.toStdString());
+            } catch (const autodice::MeasurementCancelled&) {
+                outcome.cancelled = true;
+            } catch (const std::exception& e) {
+                outcome.error = QString::fromStdString(e.what());
+            }
+            QDir().rmdir(work); // when empty: a failed run's folder stays, its log named
+            return outcome;
+        },
+        [this](const Outcome& outcome) {
+            updateButton();
+            show(outcome);
+        });
     updateButton();
     status_->setText(tr("Measuring %1 with %2 inputs…").arg(key).arg(launch.inputs));
-
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        running_ = false;
-        updateButton();
-        show(watcher->result());
-    });
-    watcher->setFuture(QtConcurrent::run([request = inputs.request, assignment, launch, key,
-                                          predicted, cancel = cancel_]() -> Outcome {
-        Outcome outcome{key, predicted, {}, {}, false};
-        const auto work = QDir::temp().filePath(
-            QString("cleave-studio-measure-%1").arg(QCoreApplication::applicationPid()));
-        try {
-            QDir().mkpath(work);
-            outcome.measurement = autodice::measure_assignment(
-                launch, *request.model, *request.kernels, assignment, *request.cluster,
-                work.toStdString());
-        } catch (const autodice::MeasurementCancelled&) {
-            outcome.cancelled = true;
-        } catch (const std::exception& e) {
-            outcome.error = QString::fromStdString(e.what());
-        }
-        QDir().rmdir(work); // when empty: a failed run's folder stays, its log named
-        return outcome;
-    }));
     return true;
 }
 

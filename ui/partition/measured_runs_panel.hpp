@@ -18,6 +18,8 @@ class QTableView;
 
 namespace cleave::ui {
 
+class TaskRunner;
+
 class PartitionDocument;
 
 class MeasuredRunsPanel : public QWidget {
@@ -33,7 +35,7 @@ public:
     // measurement runs, or Open MPI or the cleave executable is missing.
     bool measure();
     void cancel();
-    bool isRunning() const { return running_; }
+    bool isRunning() const;
     // Where mpirun and the rank executable come from, the inputs per run, the time limit.
     // Defaults: mpirun and cleave found beside this executable or on PATH, 16 inputs.
     autodice::MpiLaunch& launch() { return launch_; }
@@ -57,7 +59,7 @@ private:
     QTableView* table_;
     QPushButton* button_;
     QLabel* status_;
-    bool running_ = false;
+    TaskRunner* runner_;
     std::shared_ptr<std::atomic<bool>> cancel_;
 };
 

@@ -1,26 +1,19 @@
 #include "ui/partition/partition_document.hpp"
 
 #include "core/partition/balanced_mapping.hpp"
+#include "ui/document/task_runner.hpp"
 #include "ui/partition/partition_commands.hpp"
 
 #include <QUndoStack>
 #include <algorithm>
+#include <exception>
 #include <utility>
 
 namespace cleave::ui {
 
 PartitionDocument::PartitionDocument(QObject* parent)
-    : QObject(parent), runner_(new PartitionRunner(this)), undo_(new QUndoStack(this)) {
-    connect(runner_, &PartitionRunner::prepared, this, [this](const PartitionInputsPtr& inputs) {
-        failure_.clear();
-        setInputs(inputs);
-        emit prepared();
-    });
-    connect(runner_, &PartitionRunner::failed, this, [this](const QString& message) {
-        failure_ = message;
-        clear();
-        emit prepared();
-    });
+    : QObject(parent), runner_(new TaskRunner(this)), undo_(new QUndoStack(this)) {
+    qRegisterMetaType<PartitionInputsPtr>();
 }
 
 void PartitionDocument::prepare(PartitionRequest request) {
@@ -31,7 +24,23 @@ void PartitionDocument::prepare(PartitionRequest request) {
         clear();
         return;
     }
-    runner_->start(request_);
+    struct Outcome {
+        PartitionInputsPtr inputs;
+        QString error;
+    };
+    runner_->start<Outcome>(
+        [request = request_]() -> Outcome {
+            try {
+                return {std::make_shared<const PartitionInputs>(prepare_partition(request)), {}};
+            } catch (const std::exception& e) {
+                return {nullptr, QString::fromStdString(e.what())};
+            }
+        },
+        [this](const Outcome& outcome) {
+            failure_ = outcome.error;
+            setInputs(outcome.inputs); // none when it failed
+            emit prepared();
+        });
     emit preparing();
 }
 
@@ -42,12 +51,20 @@ bool PartitionDocument::isPreparing() const {
 void PartitionDocument::setInputs(PartitionInputsPtr inputs) {
     undo_->clear();
     inputs_ = std::move(inputs);
+    setNotice({});
     mapping_ = inputs_ && inputs_->costs
                    ? partition::default_mapping(*inputs_->costs, *inputs_->request.cluster,
                                                 inputs_->kernel_ms)
                    : partition::Mapping{};
     emit inputsChanged();
     applyMapping(mapping_);
+}
+
+void PartitionDocument::setNotice(const QString& notice) {
+    if (notice == notice_)
+        return;
+    notice_ = notice;
+    emit noticeChanged();
 }
 
 void PartitionDocument::clear() {

@@ -1,7 +1,7 @@
 // The mapping the partition view edits: split points with a PE per segment over the kernels of
 // the model on show, its evaluation (partition::MappingCosts, microseconds, so every edit is
 // evaluated at once) and the undo history of its edits. Its inputs come from a request (model,
-// kernels, cluster) predicted on every PE off the UI thread (PartitionRunner), or are set as
+// kernels, cluster) predicted on every PE off the UI thread (prepare_partition), or are set as
 // they are. Views observe inputsChanged() and mappingChanged().
 #pragma once
 
@@ -13,6 +13,8 @@
 class QUndoStack;
 
 namespace cleave::ui {
+
+class TaskRunner;
 
 class PartitionDocument : public QObject {
     Q_OBJECT
@@ -60,6 +62,11 @@ public:
     // A whole mapping (from a mapping.json); it must pass check_mapping with usable PEs.
     void replaceMapping(const partition::Mapping& mapping, const QString& what);
 
+    // What the studio says about the mapping on show (the kernels a mapping file cut, the PEs it
+    // runs in several stretches); new inputs clear it.
+    void setNotice(const QString& notice);
+    const QString& notice() const { return notice_; }
+
     // For the undo commands: shows `mapping` and evaluates it.
     void applyMapping(const partition::Mapping& mapping);
 
@@ -68,15 +75,17 @@ signals:
     void prepared();  // the newest request's inputs, or its failure, are on show
     void inputsChanged();
     void mappingChanged();
+    void noticeChanged();
 
 private:
     PartitionRequest request_;
-    PartitionRunner* runner_;
+    TaskRunner* runner_;
     QString failure_;
     PartitionInputsPtr inputs_;
     partition::Mapping mapping_;
     partition::Evaluation evaluation_;
     QUndoStack* undo_;
+    QString notice_;
 };
 
 } // namespace cleave::ui

@@ -1,17 +1,16 @@
 // What the partition view needs before a split point can move: the cluster, every kernel's
 // predicted latency on each PE that has a predictor (partition::pe_kernel_latencies_ms), why the
 // others have none, each PE's memory capacity, and the MappingCosts built from them. Predicting
-// takes a while, so PartitionRunner computes it off the UI thread; the newest request wins.
+// takes a while, so PartitionDocument computes it off the UI thread; the newest request wins.
 #pragma once
 
 #include "core/device/cluster.hpp"
 #include "core/layout/graph_layout.hpp"
 #include "core/partition/mapping.hpp"
 #include "core/partition/mapping_costs.hpp"
-#include "ui/graph/graph_layout_runner.hpp"
+#include "ui/document/core_ptrs.hpp"
 
-#include <QObject>
-#include <QThreadPool>
+#include <QMetaType>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -19,8 +18,6 @@
 #include <vector>
 
 namespace cleave::ui {
-
-using ClusterPtr = std::shared_ptr<const device::Cluster>;
 
 struct PartitionRequest {
     ModelPtr model;
@@ -50,30 +47,6 @@ using PartitionInputsPtr = std::shared_ptr<const PartitionInputs>;
 // the others usable.
 PartitionInputs prepare_partition(const PartitionRequest& request);
 
-
-class PartitionRunner : public QObject {
-    Q_OBJECT
-
-public:
-    explicit PartitionRunner(QObject* parent = nullptr);
-    ~PartitionRunner() override; // waits for the prediction still running
-
-    void start(PartitionRequest request);
-    void cancel(); // the running prediction's outcome is dropped
-    bool isRunning() const { return current_ != nullptr; }
-
-signals:
-    void prepared(cleave::ui::PartitionInputsPtr inputs);
-    void failed(const QString& message);
-
-private:
-    struct Job {
-        PartitionRequest request;
-    };
-
-    QThreadPool pool_;
-    std::shared_ptr<Job> current_;
-};
 
 } // namespace cleave::ui
 

@@ -47,8 +47,13 @@ PartitionPage::PartitionPage(PartitionDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(stack_);
+    stack_->addWidget(emptyState());
+    stack_->addWidget(content());
+    observe();
+}
 
-    // Without a cluster (or a model): what to do.
+// Without a cluster (or a model): what to do.
+QWidget* PartitionPage::emptyState() {
     auto* empty = new QWidget(stack_);
     auto* emptyLayout = new QVBoxLayout(empty);
     emptyLayout->addStretch(1);
@@ -67,8 +72,11 @@ PartitionPage::PartitionPage(PartitionDocument* document, QWidget* parent)
     buttons->addStretch(1);
     emptyLayout->addLayout(buttons);
     emptyLayout->addStretch(2);
-    stack_->addWidget(empty);
+    return empty;
+}
 
+// The strip above, the per-PE figures, link traffic and measured runs below.
+QWidget* PartitionPage::content() {
     auto* content = new QWidget(stack_);
     auto* contentLayout = new QVBoxLayout(content);
     contentLayout->setContentsMargins(6, 6, 6, 0);
@@ -145,11 +153,14 @@ PartitionPage::PartitionPage(PartitionDocument* document, QWidget* parent)
     split->setStretchFactor(1, 2);
     contentLayout->addWidget(split, 1);
     connect(split_, &QSplitter::splitterMoved, this, [this] { splitMoved_ = true; });
-    stack_->addWidget(content);
+    return content;
+}
 
+void PartitionPage::observe() {
     connect(document_, &PartitionDocument::preparing, this, &PartitionPage::showPreparing);
     connect(document_, &PartitionDocument::prepared, this, &PartitionPage::showPrepared);
     connect(document_, &PartitionDocument::mappingChanged, this, &PartitionPage::updateSummary);
+    connect(document_, &PartitionDocument::noticeChanged, this, &PartitionPage::updateNotice);
     connect(document_, &PartitionDocument::inputsChanged, this, [this] {
         if (!document_->isPreparing())
             progress_->hide();
@@ -181,16 +192,6 @@ void PartitionPage::showPreparing() {
 
 void PartitionPage::showPrepared() {
     progress_->hide();
-    mappingNotice_ = document_->failure();
-    if (pending_) {
-        // A mapping that cut kernels: shown once its regrouped kernels are predicted.
-        auto pending = std::move(*pending_);
-        pending_.reset();
-        const auto& inputs = document_->inputs();
-        if (inputs && inputs->request.kernels == pending.kernels)
-            if (const QString error = openMapping(pending.path, pending.cuts); !error.isEmpty())
-                mappingNotice_ = error;
-    }
     updateNotice();
     updateSummary();
 }
@@ -286,8 +287,10 @@ void PartitionPage::updateNotice() {
                                             .arg(pes.front(), pes.back()))
                          .arg(QString::fromStdString(reason));
     }
-    if (!mappingNotice_.isEmpty())
-        lines << mappingNotice_.split('\n');
+    if (!document_->failure().isEmpty())
+        lines << document_->failure();
+    if (!document_->notice().isEmpty())
+        lines << document_->notice().split('\n');
     // One line per notice, cut to the page's width; the whole text in the tooltip.
     notice_ = lines.join("\n");
     QStringList shown;
@@ -332,64 +335,6 @@ std::function<QString()> PartitionPage::exportTask(const QString& folder, bool s
         }
         return QString();
     };
-}
-
-QString PartitionPage::openMapping(const QString& path) {
-    return openMapping(path, {});
-}
-
-QString PartitionPage::openMapping(const QString& path, const QStringList& cuts) {
-    if (!document_->hasMapping())
-        return tr("Open a model and a cluster before a mapping.");
-    const auto& inputs = *document_->inputs();
-    const auto& request = inputs.request;
-    const std::string file = path.toStdString();
-    const QString name = QFileInfo(path).fileName();
-    autodice::MappingSegments segments;
-    try {
-        const auto pe_of_node = autodice::read_mapping_file(file, *request.model, *request.cluster);
-        // The studio document fuses the model per PE (fusionPartsWanted); here only the cuts.
-        const auto found =
-            autodice::kernel_cuts(pe_of_node, *request.model, *request.kernels, *request.cluster);
-        if (!found.empty()) {
-            if (!cuts.isEmpty())
-                return tr("%1 still cuts kernels after they were fused per PE").arg(path);
-            QStringList cut;
-            for (const auto& note : found)
-                cut << QString::fromStdString(note);
-            const auto asked = document_->request().kernels;
-            emit fusionPartsWanted(pe_of_node);
-            if (document_->request().kernels == asked) // nobody regrouped them
-                return QString::fromStdString(file + ": " + found.front()) +
-                       tr("; kernels can be fused per PE only in a studio window");
-            pending_ = PendingMapping{path, cut, document_->request().kernels};
-            mappingNotice_ = tr("Opening %1: its PEs' nodes are fused apart and predicted…").arg(name);
-            updateNotice();
-            return {};
-        }
-        segments = autodice::mapping_segments(autodice::kernel_assignment(pe_of_node, *request.kernels),
-                                              *request.cluster, inputs.pe_errors, file);
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    const auto& mapping = segments.mapping;
-    QStringList scattered;
-    for (const auto& note : segments.scattered)
-        scattered << QString::fromStdString(note);
-    document_->replaceMapping(mapping, tr("Open %1").arg(name));
-    QStringList notices;
-    if (!cuts.isEmpty())
-        notices << tr("%1 cuts through kernels, so each PE fuses its nodes on its own and the "
-                      "parts are costed as kernels of their own: %2")
-                       .arg(name, cuts.join("; "));
-    if (!scattered.isEmpty())
-        notices << tr("%1 is not split-point shaped: %2. It is shown as %3 segments, one per "
-                      "stretch; each PE's figures sum its segments.")
-                       .arg(name, scattered.join("; "))
-                       .arg(mapping.pes.size());
-    mappingNotice_ = notices.join("\n");
-    updateNotice();
-    return {};
 }
 
 void PartitionPage::balance() {

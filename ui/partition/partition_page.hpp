@@ -2,7 +2,7 @@
 // strip with its lanes and split handles (PartitionView), per-PE time, memory and energy bars
 // (PeFiguresView), the traffic on each link, throughput and pipeline latency, all recomputed on
 // every edit; latencies are predicted off the UI thread whenever the kernels or the cluster
-// change. Mappings are saved and opened as AutoDiCE mapping.json.
+// change. Mappings are saved as AutoDiCE mapping.json (the studio document opens them).
 #pragma once
 
 #include "ui/partition/partition_inputs.hpp"
@@ -37,11 +37,6 @@ public:
     // An AutoDiCE mapping.json of the mapping on show, written atomically; an error message, or
     // empty when it was saved.
     QString saveMapping(const QString& path) const;
-    // Shows a mapping.json (one undo step). Its kernels' runs become segments; a PE with several
-    // runs is shown but reported as not split-point shaped. One that cuts through kernels asks
-    // for the kernels fused per PE (fusionPartsWanted) and is shown once they are predicted,
-    // with a notice per cut kernel. An error message, or empty.
-    QString openMapping(const QString& path);
     // The split points that balance compute over the mapping's PEs, in its order (one undo step).
     void balance();
     // The AutoDiCE package of the mapping on show (docs/autodice.md), as a task that writes it
@@ -65,21 +60,20 @@ signals:
     void exportRequested(); // the Export button
     void reopenClusterRequested(const QString& path);
     void kernelActivated(int kernel);
-    // A mapping being opened cuts kernels: the model's nodes should be fused per part (a label
-    // per node), as StudioDocument::setFusionParts does.
-    void fusionPartsWanted(const std::vector<int>& parts);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    QWidget* emptyState();
+    QWidget* content();
+    void observe();
     void showPreparing();
     void showPrepared();
     void updateSummary();
     void updateNotice();
     void updateEmptyState();
     void fitSplit();
-    QString openMapping(const QString& path, const QStringList& cuts);
 
     PartitionDocument* document_;
     QStackedWidget* stack_;
@@ -99,15 +93,6 @@ private:
     LinkTrafficModel* links_;
     QTableView* linkView_;
     MeasuredRunsPanel* measured_ = nullptr;
-    QString mappingNotice_;
-    // A mapping that waits for kernels fused per PE: its file, the kernels it cut, the kernels
-    // requested for it.
-    struct PendingMapping {
-        QString path;
-        QStringList cuts;
-        KernelGraphPtr kernels;
-    };
-    std::optional<PendingMapping> pending_;
     QString notice_;
 };
 

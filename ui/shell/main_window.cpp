@@ -1,6 +1,8 @@
 #include "ui/shell/main_window.hpp"
 
+#include "ui/document/model_load_runner.hpp"
 #include "ui/document/studio_document.hpp"
+#include "ui/document/task_runner.hpp"
 #include "ui/graph/graph_page.hpp"
 #include "ui/graph/graph_view.hpp"
 #include "ui/latency/kernel_dock.hpp"
@@ -8,19 +10,18 @@
 #include "ui/latency/latency_breakdown_dock.hpp"
 #include "ui/latency/measured_comparison_dock.hpp"
 #include "ui/graph/model_summary_dock.hpp"
-#include "ui/graph/node_table_model.hpp"
+#include "ui/graph/node_table_page.hpp"
 #include "ui/partition/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
-#include "ui/document/project_controller.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/cluster/cluster_page.hpp"
 #include "ui/cluster/grouping_page.hpp"
 #include "ui/graph/properties_dock.hpp"
 #include "ui/shell/recent_files.hpp"
 #include "ui/shell/start_page.hpp"
-#include "ui/graph/term_filter_proxy.hpp"
 #include "ui/shell/about_box.hpp"
 #include "ui/shell/export_menus.hpp"
+#include "ui/shell/project_controller.hpp"
 #include "ui/shell/theme.hpp"
 #include "ui/shell/view_export.hpp"
 
@@ -31,12 +32,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -44,16 +40,12 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSettings>
-#include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QUndoGroup>
-#include <QUndoStack>
-#include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 #include <cleave/version.hpp>
 
@@ -72,12 +64,9 @@ constexpr int kBusyDelayMs = 300;
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), document_(new StudioDocument(this)), loader_(new ModelLoadRunner(this)),
-      nodes_(new NodeTableModel(this)),
-      proxy_(new TermFilterProxy(this)), recent_(new RecentFiles(this)),
+    : QMainWindow(parent), document_(new StudioDocument(this)), recent_(new RecentFiles(this)),
       pages_(new QStackedWidget(this)), startPage_(new StartPage(this)),
-      nodeView_(new QTableView(this)), filterEdit_(new QLineEdit(this)),
-      countLabel_(new QLabel(this)), summary_(new ModelSummaryDock(this)),
+      summary_(new ModelSummaryDock(document_, this)),
       kernelDock_(new KernelDock(document_, this)), progress_(new QProgressBar(this)),
       cancelButton_(new QPushButton(tr("Cancel"), this)), busyDelay_(new QTimer(this)) {
     setWindowTitle(tr("Cleave"));
@@ -86,28 +75,13 @@ MainWindow::MainWindow(QWidget* parent)
     pages_->addWidget(startPage_);
     connect(startPage_, &StartPage::openRequested, this, &MainWindow::openFile);
 
-    auto* tablePage = new QWidget(this);
-    auto* layout = new QVBoxLayout(tablePage);
-    layout->setContentsMargins(6, 6, 6, 0);
-    auto* filterRow = new QHBoxLayout;
-    filterEdit_->setPlaceholderText(
-        tr("Filter by name, op or shape; every term must match (Ctrl+F)"));
-    filterEdit_->setClearButtonEnabled(true);
-    filterEdit_->setAcceptDrops(false); // a dropped model opens; its URL is no filter text
-    new QShortcut(QKeySequence(Qt::Key_Escape), filterEdit_, filterEdit_, &QLineEdit::clear,
-                  Qt::WidgetShortcut);
-    filterRow->addWidget(filterEdit_, 1);
-    filterRow->addWidget(countLabel_);
-    layout->addLayout(filterRow);
-    layout->addWidget(nodeView_, 1);
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
-    graphPage_ = new GraphPage(tabs_);
+    graphPage_ = new GraphPage(document_, tabs_);
     tabs_->addTab(graphPage_, tr("Graph"));
-    tabs_->addTab(tablePage, tr("Nodes"));
+    nodeTable_ = new NodeTablePage(document_, tabs_);
+    tabs_->addTab(nodeTable_, tr("Nodes"));
     partitionPage_ = new PartitionPage(document_->mapping(), tabs_);
-    connect(partitionPage_, &PartitionPage::fusionPartsWanted, document_,
-            &StudioDocument::setFusionParts);
     tabs_->addTab(partitionPage_, tr("Partition"));
     dsePage_ = new DsePage(document_->dse(), tabs_);
     tabs_->addTab(dsePage_, tr("DSE"));
@@ -118,45 +92,21 @@ MainWindow::MainWindow(QWidget* parent)
     pages_->addWidget(tabs_);
     setCentralWidget(pages_);
 
-    proxy_->setSourceModel(nodes_);
-    nodeView_->setModel(proxy_);
-    nodeView_->setSortingEnabled(true);
-    nodeView_->sortByColumn(NodeTableModel::Index, Qt::AscendingOrder);
-    nodeView_->setSelectionBehavior(QAbstractItemView::SelectRows);
-    nodeView_->setAlternatingRowColors(true);
-    nodeView_->verticalHeader()->hide();
-    nodeView_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    nodeView_->setWordWrap(false);
-    // Node names share long prefixes (/layer1/layer1.0/...); their ends tell them apart.
-    nodeView_->setTextElideMode(Qt::ElideMiddle);
-    auto* header = nodeView_->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(NodeTableModel::Name, QHeaderView::Stretch);
-    header->setHighlightSections(false);
-
-    connect(filterEdit_, &QLineEdit::textChanged, this, [this](const QString& text) {
-        proxy_->setFilterText(text);
-        updateCount();
-    });
-
     addDockWidget(Qt::RightDockWidgetArea, summary_);
     addDockWidget(Qt::BottomDockWidgetArea, kernelDock_);
-    properties_ = new PropertiesDock(this);
+    properties_ = new PropertiesDock(document_, this);
     addDockWidget(Qt::RightDockWidgetArea, properties_);
-    breakdown_ = new LatencyBreakdownDock(this);
+    breakdown_ = new LatencyBreakdownDock(document_, this);
     addDockWidget(Qt::BottomDockWidgetArea, breakdown_);
     splitDockWidget(kernelDock_, breakdown_, Qt::Horizontal);
-    comparison_ = new MeasuredComparisonDock(this);
+    comparison_ = new MeasuredComparisonDock(document_, this);
     tabifyDockWidget(breakdown_, comparison_);
     breakdown_->raise();
     // Nothing to compare with until a measured dataset is open.
     comparison_->hide();
     comparison_->toggleViewAction()->setEnabled(false);
-    connectGraph();
-    connectLatency();
     connectPartition();
     installExportMenus(*this); // PNG/SVG from every chart's and view's context menu
-    connect(kernelDock_, &KernelDock::kernelSelected, this, &MainWindow::selectNodes);
     connect(kernelDock_, &KernelDock::ruleSetFailed, this, [this](const QString& message) {
         warn(tr("Could not use these fusion rules"), message);
     });
@@ -172,31 +122,16 @@ MainWindow::MainWindow(QWidget* parent)
         cancelButton_->show();
     });
     setBusy(false);
-    connect(cancelButton_, &QPushButton::clicked, loader_, &ModelLoadRunner::cancel);
-    connect(loader_, &ModelLoadRunner::progress, this, [this](int percent, const QString& stage) {
-        progress_->setValue(percent);
-        progress_->setFormat(tr("%1: %p%").arg(stage));
-    });
-    connect(loader_, &ModelLoadRunner::loaded, this, &MainWindow::showModel);
-    connect(loader_, &ModelLoadRunner::failed, this, &MainWindow::showFailure);
-    connect(loader_, &ModelLoadRunner::cancelled, this, [this](const QString& path) {
-        setBusy(false);
-        statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
-    });
+    connect(cancelButton_, &QPushButton::clicked, document_, &StudioDocument::cancelLoad);
+    exporter_ = new TaskRunner(this);
+    observeDocument();
     connect(recent_, &RecentFiles::changed, this, &MainWindow::updateRecentFiles);
 
-    project_ = new ProjectController(this); // .cleave files, autosave, recovery
+    project_ = new ProjectController(this, document_); // .cleave files, autosave, recovery
     connect(project_, &ProjectController::projectFileUsed, recent_, &RecentFiles::add);
+    startPage_->setExampleProject(ProjectController::exampleProjectPath());
     createMenus();
     updateRecentFiles();
-    updateCount();
-    // The node table and the docks show the document's model.
-    connect(document_, &StudioDocument::modelChanged, this, [this](const QString& path) {
-        const auto& model = document_->model();
-        nodes_->setModel(model);
-        summary_->setModel(model);
-        comparison_->setModel(model, QFileInfo(path).completeBaseName());
-    });
     QSettings settings;
     if (!restoreGeometry(settings.value("mainWindow/geometry").toByteArray()))
         resize(screen()->availableSize().boundedTo(QSize(1440, 900)) * 0.9);
@@ -244,7 +179,7 @@ void MainWindow::createMenus() {
         const bool has = document_->mapping()->hasMapping();
         openMappingAction_->setEnabled(has);
         saveMappingAction_->setEnabled(has);
-        exportPackageAction_->setEnabled(has && !exporting_);
+        exportPackageAction_->setEnabled(has && !exporter_->isRunning());
     };
     connect(document_->mapping(), &PartitionDocument::mappingChanged, this,
             updateMappingActions);
@@ -276,8 +211,7 @@ void MainWindow::createMenus() {
     filterAction_ = edit->addAction(tr("&Find Nodes"), this, [this] {
         if (tabs_->currentWidget() == graphPage_)
             return graphPage_->focusSearch();
-        filterEdit_->setFocus(Qt::ShortcutFocusReason);
-        filterEdit_->selectAll();
+        nodeTable_->focusFilter();
     });
     filterAction_->setShortcut(QKeySequence::Find);
     filterAction_->setEnabled(false);
@@ -338,20 +272,55 @@ void MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes) {
-    setBusy(true);
-    statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
-    loader_->load(path, std::move(inputShapes));
+    document_->openModel(path, std::move(inputShapes));
 }
 
-void MainWindow::showModel(const QString& path, ModelPtr model) {
+// What the window shows of the document's flows: loading, measured datasets, mappings opened.
+void MainWindow::observeDocument() {
+    connect(document_, &StudioDocument::loadStarted, this, [this](const QString& path) {
+        setBusy(true);
+        statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    });
+    connect(document_->loader(), &ModelLoadRunner::progress, this,
+            [this](int percent, const QString& stage) {
+                progress_->setValue(percent);
+                progress_->setFormat(tr("%1: %p%").arg(stage));
+            });
+    connect(document_, &StudioDocument::modelChanged, this, &MainWindow::showModel);
+    connect(document_, &StudioDocument::loadFailed, this, &MainWindow::showFailure);
+    connect(document_, &StudioDocument::loadCancelled, this, [this](const QString& path) {
+        setBusy(false);
+        statusBar()->showMessage(tr("Loading %1 cancelled").arg(QFileInfo(path).fileName()), 5000);
+    });
+    connect(document_, &StudioDocument::datasetChanged, this, [this](const QString& path) {
+        statusBar()->showMessage(tr("Read %1 measured runs from %2")
+                                     .arg(document_->dataset()->runs.size())
+                                     .arg(QFileInfo(path).fileName()),
+                                 8000);
+        comparison_->toggleViewAction()->setEnabled(true);
+        comparison_->show();
+        comparison_->raise();
+        emit measurementsLoaded(path);
+    });
+    connect(document_, &StudioDocument::datasetFailed, this,
+            [this](const QString& path, const QString& error) {
+                statusBar()->showMessage(tr("Could not read %1").arg(QFileInfo(path).fileName()),
+                                         8000);
+                warn(tr("Could not open measurements"), error);
+                emit measurementsFailed(path, error);
+            });
+    connect(document_, &StudioDocument::mappingFailed, this,
+            [this](const QString&, const QString& error) {
+                if (!document_->isApplying()) // a project's problems are said once, by it
+                    warn(tr("Could not open mapping"), error);
+            });
+}
+
+void MainWindow::showModel(const QString& path) {
     setBusy(false);
-    const auto warnings = static_cast<int>(model->warnings.size());
-    document_->setModel(path, std::move(model)); // the docks observe it (connectDocument)
+    const auto warnings = static_cast<int>(document_->model()->warnings.size());
     pages_->setCurrentIndex(1);
     filterAction_->setEnabled(true);
-    nodeView_->resizeColumnsToContents();
-    nodeView_->horizontalHeader()->setSectionResizeMode(NodeTableModel::Name, QHeaderView::Stretch);
-    updateCount();
     const QString name = QFileInfo(path).fileName();
     setWindowTitle(tr("Cleave — %1").arg(name));
     recent_->add(path);
@@ -369,8 +338,10 @@ void MainWindow::showFailure(const QString& path, const QString& message) {
     statusBar()->showMessage(tr("Could not open %1").arg(name), 8000);
     recent_->remove(path); // a file that no longer loads is no shortcut
     // One text, not text plus informative text: QMessageBox sizes itself by its main text, and
-    // the short headline alone would squeeze the importer's message into a narrow column.
-    warn(tr("Could not open model"), tr("Could not open %1.").arg(name) + "\n\n" + message);
+    // the short headline alone would squeeze the importer's message into a narrow column. A
+    // project being opened says its problems once, itself.
+    if (!document_->isApplying())
+        warn(tr("Could not open model"), tr("Could not open %1.").arg(name) + "\n\n" + message);
     emit loadFailed(path, message);
 }
 
@@ -384,15 +355,6 @@ void MainWindow::setBusy(bool busy) {
     busyDelay_->stop();
     progress_->hide();
     cancelButton_->hide();
-}
-
-void MainWindow::updateCount() {
-    const QLocale locale;
-    const int all = nodes_->rowCount();
-    const int shown = proxy_->rowCount();
-    countLabel_->setText(
-        shown == all ? tr("%1 nodes").arg(locale.toString(all))
-                     : tr("%1 of %2 nodes").arg(locale.toString(shown), locale.toString(all)));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -415,71 +377,23 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
-    loader_->cancel();
+    document_->cancelLoad();
     QSettings settings;
     settings.setValue("mainWindow/geometry", saveGeometry());
     settings.setValue("mainWindow/state", saveState());
     QMainWindow::closeEvent(event);
 }
 
+QTableView* MainWindow::nodeView() const {
+    return nodeTable_->view();
+}
+
+QLineEdit* MainWindow::filterEdit() const {
+    return nodeTable_->filterEdit();
+}
+
 GraphView* MainWindow::graphView() const {
     return graphPage_->view();
-}
-
-// The graph, the tables and the properties dock show one choice: a pick in any of them is
-// shown by the others. Programmatic selection emits nothing back, so no pick loops.
-void MainWindow::connectGraph() {
-    auto* graph = graphPage_->view();
-    connect(document_, &StudioDocument::kernelsChanged, this, [this, graph] {
-        const ModelPtr& model = document_->model();
-        const KernelGraphPtr& kernels = document_->kernels();
-        properties_->setGraph(model, kernels);
-        graph->setGraph(model, kernels);
-    });
-    connect(graph, &GraphView::nodeActivated, this, [this](int node) {
-        properties_->showNode(node);
-        selectNodes({node});
-    });
-    connect(graph, &GraphView::kernelActivated, this, [this](int kernel) {
-        kernelDock_->selectKernel(kernel);
-        properties_->showKernel(kernel);
-    });
-    connect(kernelDock_, &KernelDock::currentKernelChanged, this, [this, graph](int kernel) {
-        graph->selectKernel(kernel);
-        properties_->showKernel(kernel);
-    });
-    connect(nodeView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this, graph](const QModelIndex& current) {
-                if (!current.isValid())
-                    return;
-                const int node = proxy_->mapToSource(current).row();
-                graph->selectNode(node);
-                properties_->showNode(node);
-            });
-    connect(properties_, &PropertiesDock::nodeRequested, this, [this, graph](int node) {
-        graph->selectNode(node);
-        properties_->showNode(node);
-        selectNodes({node});
-    });
-    connect(properties_, &PropertiesDock::kernelRequested, this, [this, graph](int kernel) {
-        kernelDock_->selectKernel(kernel);
-        graph->selectKernel(kernel);
-        properties_->showKernel(kernel);
-    });
-}
-
-// A prediction reaches every view of it; a measured run chosen for comparison is predicted too.
-void MainWindow::connectLatency() {
-    connect(document_, &StudioDocument::latencyChanged, this, [this](const LatencyReportPtr& report) {
-        graphPage_->view()->setLatency(report);
-        breakdown_->setReport(report);
-        comparison_->setReport(report);
-    });
-    connect(comparison_, &MeasuredComparisonDock::runChosen, this, [this](MeasuredRunPtr run) {
-        document_->setMeasuredRun(std::move(run));
-        if (const auto& report = document_->latency()) // nothing changed: no new prediction
-            comparison_->setReport(report);
-    });
 }
 
 void MainWindow::openMeasurementsDialog() {
@@ -494,60 +408,15 @@ void MainWindow::openMeasurementsDialog() {
 }
 
 void MainWindow::openMeasurements(const QString& path) {
-    struct Outcome {
-        MeasuredDatasetPtr dataset;
-        QString error;
-    };
     statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
-        const Outcome outcome = watcher->result();
-        if (!outcome.dataset) {
-            statusBar()->showMessage(tr("Could not read %1").arg(QFileInfo(path).fileName()), 8000);
-            warn(tr("Could not open measurements"), outcome.error);
-            emit measurementsFailed(path, outcome.error);
-            return;
-        }
-        statusBar()->showMessage(tr("Read %1 measured runs from %2")
-                                     .arg(outcome.dataset->runs.size())
-                                     .arg(QFileInfo(path).fileName()),
-                                 8000);
-        comparison_->setDataset(outcome.dataset);
-        comparison_->toggleViewAction()->setEnabled(true);
-        comparison_->show();
-        comparison_->raise();
-        emit measurementsLoaded(path);
-    });
-    watcher->setFuture(QtConcurrent::run([file = path.toStdString()]() -> Outcome {
-        try {
-            return {std::make_shared<const profile::MeasuredDataset>(
-                        profile::load_measured_dataset(file)),
-                    {}};
-        } catch (const std::exception& e) {
-            return {nullptr, QString::fromStdString(e.what())};
-        }
-    }));
-}
-
-void MainWindow::selectNodes(const QList<int>& nodes) {
-    auto* selection = nodeView_->selectionModel();
-    QItemSelection rows;
-    for (const int node : nodes) {
-        const auto index = proxy_->mapFromSource(nodes_->index(node, 0));
-        if (index.isValid())
-            rows.select(index, index.siblingAtColumn(NodeTableModel::ColumnCount - 1));
-    }
-    selection->select(rows, QItemSelectionModel::ClearAndSelect);
-    if (!rows.isEmpty())
-        nodeView_->scrollTo(rows.first().topLeft(), QAbstractItemView::PositionAtCenter);
+    document_->openDataset(path);
 }
 
 // The Partition tab shows the document's mapping of its kernels onto its cluster; a kernel clicked
 // in its strip is selected in the kernel dock, the graph and the properties dock.
 void MainWindow::connectPartition() {
-    connect(partitionPage_, &PartitionPage::kernelActivated, this,
-            [this](int kernel) { kernelDock_->selectKernel(kernel); });
+    connect(partitionPage_, &PartitionPage::kernelActivated, document_,
+            &StudioDocument::selectKernel);
     connect(partitionPage_, &PartitionPage::openClusterRequested, this,
             &MainWindow::openClusterDialog);
     connect(partitionPage_, &PartitionPage::reopenClusterRequested, this, &MainWindow::openCluster);
@@ -569,20 +438,16 @@ void MainWindow::connectPartition() {
 }
 
 bool MainWindow::openCluster(const QString& path) {
-    ClusterPtr cluster;
-    try {
-        cluster = std::make_shared<const device::Cluster>(device::load_cluster(path.toStdString()));
-    } catch (const std::exception& e) {
-        const QString message = QString::fromStdString(e.what());
+    if (const QString error = document_->openCluster(path); !error.isEmpty()) {
         statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()), 8000);
         warn(tr("Could not open cluster"),
-             tr("Could not open %1.").arg(QFileInfo(path).fileName()) + "\n\n" + message);
-        emit clusterFailed(path, message);
+             tr("Could not open %1.").arg(QFileInfo(path).fileName()) + "\n\n" + error);
+        emit clusterFailed(path, error);
         return false;
     }
     QSettings().setValue("partition/lastCluster", QFileInfo(path).absoluteFilePath());
-    document_->setCluster(cluster);
     tabs_->setCurrentWidget(partitionPage_);
+    const auto cluster = document_->cluster();
     statusBar()->showMessage(tr("Opened cluster %1: %2 hosts, %3 PEs")
                                  .arg(QFileInfo(path).fileName())
                                  .arg(cluster->hosts.size())
@@ -609,7 +474,7 @@ void MainWindow::openMappingDialog() {
 }
 
 bool MainWindow::openMapping(const QString& path) {
-    const QString error = partitionPage_->openMapping(path);
+    const QString error = document_->openMappingFile(path);
     if (error.isEmpty()) {
         tabs_->setCurrentWidget(partitionPage_);
         statusBar()->showMessage(tr("Opened mapping %1").arg(QFileInfo(path).fileName()), 8000);
@@ -636,7 +501,7 @@ void MainWindow::saveMappingDialog() {
 }
 
 void MainWindow::exportPackageDialog() {
-    if (exporting_)
+    if (exporter_->isRunning())
         return;
     QSettings settings;
     const QString suggested = settings.value("lastPackageFolder").toString() + "/" +
@@ -651,15 +516,10 @@ void MainWindow::exportPackageDialog() {
     if (!task)
         return;
     // Sub-models of a large model take a while to write: off the UI thread, one at a time.
-    exporting_ = true;
     exportPackageAction_->setEnabled(false);
     statusBar()->showMessage(tr("Exporting %1…").arg(QFileInfo(folder).fileName()));
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, folder] {
-        watcher->deleteLater();
-        exporting_ = false;
+    exporter_->start<QString>(std::move(task), [this, folder](const QString& error) {
         exportPackageAction_->setEnabled(document_->mapping()->hasMapping());
-        const QString error = watcher->result();
         if (error.isEmpty()) {
             statusBar()->showMessage(tr("Exported the package to %1").arg(folder), 10000);
             return;
@@ -667,7 +527,6 @@ void MainWindow::exportPackageDialog() {
         statusBar()->clearMessage();
         warn(tr("Could not export the package"), error);
     });
-    watcher->setFuture(QtConcurrent::run(std::move(task)));
 }
 
 void MainWindow::warn(const QString& title, const QString& text) {

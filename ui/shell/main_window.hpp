@@ -1,10 +1,13 @@
-// The studio's main window: the graph, the node table and the partition view as tabs, the
-// summary, kernel, properties, latency breakdown and predicted-versus-measured docks kept in step
-// with each other, file opening (menu, recent files, drag and drop) with loading off the UI
-// thread, measured datasets to compare predictions with, and a cluster to split the model across.
+// The studio's main window over its StudioDocument: the graph, the node table, the Partition, DSE,
+// Cluster and Grouping tabs, and the summary, kernel, properties, latency breakdown and
+// predicted-versus-measured docks, each observing the document; file opening (menu, recent files,
+// drag and drop) handed to the document, with progress, errors and the status bar shown here.
 #pragma once
 
-#include "ui/document/model_load_runner.hpp"
+#include "ui/document/core_ptrs.hpp"
+
+#include <map>
+#include <string>
 
 #include <QMainWindow>
 
@@ -33,11 +36,11 @@ class GraphView;
 class KernelDock;
 class PropertiesDock;
 class ModelSummaryDock;
-class TermFilterProxy;
-class NodeTableModel;
+class NodeTablePage;
 class RecentFiles;
 class StudioDocument;
 class StartPage;
+class TaskRunner;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -50,7 +53,7 @@ public:
     // A .cleave opens as a project (ProjectController::openProject).
     void openFile(const QString& path);
     // A model read with these input shapes (NAME -> dims, as --input-shape gives them).
-    void openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes);
+    void openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes = {});
     // The window's .cleave project: save, autosave, recovery.
     ProjectController* project() const { return project_; }
     // A measured dataset (docs/profiling.md; .json or .json.xz), read in the background; its run
@@ -71,8 +74,8 @@ public:
     const ModelPtr& model() const;
     QString modelPath() const;
     StudioDocument* document() const { return document_; }
-    QTableView* nodeView() const { return nodeView_; }
-    QLineEdit* filterEdit() const { return filterEdit_; }
+    QTableView* nodeView() const;
+    QLineEdit* filterEdit() const;
     ModelSummaryDock* summaryDock() const { return summary_; }
     KernelDock* kernelDock() const { return kernelDock_; }
     QTabWidget* centralTabs() const { return tabs_; } // the graph, then the node table
@@ -81,11 +84,8 @@ public:
     PropertiesDock* propertiesDock() const { return properties_; }
     LatencyBreakdownDock* breakdownDock() const { return breakdown_; }
     MeasuredComparisonDock* comparisonDock() const { return comparison_; }
-    // Selects these nodes (indices into the model) in the node table, as a kernel's members.
-    void selectNodes(const QList<int>& nodes);
     StartPage* startPage() const { return startPage_; }
     QMenu* recentMenu() const { return recentMenu_; }
-    ModelLoadRunner* loader() const { return loader_; }
 
 signals:
     void modelShown(const QString& path);
@@ -104,13 +104,11 @@ private:
     void createMenus();
     void openDialog();
     void openMeasurementsDialog();
-    void connectLatency();
+    void observeDocument();
     void updateRecentFiles();
-    void showModel(const QString& path, ModelPtr model);
+    void showModel(const QString& path);
     void showFailure(const QString& path, const QString& message);
     void setBusy(bool busy);
-    void updateCount();
-    void connectGraph();
     void connectPartition();
     void openClusterDialog();
     void openMappingDialog();
@@ -120,15 +118,10 @@ private:
     void warn(const QString& title, const QString& text);
 
     StudioDocument* document_;
-    ModelLoadRunner* loader_;
-    NodeTableModel* nodes_;
-    TermFilterProxy* proxy_;
     RecentFiles* recent_;
     QStackedWidget* pages_;
     StartPage* startPage_;
-    QTableView* nodeView_;
-    QLineEdit* filterEdit_;
-    QLabel* countLabel_;
+    NodeTablePage* nodeTable_ = nullptr;
     ModelSummaryDock* summary_;
     KernelDock* kernelDock_;
     QProgressBar* progress_;
@@ -147,7 +140,7 @@ private:
     QAction* saveMappingAction_ = nullptr;
     QAction* openMappingAction_ = nullptr;
     QAction* exportPackageAction_ = nullptr;
-    bool exporting_ = false;
+    TaskRunner* exporter_;
     ProjectController* project_ = nullptr;
 };
 

@@ -1,14 +1,9 @@
-#include "ui/document/project_controller.hpp"
+#include "ui/shell/project_controller.hpp"
 
 #include "core/atomic_file.hpp"
-#include "core/autodice/mapping_file.hpp"
-#include "core/input_error.hpp"
-#include "ui/dse/dse_document.hpp"
-#include "ui/cluster/grouping_document.hpp"
 #include "ui/document/studio_document.hpp"
-#include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_document.hpp"
-#include "ui/shell/start_page.hpp"
+#include "ui/shell/main_window.hpp"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -32,34 +27,16 @@ namespace {
 
 constexpr int kAutosaveMs = 2 * 60 * 1000;
 
-QString shapeText(const std::string& name, const graph::Shape& dims) {
-    QString text = QString::fromStdString(name) + "=";
-    for (std::size_t i = 0; i < dims.size(); ++i)
-        text += (i ? "x" : "") + QString::number(dims[i]);
-    return text;
-}
-
-bool isEmptyWindow(const MainWindow* window) {
-    return !window->model() && !window->loader()->isLoading() &&
-           !window->project()->isRestoring() && window->project()->projectPath().isEmpty();
-}
-
 } // namespace
 
-// What a restore waits for: the model on show, then the Partition tab's latencies for it.
+// A restore under way: the document applies the project; this is what the file was.
 struct ProjectController::Restore {
-    project::Project project;
     QString file; // the file read (the project, or its autosave), for messages
     bool recovered = false;
-    device::Cluster cluster;
-    const device::Cluster* shown = nullptr; // the ClusterPtr handed to the Partition tab
-    bool hasCluster = false;
-    bool modelShown = false;
-    QStringList problems;
 };
 
-ProjectController::ProjectController(MainWindow* window)
-    : QObject(window), window_(window), autosaveTimer_(new QTimer(this)),
+ProjectController::ProjectController(MainWindow* window, StudioDocument* document)
+    : QObject(window), window_(window), document_(document), autosaveTimer_(new QTimer(this)),
       updateTimer_(new QTimer(this)) {
     updateTimer_->setSingleShot(true);
     updateTimer_->setInterval(0); // the changes of one event-loop turn, checked once
@@ -69,37 +46,25 @@ ProjectController::ProjectController(MainWindow* window)
     autosaveTimer_->start();
 
     // Edits: of the document, and of the mapping (its undo stack's clean state).
-    connect(window_->document(), &StudioDocument::changed, this, &ProjectController::scheduleUpdate);
-    const auto* mapping = window_->document()->mapping()->undoStack();
+    connect(document_, &StudioDocument::changed, this, &ProjectController::scheduleUpdate);
+    const auto* mapping = document_->mapping()->undoStack();
     connect(mapping, &QUndoStack::cleanChanged, this, &ProjectController::scheduleUpdate);
     connect(mapping, &QUndoStack::indexChanged, this, &ProjectController::scheduleUpdate);
     // Opening files in an untitled window starts its work; only what is done after is an edit.
-    connect(window_, &MainWindow::modelShown, this, [this] {
+    connect(document_, &StudioDocument::modelChanged, this, [this] {
         if (!restoring_)
             resetBaselineIfUntitled();
         updateTitle();
     });
-    connect(window_, &MainWindow::clusterOpened, this, [this] {
+    connect(document_, &StudioDocument::clusterOpened, this, [this] {
         if (!restoring_)
             resetBaselineIfUntitled();
         scheduleUpdate();
     });
-    connect(window_->document()->mapping(), &PartitionDocument::prepared, this, [this] {
+    connect(document_, &StudioDocument::applied, this, [this](const QStringList& problems) {
         if (restoring_)
-            continueRestore();
+            finishRestore(problems);
     });
-    connect(window_, &MainWindow::modelShown, this, [this](const QString& path) {
-        if (!restoring_ || QFileInfo(path) != QFileInfo(qPath(restoring_->project.model)))
-            return;
-        restoring_->modelShown = true;
-        if (!restoring_->hasCluster)
-            finishRestore({});
-    });
-    connect(window_, &MainWindow::loadFailed, this, [this](const QString&, const QString& error) {
-        if (restoring_)
-            finishRestore(tr("the model could not be opened: %1").arg(error));
-    });
-    window_->startPage()->setExampleProject(exampleProjectPath());
     markClean();
 }
 
@@ -129,49 +94,19 @@ void ProjectController::addActions(QMenu* file, QAction* open, QAction* before) 
 
 // ---- the state -------------------------------------------------------------------------------
 
-project::Project ProjectController::snapshot() const {
-    project::Project p;
-    if (window_->model()) {
-        p.model = fsPath(QFileInfo(window_->modelPath()).absoluteFilePath());
-        for (const auto& [name, dims] : window_->loader()->loadedInputShapes())
-            p.input_shapes.push_back(shapeText(name, dims).toStdString());
-    }
-    const auto* document = window_->document();
-    if (const auto& cluster = document->cluster()) {
-        project::ClusterRef ref;
-        if (!cluster->file.empty() && QFileInfo::exists(QString::fromStdString(cluster->file)))
-            ref.path = std::filesystem::absolute(cluster->file).lexically_normal();
-        ref.inline_ = device::cluster_to_json(*cluster);
-        p.cluster = std::move(ref);
-    }
-    p.rules = document->ruleSet().toStdString();
-    p.device = document->device().toStdString();
-    const auto* partition = document->mapping();
-    if (partition->hasMapping()) {
-        const auto& inputs = *partition->inputs();
-        p.mapping = nlohmann::json::parse(autodice::mapping_file_json(
-            *inputs.request.model, *inputs.request.kernels,
-            partition::assignment_of(partition->mapping(), inputs.kernelCount()),
-            *inputs.request.cluster));
-    }
-    p.dse = document->dse()->saveState();
-    p.grouping = document->grouping()->saveState();
-    return p;
-}
-
 // ---- modified --------------------------------------------------------------------------------
 
 bool ProjectController::isModified() const {
     if (restoring_)
         return false;
-    return recovered_ || window_->document()->revision() != cleanRevision_ ||
-           !window_->document()->mapping()->undoStack()->isClean();
+    return recovered_ || document_->revision() != cleanRevision_ ||
+           !document_->mapping()->undoStack()->isClean();
 }
 
 void ProjectController::markClean() {
-    cleanRevision_ = window_->document()->revision();
+    cleanRevision_ = document_->revision();
     recovered_ = false;
-    window_->document()->mapping()->undoStack()->setClean();
+    document_->mapping()->undoStack()->setClean();
     updateModified();
 }
 
@@ -198,7 +133,8 @@ void ProjectController::updateModified() {
 }
 
 void ProjectController::updateTitle() {
-    const QString model = window_->model() ? QFileInfo(window_->modelPath()).fileName() : QString();
+    const QString model =
+        document_->model() ? QFileInfo(document_->modelPath()).fileName() : QString();
     QString title = tr("Cleave");
     if (!path_.isEmpty())
         title += " — " + QFileInfo(path_).fileName() + (model.isEmpty() ? "" : " (" + model + ")");
@@ -244,118 +180,24 @@ void ProjectController::restore(project::Project p, const QString& file, const Q
     if (path_ != path)
         releaseAutosave(false);
     path_ = path;
-    restoring_ = std::make_unique<Restore>();
-    auto& r = *restoring_;
-    r.file = file;
-    r.recovered = recovered;
-    auto* document = window_->document();
-    if (const QString error =
-            document->setRuleSet(QString::fromStdString(p.rules.empty() ? "ort-cpu" : p.rules));
-        !error.isEmpty())
-        r.problems << tr("the fusion rules %1 could not be used: %2")
-                          .arg(QString::fromStdString(p.rules), error);
-    if (!p.device.empty())
-        document->setDevice(QString::fromStdString(p.device));
-
-    if (p.cluster) {
-        try {
-            r.cluster = project::load_cluster(p, fsPath(file));
-            r.hasCluster = true;
-        } catch (const std::exception& e) {
-            r.problems << QString::fromStdString(e.what());
-        }
-    }
-    std::map<std::string, graph::Shape> shapes;
-    try {
-        shapes = project::input_shape_map(p, fsPath(file));
-    } catch (const std::exception& e) {
-        r.problems << QString::fromStdString(e.what());
-    }
-    r.project = std::move(p);
-    if (r.hasCluster) {
-        auto cluster = std::make_shared<const device::Cluster>(r.cluster);
-        r.shown = cluster.get();
-        document->setCluster(std::move(cluster));
-    }
+    restoring_ = std::make_unique<Restore>(Restore{file, recovered});
     updateTitle();
-    if (r.project.model.empty())
-        return finishRestore({});
-    // The model arrives in modelShown (or loadFailed); its kernels then its latencies follow.
-    window_->openModel(qPath(r.project.model), std::move(shapes));
+    document_->apply(std::move(p), file); // applied() ends it
 }
 
-void ProjectController::continueRestore() {
-    if (!restoring_ || !restoring_->modelShown)
-        return;
-    const auto* mapping = window_->document()->mapping();
-    const auto& inputs = mapping->inputs();
-    const bool current = inputs && inputs->request.model == window_->model() &&
-                         inputs->request.kernels == window_->document()->kernels() &&
-                         inputs->request.cluster.get() == restoring_->shown;
-    if (current)
-        return applyMapping();
-    if (!mapping->isPreparing() && !inputs)
-        finishRestore(mapping->failure());
-}
-
-void ProjectController::applyMapping() {
-    auto& r = *restoring_;
-    auto* document = window_->document()->mapping();
-    const auto& inputs = *document->inputs();
-    if (!r.project.mapping.empty()) {
-        try {
-            const std::string file = r.file.toStdString();
-            auto pe_of_node = project::mapping_pe_of_node(
-                r.project, fsPath(r.file), *inputs.request.model, *inputs.request.cluster);
-            const auto cuts = autodice::kernel_cuts(pe_of_node, *inputs.request.model,
-                                                    *inputs.request.kernels, *inputs.request.cluster);
-            if (!cuts.empty() && window_->document()->fusionParts().empty()) {
-                // The mapping cuts kernels: the model is fused per PE, and the mapping applied
-                // once those kernels are predicted (continueRestore).
-                window_->document()->setFusionParts(std::move(pe_of_node));
-                return;
-            }
-            if (!cuts.empty())
-                throw InputError(file, "/mapping",
-                                 "the mapping still cuts kernels after they were fused per PE: " +
-                                     cuts.front());
-            const auto segments = autodice::mapping_segments(
-                autodice::kernel_assignment(pe_of_node, *inputs.request.kernels),
-                *inputs.request.cluster, inputs.pe_errors, file, "/mapping");
-            document->replaceMapping(segments.mapping, tr("Open project"));
-        } catch (const std::exception& e) {
-            r.problems << QString::fromStdString(e.what());
-        }
-    }
-    finishRestore({});
-}
-
-void ProjectController::finishRestore(const QString& problem) {
-    if (!problem.isEmpty())
-        restoring_->problems << problem;
-    // The DSE tab's search and the grouping come back now that the mapping is on show.
-    auto* document = window_->document();
-    const auto& project = restoring_->project;
-    if (!project.dse.empty())
-        if (const QString error = document->dse()->restoreState(project.dse); !error.isEmpty())
-            restoring_->problems << tr("DSE: %1").arg(error);
-    if (!project.grouping.empty())
-        if (const QString error = document->grouping()->restoreState(project.grouping);
-            !error.isEmpty())
-            restoring_->problems << tr("Grouping: %1").arg(error);
+void ProjectController::finishRestore(const QStringList& problems) {
     auto r = std::move(restoring_);
-    window_->document()->mapping()->undoStack()->clear();
     markClean();
     recovered_ = r->recovered;
     if (r->recovered)
         lastAutosaveText_.clear();
     updateModified();
     const QString name = QFileInfo(path_.isEmpty() ? r->file : path_).fileName();
-    if (!r->problems.isEmpty()) {
+    if (!problems.isEmpty()) {
         warn(tr("Project opened with problems"),
              tr("%1 was opened, but not all of it could be restored:").arg(name) + "\n\n" +
-                 r->problems.join("\n\n"));
-        emit restoreFailed(r->file, r->problems.join("\n"));
+                 problems.join("\n\n"));
+        emit restoreFailed(r->file, problems.join("\n"));
     }
     window_->statusBar()->showMessage(
         r->recovered ? tr("Recovered %1 from its autosave").arg(name) : tr("Opened %1").arg(name),
@@ -379,8 +221,9 @@ void ProjectController::saveAsDialog() {
     QSettings settings;
     const QString suggested =
         path_.isEmpty() ? settings.value("lastProjectFolder").toString() + "/" +
-                              (window_->model() ? QFileInfo(window_->modelPath()).completeBaseName()
-                                                : tr("untitled")) +
+                              (document_->model()
+                                   ? QFileInfo(document_->modelPath()).completeBaseName()
+                                   : tr("untitled")) +
                               ".cleave"
                         : path_;
     QString path = QFileDialog::getSaveFileName(window_, tr("Save Project"), suggested,
@@ -400,7 +243,7 @@ bool ProjectController::saveAs(const QString& path) {
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
     try {
-        project::save_project(fsPath(absolute), snapshot());
+        project::save_project(fsPath(absolute), document_->snapshot());
     } catch (const std::exception& e) {
         warn(tr("Could not save project"), QString::fromStdString(e.what()));
         return false;
@@ -474,7 +317,7 @@ QString ProjectController::autosavePath() const {
 bool ProjectController::autosaveNow() {
     if (restoring_ || !isModified())
         return false;
-    project::Project p = snapshot();
+    project::Project p = document_->snapshot();
     const QString path = autosavePath();
     p.autosave = project::AutosaveInfo{path_.isEmpty() ? std::filesystem::path() : fsPath(path_), {}};
     const QString text = QString::fromStdString(project::project_json(p, fsPath(path)));
@@ -607,7 +450,7 @@ void ProjectController::resolveRecovery(const QString& autosave, RecoveryDecisio
     const QString project = copy.autosave ? qPath(copy.autosave->project) : QString();
     // A window that shows another project or model keeps it; the recovery gets a new one.
     ProjectController* target = this;
-    if (!isEmptyWindow(window_) && project != path_) {
+    if (!isEmptyWindow() && project != path_) {
         auto* window = new MainWindow;
         window->setAttribute(Qt::WA_DeleteOnClose);
         window->show();
@@ -624,6 +467,10 @@ void ProjectController::resolveRecovery(const QString& autosave, RecoveryDecisio
     target->lock_ = std::move(lock);
     target->ownAutosave_ = autosave;
     target->sessionAutosave_ = false;
+}
+
+bool ProjectController::isEmptyWindow() const {
+    return !document_->model() && !document_->isLoading() && !restoring_ && path_.isEmpty();
 }
 
 QString ProjectController::exampleProjectPath() {

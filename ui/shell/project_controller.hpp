@@ -1,9 +1,10 @@
-// A MainWindow's project: the .cleave file it was opened from or saved to (core/project), the
-// File menu's New/Save/Save As, restoring a project into the window's StudioDocument (model
-// loaded in the background, cluster, rules, device, then the mapping once the Partition tab's
-// latencies are predicted, then the DSE and grouping state), whether anything changed since (the
-// document's revision against the one saved: the window title's '*', the question on close),
-// autosave to a side file every two minutes and recovery of side files left by a crash.
+// A MainWindow's project file: the .cleave it was opened from or saved to (core/project), the
+// File menu's New/Save/Save As, reading a project and handing it to the window's StudioDocument
+// (StudioDocument::apply restores it; its problems are said here, once), whether anything changed
+// since (the document's revision against the one saved: the window title's '*', the question on
+// close), autosave to a side file every two minutes and recovery of side files left by a crash.
+// It speaks to the document; the window is only the parent of its dialogs, and its title and
+// status bar.
 #pragma once
 
 #include "core/project/project.hpp"
@@ -27,6 +28,7 @@ class QTimer;
 namespace cleave::ui {
 
 class MainWindow;
+class StudioDocument;
 
 class ProjectController : public QObject {
     Q_OBJECT
@@ -37,7 +39,7 @@ public:
 
     using Recoverable = RecoverableAutosave;
 
-    explicit ProjectController(MainWindow* window);
+    ProjectController(MainWindow* window, StudioDocument* document);
     ~ProjectController() override;
 
     // File > New Project, Save Project (Ctrl+S), Save Project As… (Ctrl+Shift+S): New before
@@ -49,8 +51,6 @@ public:
     // The window's state as it is now counts as unchanged (saved, opened, or where it starts).
     void markClean();
     bool isRestoring() const { return restoring_ != nullptr; }
-    // The window's state as a project (paths absolute).
-    project::Project snapshot() const;
 
     // Reads a .cleave and restores it; a bad file is reported (message box) and false returned.
     // When its side file is newer, recovery is offered first (the box "recoveryBox").
@@ -101,11 +101,10 @@ signals:
 private:
     struct Restore;
 
+    bool isEmptyWindow() const;
     void restore(project::Project project, const QString& file, const QString& path,
                  bool recovered);
-    void continueRestore();
-    void applyMapping();
-    void finishRestore(const QString& problem);
+    void finishRestore(const QStringList& problems);
     void resetBaselineIfUntitled();
     void scheduleUpdate();
     void updateModified();
@@ -115,7 +114,8 @@ private:
     void showRecoveryBox(const Recoverable& recoverable);
     void warn(const QString& title, const QString& text);
 
-    MainWindow* window_;
+    MainWindow* window_; // for dialogs, the title and the status bar
+    StudioDocument* document_;
     QString path_;
     QAction* saveAction_ = nullptr;
     QAction* saveAsAction_ = nullptr;

@@ -4,9 +4,10 @@
 #include "../studio_waits.hpp"
 #include "core/device/cluster.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "core/project/project.hpp"
 #include "ui/cluster/cluster_document.hpp"
 #include "ui/cluster/grouping_document.hpp"
-#include "ui/document/project_controller.hpp"
+#include "ui/shell/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/graph/node_table_model.hpp"
@@ -163,6 +164,80 @@ private slots:
         project->markClean();
         window.document()->noteChange();
         QVERIFY(project->isModified());
+    }
+
+    // A model opened through the document loads in the background; the input shapes it was
+    // read with are the document's, and a project made of it keeps them.
+    void aModelOpenedKeepsTheShapesItWasReadWith() {
+        ui::StudioDocument document;
+        const QString path = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx";
+        QSignalSpy started(&document, &ui::StudioDocument::loadStarted);
+        QSignalSpy changed(&document, &ui::StudioDocument::modelChanged);
+        document.openModel(path, {{"input", {2, 3, 224, 224}}});
+        QCOMPARE(started.count(), 1);
+        QVERIFY(document.isLoading());
+        QVERIFY(changed.wait(30000));
+        QVERIFY(!document.isLoading());
+        QCOMPARE(document.modelPath(), path);
+        QCOMPARE(document.inputShapes().at("input"), (graph::Shape{2, 3, 224, 224}));
+        const auto project = document.snapshot();
+        QCOMPARE(project.input_shapes, std::vector<std::string>{"input=2x3x224x224"});
+        QVERIFY(document.kernels());
+    }
+
+    void aModelThatCannotBeReadIsSaidOnceAndTheOneOnShowStays() {
+        ui::StudioDocument document;
+        const QString good = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx";
+        QSignalSpy changed(&document, &ui::StudioDocument::modelChanged);
+        document.openModel(good);
+        QVERIFY(changed.wait(30000));
+        QSignalSpy failed(&document, &ui::StudioDocument::loadFailed);
+        document.openModel("/nonexistent/model.onnx");
+        QVERIFY(failed.wait(30000));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(failed.front().at(1).toString().contains("/nonexistent/model.onnx"),
+                 qPrintable(failed.front().at(1).toString()));
+        QCOMPARE(document.modelPath(), good);
+    }
+
+    // One pick, shown by every view: the same pick again says nothing, and new kernels clear it.
+    void theSelectionIsTheDocuments() {
+        ui::StudioDocument document;
+        const QString path = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx";
+        document.setModel(path,
+                          std::make_shared<const graph::Model>(graph::load_model(path.toStdString())));
+        QSignalSpy selected(&document, &ui::StudioDocument::selectionChanged);
+        document.selectNode(3);
+        document.selectNode(3);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(document.selection().node, 3);
+        document.selectKernel(2);
+        QCOMPARE(selected.count(), 2);
+        QCOMPARE(document.selection(), (ui::Selection{-1, 2}));
+        QCOMPARE(document.setRuleSet("tflite-gpu"), QString());
+        QCOMPARE(document.selection(), ui::Selection{});
+    }
+
+    // A project applied to a document: what cannot be restored is said once, in applied(), and
+    // the rest is restored.
+    void aProjectWhoseModelIsMissingSaysSoOnce() {
+        ui::StudioDocument document;
+        project::Project p;
+        p.model = "/nonexistent/model.onnx";
+        p.rules = "tflite-gpu";
+        QSignalSpy applied(&document, &ui::StudioDocument::applied);
+        QSignalSpy failed(&document, &ui::StudioDocument::loadFailed);
+        document.apply(p, "/nonexistent/project.cleave");
+        QVERIFY(document.isApplying());
+        QVERIFY(applied.wait(30000));
+        QCOMPARE(applied.count(), 1);
+        QCOMPARE(failed.count(), 1);
+        const auto problems = applied.front().front().toStringList();
+        QCOMPARE(problems.size(), 1);
+        QVERIFY2(problems.front().startsWith("the model could not be opened: "),
+                 qPrintable(problems.front()));
+        QVERIFY(!document.isApplying());
+        QCOMPARE(document.ruleSet(), QString("tflite-gpu"));
     }
 };
 

@@ -1,8 +1,8 @@
 // The properties dock on ResNet-18 under ort-cpu: the first node (op, name, attributes sorted,
 // tensors with dtype and shape, MACs, its kernel) and the first kernel (type, members, costs),
-// and links that ask for the node or kernel they name.
-#include "core/fusion/rule_engine.hpp"
+// and links that select the node or kernel they name in the document, which the dock then shows.
 #include "core/graph/onnx_import.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/graph/properties_dock.hpp"
 
 #include <QSignalSpy>
@@ -31,9 +31,7 @@ private slots:
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         auto model = std::make_shared<const cleave::graph::Model>(
             cleave::graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx"));
-        auto kernels = std::make_shared<const cleave::fusion::KernelGraph>(
-            cleave::fusion::fuse_with_rules(*model, cleave::fusion::find_rule_set("ort-cpu")));
-        dock_.setGraph(model, kernels);
+        document_.setModel("resnet18.onnx", model); // fused by ort-cpu, the default
     }
 
     void showsNothingAtFirst() {
@@ -74,17 +72,17 @@ private slots:
         QCOMPARE(cellsAfter(text, "MACs", 1), QStringList{"118,013,952"});
     }
 
-    void linksAskForWhatTheyName() {
+    void linksSelectWhatTheyName() {
         dock_.showKernel(0);
-        QSignalSpy nodes(&dock_, &PropertiesDock::nodeRequested);
-        QSignalSpy kernels(&dock_, &PropertiesDock::kernelRequested);
+        QSignalSpy selected(&document_, &cleave::ui::StudioDocument::selectionChanged);
         auto* browser = dock_.findChild<QTextBrowser*>();
         emit browser->anchorClicked(QUrl("node:2"));
+        QCOMPARE(document_.selection().node, 2);
+        QCOMPARE(dock_.shownNode(), 2);
         emit browser->anchorClicked(QUrl("kernel:7"));
-        QCOMPARE(nodes.count(), 1);
-        QCOMPARE(nodes.first().first().toInt(), 2);
-        QCOMPARE(kernels.count(), 1);
-        QCOMPARE(kernels.first().first().toInt(), 7);
+        QCOMPARE(document_.selection().kernel, 7);
+        QCOMPARE(dock_.shownKernel(), 7);
+        QCOMPARE(selected.count(), 2);
     }
 
     void outOfRangeShowsNothing() {
@@ -95,7 +93,8 @@ private slots:
     }
 
 private:
-    PropertiesDock dock_;
+    cleave::ui::StudioDocument document_;
+    PropertiesDock dock_{&document_};
 };
 
 QTEST_MAIN(PropertiesDockTest)

@@ -10,7 +10,7 @@
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/partition/balanced_mapping.hpp"
-#include "ui/document/project_controller.hpp"
+#include "ui/shell/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/partition/link_traffic_model.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -57,6 +57,19 @@ void showOn(PartitionPage& page, cleave::ui::ClusterPtr cluster) {
     const auto model = resnet18();
     page.document()->setInputs(std::make_shared<const cleave::ui::PartitionInputs>(
         cleave::ui::prepare_partition({model, kernelsOf(model), std::move(cluster), "ort-cpu"})));
+    page.resize(1200, 800);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+}
+
+// A studio document showing ResNet-18 on `cluster`, its latencies predicted, with `page` over its
+// mapping: where mappings are opened.
+void showIn(cleave::ui::StudioDocument& document, PartitionPage& page,
+            cleave::ui::ClusterPtr cluster) {
+    QSignalSpy prepared(document.mapping(), &PartitionDocument::prepared);
+    document.setModel("resnet18.onnx", resnet18());
+    document.setCluster(std::move(cluster));
+    QVERIFY(prepared.wait(30000));
     page.resize(1200, 800);
     page.show();
     QVERIFY(QTest::qWaitForWindowExposed(&page));
@@ -160,9 +173,8 @@ private slots:
         QCOMPARE(document->mapping().points.size(), before.points.size() + 1);
     }
 
-    // A mapping.json that cuts two Conv kernels from their Relus: the window fuses each PE's
+    // A mapping.json that cuts two Conv kernels from their Relus: the document fuses each PE's
     // nodes apart, shows the mapping once those kernels are predicted, and says which it cut.
-    // A page alone, which cannot regroup, refuses it with the reason.
     void mappingThatCutsKernelsIsShownWithThePartsFusedApart() {
         cleave::ui::MainWindow window;
         QVERIFY(cleave::test::openModel(window, "resnet18"));
@@ -204,14 +216,6 @@ private slots:
         QCOMPARE(window.document()->setRuleSet("ort-cpu"), QString());
         QVERIFY(window.document()->fusionParts().empty());
         QCOMPARE(window.document()->kernels()->kernels.size(), std::size_t(40));
-
-        PartitionDocument alone;
-        PartitionPage bare{&alone};
-        showOn(bare, nx8());
-        const QString error = bare.openMapping(kCutMapping);
-        QVERIFY2(error.contains("cuts kernel /layer1/layer1.0/conv1/Conv") &&
-                     error.contains("only in a studio window"),
-                 qPrintable(error));
     }
 
     void balanceEvensOutComputeOverTheMappingsPes() {
@@ -557,9 +561,9 @@ private slots:
     }
 
     void savedMappingOpensAgain() {
-        PartitionDocument mapping;
-        PartitionPage page{&mapping};
-        showOn(page, nx8());
+        cleave::ui::StudioDocument studio;
+        PartitionPage page{studio.mapping()};
+        showIn(studio, page, nx8());
         splitOverAllGpus(page);
         auto* document = page.document();
         QTemporaryDir dir;
@@ -569,7 +573,7 @@ private slots:
         QCOMPARE(page.saveMapping(path), QString());
         QVERIFY(document->moveSplit(2, document->mapping().points[2] - 2));
         QVERIFY(document->assignSegment(0, document->mapping().pes[7]));
-        QCOMPARE(page.openMapping(path), QString());
+        QCOMPARE(studio.openMappingFile(path), QString());
         QCOMPARE(document->mapping().points, saved.points);
         QCOMPARE(document->mapping().pes, saved.pes);
         QVERIFY(page.noticeText().indexOf("split-point") < 0);
@@ -608,9 +612,9 @@ private slots:
     }
 
     void scatteredMappingIsShownAndSaidSo() {
-        PartitionDocument mapping;
-        PartitionPage page{&mapping};
-        showOn(page, nx8WithoutCpuFigures());
+        cleave::ui::StudioDocument studio;
+        PartitionPage page{studio.mapping()};
+        showIn(studio, page, nx8WithoutCpuFigures());
         splitOverAllGpus(page);
         auto* document = page.document();
         const auto& inputs = *document->inputs();
@@ -622,7 +626,7 @@ private slots:
         const QString path = dir.filePath("scattered.json");
         std::ofstream(path.toStdString()) << cleave::autodice::mapping_file_json(
             *inputs.request.model, *inputs.request.kernels, assignment, cluster);
-        QCOMPARE(page.openMapping(path), QString());
+        QCOMPARE(studio.openMappingFile(path), QString());
         QCOMPARE(document->mapping().points, (std::vector<int>{10, 20}));
         QVERIFY2(
             page.noticeText().contains("scattered.json is not split-point shaped: nx01_gpu runs 2"),
@@ -634,7 +638,7 @@ private slots:
         const QString cpu = dir.filePath("cpu.json");
         std::ofstream(cpu.toStdString()) << cleave::autodice::mapping_file_json(
             *inputs.request.model, *inputs.request.kernels, assignment, cluster);
-        const QString error = page.openMapping(cpu);
+        const QString error = studio.openMappingFile(cpu);
         QVERIFY2(error.startsWith(cpu + ": nx01_arm012345 runs kernels, but it has no predicted"),
                  qPrintable(error));
         QCOMPARE(document->mapping().points, (std::vector<int>{10, 20}));

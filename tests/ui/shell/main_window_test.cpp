@@ -1,5 +1,7 @@
 // The studio's first window, offscreen: loading off the UI thread, the node table, filtering,
 // sorting, the summary, drag and drop, recent files and failures that keep the previous model.
+#include "ui/document/model_load_runner.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/graph/model_summary_dock.hpp"
 #include "ui/graph/node_table_model.hpp"
@@ -95,7 +97,7 @@ private slots:
 
     void opensModelOffTheUiThread() {
         MainWindow window;
-        QSignalSpy progress(window.loader(), &cleave::ui::ModelLoadRunner::progress);
+        QSignalSpy progress(window.document()->loader(), &cleave::ui::ModelLoadRunner::progress);
         QSignalSpy shown(&window, &MainWindow::modelShown);
         window.openFile(example("resnet18"));
         QVERIFY(shown.isEmpty()); // openFile returned before the load was done
@@ -203,10 +205,10 @@ private slots:
 
     void cancelStopsTheLoad() {
         MainWindow window;
-        QSignalSpy cancelled(window.loader(), &cleave::ui::ModelLoadRunner::cancelled);
+        QSignalSpy cancelled(window.document()->loader(), &cleave::ui::ModelLoadRunner::cancelled);
         QSignalSpy shown(&window, &MainWindow::modelShown);
         window.openFile(example("vgg19"));
-        window.loader()->cancel(); // seen by the worker at its next stage at the latest
+        window.document()->cancelLoad(); // seen by the worker at its next stage at the latest
         QVERIFY(cancelled.wait(10000));
         QVERIFY(shown.isEmpty());
         QCOMPARE(window.model(), nullptr);
@@ -218,7 +220,7 @@ private slots:
         window.openFile(example("vgg19"));
         window.openFile(example("resnet18"));
         QVERIFY(shown.wait(30000));
-        QTRY_VERIFY(!window.loader()->isLoading());
+        QTRY_VERIFY(!window.document()->isLoading());
         QTest::qWait(200); // time for a stale result to arrive, were it ever reported
         QCOMPARE(shown.count(), 1);
         QCOMPARE(window.modelPath(), example("resnet18"));
@@ -237,7 +239,7 @@ private slots:
         MainWindow window;
         QVERIFY(!dropFiles(window, {QUrl::fromLocalFile(QString(CLEAVE_EXAMPLE_MODELS_DIR))}));
         QVERIFY(!dropFiles(window, {QUrl("https://example.org/resnet18.onnx")}));
-        QVERIFY(!window.loader()->isLoading());
+        QVERIFY(!window.document()->isLoading());
     }
 
     void openedFileHeadsRecentFiles() {
