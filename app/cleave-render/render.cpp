@@ -305,7 +305,8 @@ ui::ExportResult renderBreakdown(const RenderOptions& options, const ui::ExportO
                          report->error);
     ui::LatencyByTypeModel byType;
     byType.setReport(report);
-    ui::LatencyBreakdownChart chart(&byType);
+    ui::LatencyBreakdownChart chart(&byType, ui::LatencyByTypeModel::Type,
+                                    ui::LatencyByTypeModel::LatencyMs);
     chart.chart()->setTitle(QString::fromStdString(report->summary()));
     ui::applyPaletteToChart(&chart);
     settle(chart, QSize(options.width, options.height));

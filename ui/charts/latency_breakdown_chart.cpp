@@ -1,7 +1,6 @@
 #include "ui/charts/latency_breakdown_chart.hpp"
 
-#include "ui/latency/latency_by_type_model.hpp"
-
+#include <QAbstractItemModel>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QCursor>
@@ -18,8 +17,9 @@ namespace {
 const QColor kBar(0xfd, 0x8d, 0x3c); // the middle of the latency ramp
 } // namespace
 
-LatencyBreakdownChart::LatencyBreakdownChart(LatencyByTypeModel* model, QWidget* parent)
-    : QChartView(parent), model_(model), bottomUp_(new QSortFilterProxyModel(this)),
+LatencyBreakdownChart::LatencyBreakdownChart(QAbstractItemModel* model, int typeColumn,
+                                             int msColumn, QWidget* parent)
+    : QChartView(parent), model_(model), typeColumn_(typeColumn), msColumn_(msColumn), bottomUp_(new QSortFilterProxyModel(this)),
       series_(new QHorizontalBarSeries(this)), mapper_(new QVBarModelMapper(this)),
       types_(new QBarCategoryAxis(this)), ms_(new QValueAxis(this)) {
     setObjectName("latencyBreakdownChart");
@@ -50,11 +50,11 @@ LatencyBreakdownChart::LatencyBreakdownChart(LatencyByTypeModel* model, QWidget*
     series_->attachAxis(types_);
     series_->attachAxis(ms_);
 
-    mapper_->setFirstBarSetColumn(LatencyByTypeModel::LatencyMs);
-    mapper_->setLastBarSetColumn(LatencyByTypeModel::LatencyMs);
+    mapper_->setFirstBarSetColumn(msColumn_);
+    mapper_->setLastBarSetColumn(msColumn_);
     mapper_->setSeries(series_);
     bottomUp_->setSourceModel(model_);
-    bottomUp_->sort(LatencyByTypeModel::LatencyMs, Qt::AscendingOrder);
+    bottomUp_->sort(msColumn_, Qt::AscendingOrder);
     mapper_->setModel(bottomUp_);
 
     connect(bottomUp_, &QAbstractItemModel::modelReset, this, &LatencyBreakdownChart::updateAxes);
@@ -83,9 +83,9 @@ void LatencyBreakdownChart::updateAxes() {
     QStringList types;
     double high = 0;
     for (int row = 0; row < bottomUp_->rowCount(); ++row) {
-        types << bottomUp_->index(row, LatencyByTypeModel::Type).data().toString();
+        types << bottomUp_->index(row, typeColumn_).data().toString();
         high =
-            std::max(high, bottomUp_->index(row, LatencyByTypeModel::LatencyMs).data().toDouble());
+            std::max(high, bottomUp_->index(row, msColumn_).data().toDouble());
     }
     types_->setCategories(types);
     // Room on the right for the value written after the longest bar.

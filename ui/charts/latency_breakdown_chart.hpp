@@ -1,9 +1,11 @@
-// Predicted latency by kernel type as horizontal bars, the slowest type on top, drawn from a
-// LatencyByTypeModel. All QtCharts code lives in ui/charts/, behind our own models.
+// Predicted latency by kernel type as horizontal bars, the slowest type on top, drawn from a table
+// model's type and milliseconds columns (the latency dock's LatencyByTypeModel). All QtCharts
+// code lives in ui/charts/, behind our own models.
 #pragma once
 
 #include <QChartView>
 
+class QAbstractItemModel;
 class QBarCategoryAxis;
 class QSortFilterProxyModel;
 class QBarSet;
@@ -13,13 +15,12 @@ class QVBarModelMapper;
 
 namespace cleave::ui {
 
-class LatencyByTypeModel;
-
 class LatencyBreakdownChart : public QChartView {
     Q_OBJECT
 
 public:
-    explicit LatencyBreakdownChart(LatencyByTypeModel* model, QWidget* parent = nullptr);
+    LatencyBreakdownChart(QAbstractItemModel* model, int typeColumn, int msColumn,
+                          QWidget* parent = nullptr);
 
     // One value per kernel type, from the bottom of the chart up (fastest type first); may be null.
     QBarSet* bars() const;
@@ -28,7 +29,9 @@ public:
 private:
     void updateAxes();
 
-    LatencyByTypeModel* model_;
+    QAbstractItemModel* model_;
+    int typeColumn_;
+    int msColumn_;
     QSortFilterProxyModel* bottomUp_; // bars stack upwards: the slowest type last, on top
     QHorizontalBarSeries* series_;
     QVBarModelMapper* mapper_;

@@ -1,7 +1,6 @@
 #include "ui/charts/measured_scatter_chart.hpp"
 
-#include "ui/latency/measured_comparison_model.hpp"
-
+#include <QAbstractItemModel>
 #include <QCursor>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -13,8 +12,10 @@
 
 namespace cleave::ui {
 
-MeasuredScatterChart::MeasuredScatterChart(MeasuredComparisonModel* model, QWidget* parent)
-    : QChartView(parent), model_(model), points_(new QScatterSeries(this)),
+MeasuredScatterChart::MeasuredScatterChart(QAbstractItemModel* model, int measuredColumn,
+                                           int predictedColumn, QWidget* parent)
+    : QChartView(parent), model_(model), measuredColumn_(measuredColumn),
+      predictedColumn_(predictedColumn), points_(new QScatterSeries(this)),
       identity_(new QLineSeries(this)), mapper_(new QVXYModelMapper(this)),
       measured_(new QLogValueAxis(this)), predicted_(new QLogValueAxis(this)) {
     setObjectName("measuredScatterChart");
@@ -57,8 +58,8 @@ MeasuredScatterChart::MeasuredScatterChart(MeasuredComparisonModel* model, QWidg
         series->attachAxis(predicted_);
     }
 
-    mapper_->setXColumn(MeasuredComparisonModel::MeasuredMs);
-    mapper_->setYColumn(MeasuredComparisonModel::PredictedMs);
+    mapper_->setXColumn(measuredColumn_);
+    mapper_->setYColumn(predictedColumn_);
     mapper_->setSeries(points_);
     mapper_->setModel(model_);
 
@@ -73,7 +74,7 @@ void MeasuredScatterChart::updateAxes() {
     double high = 0;
     for (int row = 0; row < model_->rowCount(); ++row)
         for (const int column :
-             {MeasuredComparisonModel::MeasuredMs, MeasuredComparisonModel::PredictedMs}) {
+             {measuredColumn_, predictedColumn_}) {
             const double ms = model_->index(row, column).data().toDouble();
             if (ms > 0) {
                 low = std::min(low, ms);
@@ -103,9 +104,9 @@ void MeasuredScatterChart::showToolTip(const QPointF& point, bool state) {
     double distance = std::numeric_limits<double>::max();
     for (int row = 0; row < model_->rowCount(); ++row) {
         const double dx = std::log(
-            model_->index(row, MeasuredComparisonModel::MeasuredMs).data().toDouble() / point.x());
+            model_->index(row, measuredColumn_).data().toDouble() / point.x());
         const double dy = std::log(
-            model_->index(row, MeasuredComparisonModel::PredictedMs).data().toDouble() / point.y());
+            model_->index(row, predictedColumn_).data().toDouble() / point.y());
         if (dx * dx + dy * dy < distance) {
             distance = dx * dx + dy * dy;
             best = row;

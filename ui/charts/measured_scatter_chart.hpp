@@ -1,10 +1,11 @@
 // Predicted against measured kernel latency, log-log, one point per timed kernel with its name
 // in a tooltip, and the y = x line that a perfect predictor's points would lie on; drawn from a
-// MeasuredComparisonModel.
+// table model's measured and predicted milliseconds columns (MeasuredComparisonModel).
 #pragma once
 
 #include <QChartView>
 
+class QAbstractItemModel;
 class QLineSeries;
 class QLogValueAxis;
 class QScatterSeries;
@@ -12,13 +13,12 @@ class QVXYModelMapper;
 
 namespace cleave::ui {
 
-class MeasuredComparisonModel;
-
 class MeasuredScatterChart : public QChartView {
     Q_OBJECT
 
 public:
-    explicit MeasuredScatterChart(MeasuredComparisonModel* model, QWidget* parent = nullptr);
+    MeasuredScatterChart(QAbstractItemModel* model, int measuredColumn, int predictedColumn,
+                         QWidget* parent = nullptr);
 
     QScatterSeries* points() const { return points_; }
     QLineSeries* identity() const { return identity_; }
@@ -27,7 +27,9 @@ private:
     void updateAxes();
     void showToolTip(const QPointF& point, bool state);
 
-    MeasuredComparisonModel* model_;
+    QAbstractItemModel* model_;
+    int measuredColumn_;
+    int predictedColumn_;
     QScatterSeries* points_;
     QLineSeries* identity_;
     QVXYModelMapper* mapper_;

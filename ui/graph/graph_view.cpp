@@ -3,7 +3,7 @@
 #include "ui/graph/graph_items.hpp"
 #include "ui/graph/graph_minimap.hpp"
 #include "ui/graph/graph_scene.hpp"
-#include "ui/graph/term_filter_proxy.hpp"
+#include "ui/tables/term_filter_proxy.hpp"
 #include "ui/latency/latency_legend.hpp"
 
 #include <QApplication>

@@ -1,6 +1,6 @@
 #include "ui/graph/node_table_model.hpp"
 
-#include "ui/graph/count_cell.hpp"
+#include "ui/tables/count_cell.hpp"
 
 namespace cleave::ui {
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "ui/document/model_load_runner.hpp"
-#include "ui/graph/term_filter_proxy.hpp"
+#include "ui/tables/term_filter_proxy.hpp"
 
 #include <QAbstractTableModel>
 

@@ -2,7 +2,7 @@
 
 #include "ui/document/studio_document.hpp"
 #include "ui/graph/node_table_model.hpp"
-#include "ui/graph/term_filter_proxy.hpp"
+#include "ui/tables/term_filter_proxy.hpp"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -3,7 +3,7 @@
 #include "core/device/device_library.hpp"
 #include "core/device/this_machine.hpp"
 #include "ui/document/studio_document.hpp"
-#include "ui/graph/term_filter_proxy.hpp"
+#include "ui/tables/term_filter_proxy.hpp"
 #include "ui/latency/kernel_table_model.hpp"
 #include "ui/latency/latency_format.hpp"
 

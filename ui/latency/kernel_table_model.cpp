@@ -1,6 +1,6 @@
 #include "ui/latency/kernel_table_model.hpp"
 
-#include "ui/graph/count_cell.hpp"
+#include "ui/tables/count_cell.hpp"
 
 #include <QLocale>
 

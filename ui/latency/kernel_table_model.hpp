@@ -5,9 +5,8 @@
 
 #include "core/fusion/kernel_graph.hpp"
 #include "core/predict/predictor.hpp"
-#include "ui/document/model_load_runner.hpp"
-#include "ui/graph/graph_layout_runner.hpp"
-#include "ui/graph/term_filter_proxy.hpp"
+#include "ui/document/core_ptrs.hpp"
+#include "ui/tables/term_filter_proxy.hpp"
 
 #include <QAbstractTableModel>
 

@@ -19,7 +19,8 @@ LatencyBreakdownDock::LatencyBreakdownDock(StudioDocument* document, QWidget* pa
     layout->setContentsMargins(6, 6, 6, 6);
     headline_->setWordWrap(true);
     headline_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    chart_ = new LatencyBreakdownChart(byType_, body);
+    chart_ = new LatencyBreakdownChart(byType_, LatencyByTypeModel::Type,
+                                      LatencyByTypeModel::LatencyMs, body);
     layout->addWidget(headline_);
     layout->addWidget(chart_, 1);
     setWidget(body);

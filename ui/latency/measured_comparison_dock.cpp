@@ -74,7 +74,8 @@ MeasuredComparisonDock::MeasuredComparisonDock(StudioDocument* document, QWidget
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     top->addWidget(summary_, 1);
     layout->addLayout(top);
-    chart_ = new MeasuredScatterChart(comparison_, body);
+    chart_ = new MeasuredScatterChart(comparison_, MeasuredComparisonModel::MeasuredMs,
+                                      MeasuredComparisonModel::PredictedMs, body);
     layout->addWidget(chart_, 1);
     setWidget(body);
     connect(runs_, &QComboBox::activated, this, &MeasuredComparisonDock::chooseRun);

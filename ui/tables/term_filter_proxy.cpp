@@ -1,4 +1,4 @@
-#include "ui/graph/term_filter_proxy.hpp"
+#include "ui/tables/term_filter_proxy.hpp"
 
 #include <QRegularExpression>
 

@@ -1,6 +1,6 @@
-#include "ui/graph/count_cell.hpp"
+#include "ui/tables/count_cell.hpp"
 
-#include "ui/graph/term_filter_proxy.hpp"
+#include "ui/tables/term_filter_proxy.hpp"
 
 #include <QLocale>
 
