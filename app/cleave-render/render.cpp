@@ -21,13 +21,13 @@
 #include "ui/graph/graph_scene.hpp"
 #include "ui/latency/latency_by_type_model.hpp"
 #include "ui/latency/latency_legend.hpp"
-#include "ui/latency/latency_report.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/latency_report.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"
 #include "ui/shell/theme.hpp"
 #include "ui/shell/translations.hpp"
-#include "ui/shell/view_export.hpp"
+#include "ui/export/view_export.hpp"
 
 #include <QApplication>
 #include <QChart>

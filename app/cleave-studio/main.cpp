@@ -3,7 +3,7 @@
 #include "ui/cluster/grouping_page.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/shell/theme.hpp"
 #include "ui/shell/translations.hpp"
 #include "ui/shell/project_controller.hpp"

@@ -12,9 +12,9 @@
 #include "core/graph/onnx_import.hpp"
 #include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
-#include "ui/dse/dse_document.hpp"
+#include "ui/document/dse_document.hpp"
 #include "ui/dse/dse_page.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 
 #include <QApplication>

@@ -9,7 +9,7 @@
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/partition/balanced_mapping.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
 

@@ -4,10 +4,10 @@
 
 #include "core/project/project.hpp"
 #include "studio_waits.hpp"
-#include "ui/dse/dse_document.hpp"
+#include "ui/document/dse_document.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/shell/main_window.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/shell/project_controller.hpp"
 

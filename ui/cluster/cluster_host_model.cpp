@@ -1,6 +1,6 @@
 #include "ui/cluster/cluster_host_model.hpp"
 
-#include "ui/cluster/cluster_document.hpp"
+#include "ui/document/cluster_document.hpp"
 
 #include <QBrush>
 #include <QLocale>

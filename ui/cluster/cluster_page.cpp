@@ -1,6 +1,6 @@
 #include "ui/cluster/cluster_page.hpp"
 
-#include "ui/cluster/cluster_document.hpp"
+#include "ui/document/cluster_document.hpp"
 #include "ui/cluster/cluster_host_model.hpp"
 #include "ui/cluster/cluster_link_model.hpp"
 #include "core/device/device_library.hpp"

@@ -9,7 +9,7 @@
 // edit. The Grouping tab (groupingPage()) groups the same cluster and colours this tab's hosts.
 #pragma once
 
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QWidget>
 #include <nlohmann/json.hpp>

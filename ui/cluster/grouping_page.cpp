@@ -2,7 +2,7 @@
 
 #include "core/grouping/device_vectors.hpp"
 #include "ui/charts/group_bars_chart.hpp"
-#include "ui/cluster/cluster_document.hpp"
+#include "ui/document/cluster_document.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -8,7 +8,7 @@
 // GroupingDocument; the tab edits and shows them.
 #pragma once
 
-#include "ui/cluster/grouping_document.hpp"
+#include "ui/document/grouping_document.hpp"
 
 #include <QColor>
 #include <QHash>

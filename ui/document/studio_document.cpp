@@ -2,14 +2,14 @@
 
 #include "core/autodice/mapping_file.hpp"
 #include "core/input_error.hpp"
-#include "ui/cluster/cluster_document.hpp"
-#include "ui/cluster/grouping_document.hpp"
+#include "ui/document/cluster_document.hpp"
+#include "ui/document/grouping_document.hpp"
 #include "ui/document/autosave_files.hpp"
 #include "ui/document/model_load_runner.hpp"
 #include "ui/document/task_runner.hpp"
-#include "ui/dse/dse_document.hpp"
-#include "ui/latency/latency_runner.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/dse_document.hpp"
+#include "ui/document/latency_runner.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include <QFileInfo>
 #include <QTimer>

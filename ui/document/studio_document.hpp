@@ -15,7 +15,7 @@
 #include "core/partition/mapping.hpp"
 #include "core/project/project.hpp"
 #include "ui/document/core_ptrs.hpp"
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QObject>
 #include <QString>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/dse/nsga2_search.hpp"
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QAbstractTableModel>
 #include <vector>

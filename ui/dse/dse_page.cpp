@@ -6,9 +6,9 @@
 #include "ui/charts/pareto_front_chart.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/input_error.hpp"
-#include "ui/dse/dse_document.hpp"
+#include "ui/document/dse_document.hpp"
 #include "ui/dse/dse_front_model.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include <QComboBox>
 #include <QCursor>

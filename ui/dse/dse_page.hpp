@@ -10,7 +10,7 @@
 // package. A project saves and restores the DseDocument; the tab shows what it holds.
 #pragma once
 
-#include "ui/dse/dse_runner.hpp"
+#include "ui/document/dse_runner.hpp"
 #include "ui/dse/dse_settings_form.hpp"
 
 #include <QWidget>

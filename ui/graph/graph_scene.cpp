@@ -2,7 +2,7 @@
 
 #include "core/fusion/rule_engine.hpp"
 #include "ui/graph/graph_items.hpp"
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QFontMetricsF>
 #include <QLocale>

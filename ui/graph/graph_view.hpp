@@ -5,7 +5,7 @@
 #pragma once
 
 #include "ui/graph/graph_layout_runner.hpp"
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QGraphicsView>
 #include <QList>

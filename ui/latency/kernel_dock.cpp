@@ -5,7 +5,7 @@
 #include "ui/document/studio_document.hpp"
 #include "ui/tables/term_filter_proxy.hpp"
 #include "ui/latency/kernel_table_model.hpp"
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QComboBox>
 #include <QFileDialog>

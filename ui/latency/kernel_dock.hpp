@@ -4,7 +4,7 @@
 // edges and the predicted total. The current row is the document's selected kernel.
 #pragma once
 
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QDockWidget>
 

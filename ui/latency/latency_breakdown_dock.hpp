@@ -2,7 +2,7 @@
 // (or, when the device has no figures, why not).
 #pragma once
 
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QDockWidget>
 

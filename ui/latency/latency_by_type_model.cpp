@@ -1,6 +1,6 @@
 #include "ui/latency/latency_by_type_model.hpp"
 
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QLocale>
 #include <algorithm>

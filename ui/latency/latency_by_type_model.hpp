@@ -2,7 +2,7 @@
 // kernels' time. Feeds the breakdown chart (and any table that wants it).
 #pragma once
 
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QAbstractTableModel>
 

@@ -1,6 +1,6 @@
 #include "ui/latency/latency_legend.hpp"
 
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QLinearGradient>
 #include <QPainter>

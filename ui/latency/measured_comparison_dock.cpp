@@ -2,7 +2,7 @@
 
 #include "ui/charts/measured_scatter_chart.hpp"
 #include "ui/document/studio_document.hpp"
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 #include "ui/latency/measured_comparison_model.hpp"
 
 #include <QComboBox>

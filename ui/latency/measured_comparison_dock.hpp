@@ -4,7 +4,7 @@
 // the mean error and both end-to-end times.
 #pragma once
 
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QDockWidget>
 

@@ -1,6 +1,6 @@
 #include "ui/latency/measured_comparison_model.hpp"
 
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QLocale>
 #include <cmath>

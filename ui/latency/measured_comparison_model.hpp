@@ -2,7 +2,7 @@
 // ms, predicted ms, error. Feeds the predicted-versus-measured scatter.
 #pragma once
 
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QAbstractTableModel>
 

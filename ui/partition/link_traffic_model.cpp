@@ -1,7 +1,7 @@
 #include "ui/partition/link_traffic_model.hpp"
 
-#include "ui/latency/latency_format.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/tables/latency_format.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include <QLocale>
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include "ui/document/task_runner.hpp"
 
 #include "core/dse/mapping_space.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include <QCoreApplication>
 #include <QDir>

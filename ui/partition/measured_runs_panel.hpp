@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/autodice/mpi_measurement.hpp"
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QWidget>
 #include <atomic>

@@ -3,10 +3,10 @@
 #include "core/autodice/export.hpp"
 #include "core/autodice/mapping_file.hpp"
 #include "core/partition/balanced_mapping.hpp"
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 #include "ui/partition/link_traffic_model.hpp"
 #include "ui/partition/measured_runs_panel.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"
 

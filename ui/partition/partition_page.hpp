@@ -5,7 +5,7 @@
 // change. Mappings are saved as AutoDiCE mapping.json (the studio document opens them).
 #pragma once
 
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QWidget>
 #include <functional>

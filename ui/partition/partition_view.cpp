@@ -1,8 +1,8 @@
 #include "ui/partition/partition_view.hpp"
 
-#include "ui/latency/latency_format.hpp"
-#include "ui/partition/partition_document.hpp"
-#include "ui/shell/view_export.hpp"
+#include "ui/tables/latency_format.hpp"
+#include "ui/document/partition_document.hpp"
+#include "ui/export/view_export.hpp"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>

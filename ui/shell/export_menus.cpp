@@ -12,7 +12,7 @@
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"
-#include "ui/shell/view_export.hpp"
+#include "ui/export/view_export.hpp"
 
 namespace cleave::ui {
 

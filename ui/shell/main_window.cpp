@@ -11,7 +11,7 @@
 #include "ui/latency/measured_comparison_dock.hpp"
 #include "ui/graph/model_summary_dock.hpp"
 #include "ui/graph/node_table_page.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/cluster/cluster_page.hpp"
@@ -23,7 +23,7 @@
 #include "ui/shell/export_menus.hpp"
 #include "ui/shell/project_controller.hpp"
 #include "ui/shell/theme.hpp"
-#include "ui/shell/view_export.hpp"
+#include "ui/export/view_export.hpp"
 
 #include <QAction>
 #include <QApplication>

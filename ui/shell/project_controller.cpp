@@ -2,7 +2,7 @@
 
 #include "core/atomic_file.hpp"
 #include "ui/document/studio_document.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/shell/main_window.hpp"
 
 #include <QAbstractButton>

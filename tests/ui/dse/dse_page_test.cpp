@@ -11,11 +11,11 @@
 #include "ui/charts/hypervolume_chart.hpp"
 #include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
-#include "ui/dse/dse_document.hpp"
+#include "ui/document/dse_document.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 
 #include <QChart>

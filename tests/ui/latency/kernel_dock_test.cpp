@@ -10,7 +10,7 @@
 #include "ui/document/studio_document.hpp"
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/latency/kernel_table_model.hpp"
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 #include "ui/shell/main_window.hpp"
 
 #include <QComboBox>

@@ -5,7 +5,7 @@
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "ui/partition/measured_runs_panel.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 
 #include <QDir>

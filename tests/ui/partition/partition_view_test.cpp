@@ -13,7 +13,7 @@
 #include "ui/shell/project_controller.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/partition/link_traffic_model.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"

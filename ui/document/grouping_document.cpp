@@ -1,7 +1,7 @@
-#include "ui/cluster/grouping_document.hpp"
+#include "ui/document/grouping_document.hpp"
 
 #include "core/grouping/device_vectors.hpp"
-#include "ui/cluster/cluster_document.hpp"
+#include "ui/document/cluster_document.hpp"
 
 namespace cleave::ui {
 

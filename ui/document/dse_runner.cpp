@@ -1,4 +1,4 @@
-#include "ui/dse/dse_runner.hpp"
+#include "ui/document/dse_runner.hpp"
 
 #include "core/dse/exploration_inputs.hpp"
 #include "core/input_error.hpp"

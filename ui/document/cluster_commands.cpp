@@ -1,6 +1,6 @@
-#include "ui/cluster/cluster_commands.hpp"
+#include "ui/document/cluster_commands.hpp"
 
-#include "ui/cluster/cluster_document.hpp"
+#include "ui/document/cluster_document.hpp"
 
 #include <utility>
 

@@ -1,10 +1,10 @@
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include "core/device/device_library.hpp"
 #include "core/predict/measured_kernels.hpp"
 #include "core/predict/predictor_library.hpp"
 #include "core/statistics.hpp"
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,6 +1,6 @@
-#include "ui/partition/partition_commands.hpp"
+#include "ui/document/partition_commands.hpp"
 
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include <utility>
 

@@ -2,7 +2,7 @@
 // it, whose report is dropped, so only the newest ends in predicted().
 #pragma once
 
-#include "ui/latency/latency_report.hpp"
+#include "ui/document/latency_report.hpp"
 
 #include <QObject>
 #include <QThreadPool>

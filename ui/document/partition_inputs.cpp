@@ -1,4 +1,4 @@
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include "core/partition/pe_latencies.hpp"
 

@@ -6,8 +6,8 @@
 #pragma once
 
 #include "core/dse/nsga2_search.hpp"
-#include "ui/dse/dse_evaluated_points.hpp"
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/dse_evaluated_points.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QObject>
 #include <QString>

@@ -5,7 +5,7 @@
 // read and written by core/device (load_cluster, save_cluster_file, save_platform_file).
 #pragma once
 
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QList>
 #include <QObject>

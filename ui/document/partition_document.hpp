@@ -5,7 +5,7 @@
 // they are. Views observe inputsChanged() and mappingChanged().
 #pragma once
 
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QObject>
 #include <QString>

@@ -8,7 +8,7 @@
 
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/nsga2_search.hpp"
-#include "ui/partition/partition_inputs.hpp"
+#include "ui/document/partition_inputs.hpp"
 
 #include <QObject>
 #include <QString>

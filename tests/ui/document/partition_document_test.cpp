@@ -4,7 +4,7 @@
 #include "core/device/cluster.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include <QSignalSpy>
 #include <QUndoStack>

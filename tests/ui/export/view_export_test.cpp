@@ -16,14 +16,14 @@
 #include "ui/graph/graph_view.hpp"
 #include "ui/latency/latency_breakdown_dock.hpp"
 #include "ui/latency/latency_legend.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"
 #include "ui/shell/theme.hpp"
-#include "ui/shell/view_export.hpp"
+#include "ui/export/view_export.hpp"
 
 #include <QAction>
 #include <QChart>

@@ -1,4 +1,4 @@
-#include "ui/latency/latency_format.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include "core/partition/balanced_mapping.hpp"
 #include "ui/document/task_runner.hpp"
-#include "ui/partition/partition_commands.hpp"
+#include "ui/document/partition_commands.hpp"
 
 #include <QUndoStack>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "ui/shell/view_export.hpp"
+#include "ui/export/view_export.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"

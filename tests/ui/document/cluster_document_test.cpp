@@ -2,7 +2,7 @@
 // pointer handed out is the one held, until an edit replaces it), every edit one undo step that
 // reads back as a cluster file, refused edits recording nothing, and files written atomically.
 #include "core/device/cluster.hpp"
-#include "ui/cluster/cluster_document.hpp"
+#include "ui/document/cluster_document.hpp"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,11 +1,11 @@
-#include "ui/dse/dse_document.hpp"
+#include "ui/document/dse_document.hpp"
 
 #include "core/atomic_file.hpp"
 #include "core/dse/front_output.hpp"
 #include "core/dse/pareto_front.hpp"
 #include "core/dse/search_state.hpp"
 #include "core/input_error.hpp"
-#include "ui/partition/partition_document.hpp"
+#include "ui/document/partition_document.hpp"
 
 #include <algorithm>
 #include <unordered_set>

@@ -1,4 +1,4 @@
-#include "ui/latency/latency_runner.hpp"
+#include "ui/document/latency_runner.hpp"
 
 #include <QFutureWatcher>
 #include <QtConcurrent>

@@ -1,6 +1,6 @@
-#include "ui/dse/dse_evaluated_points.hpp"
+#include "ui/document/dse_evaluated_points.hpp"
 
-#include "ui/dse/dse_runner.hpp"
+#include "ui/document/dse_runner.hpp"
 
 #include <algorithm>
 
