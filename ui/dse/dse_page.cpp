@@ -1,11 +1,12 @@
 #include "ui/dse/dse_page.hpp"
 
+#include "core/dse/exploration_inputs.hpp"
+#include "core/input_error.hpp"
 #include "ui/charts/front_3d_chart.hpp"
 #include "ui/charts/hypervolume_chart.hpp"
 #include "ui/charts/parallel_coordinates_chart.hpp"
 #include "ui/charts/pareto_front_chart.hpp"
-#include "core/dse/exploration_inputs.hpp"
-#include "core/input_error.hpp"
+#include "ui/dse/dse_axis_model.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_front_model.hpp"
 #include "ui/partition/partition_document.hpp"
@@ -32,8 +33,6 @@
 namespace cleave::ui {
 
 namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // A core note as a sentence of the status line.
 QString capitalised(const std::string& note) {
@@ -489,82 +488,37 @@ void DsePage::showResult() {
     updateButtons();
 }
 
-QString DsePage::nameOf(Quantity quantity) const {
-    switch (quantity) {
-    case Quantity::throughput: return tr("throughput (1/s)");
-    case Quantity::memory: return tr("max memory (MiB)");
-    case Quantity::energy: return tr("max energy (mJ)");
-    case Quantity::latency: return tr("latency (ms)");
-    case Quantity::generation: return tr("generation");
-    case Quantity::none: break;
-    }
-    return tr("none");
-}
-
-double DsePage::valueOf(const dse::Solution& solution, Quantity quantity) const {
-    const auto& objectives = dse_->objectives();
-    switch (quantity) {
-    case Quantity::throughput: return solution.throughput_per_s;
-    case Quantity::memory:
-        return objectives.value(solution.objectives, dse::Objective::max_memory_bytes) / kMiB;
-    case Quantity::energy:
-        return objectives.energy
-                   ? objectives.value(solution.objectives, dse::Objective::max_energy_mj)
-                   : 0.0;
-    case Quantity::latency:
-        return objectives.latency
-                   ? objectives.value(solution.objectives, dse::Objective::latency_ms)
-                   : 0.0;
-    case Quantity::generation: return solution.generation;
-    case Quantity::none: break;
-    }
-    return 0;
-}
-
 // The quantities this search has; the choices made so far are kept where they still exist.
 void DsePage::updateAxisChoices() {
+    const DseAxisModel axes(dse_->objectives());
     const auto& objectives = dse_->objectives();
-    std::vector<Quantity> quantities{Quantity::throughput, Quantity::memory};
-    if (objectives.energy)
-        quantities.push_back(Quantity::energy);
-    if (objectives.latency)
-        quantities.push_back(Quantity::latency);
-    const auto fill = [&](QComboBox* box, bool withNone, Quantity fallback) {
-        const auto old = box->currentIndex() >= 0 ? static_cast<Quantity>(box->currentData().toInt())
-                                                   : fallback;
-        const QSignalBlocker quiet(box); // one redraw, by the caller
-        box->clear();
-        if (withNone)
-            box->addItem(nameOf(Quantity::none), static_cast<int>(Quantity::none));
-        for (const auto q : quantities)
-            box->addItem(nameOf(q), static_cast<int>(q));
-        if (withNone)
-            box->addItem(nameOf(Quantity::generation), static_cast<int>(Quantity::generation));
-        const int index = box->findData(static_cast<int>(old));
-        box->setCurrentIndex(index >= 0 ? index : box->findData(static_cast<int>(fallback)));
-    };
-    fill(xAxis_, false, Quantity::throughput);
-    fill(yAxis_, false, Quantity::memory);
-    fill(zAxis_, false,
-         objectives.energy ? Quantity::energy
-                            : (objectives.latency ? Quantity::latency : Quantity::throughput));
-    fill(colour_, true, objectives.energy ? Quantity::energy : Quantity::none);
+    axes.offer(xAxis_, false, DseQuantity::throughput);
+    axes.offer(yAxis_, false, DseQuantity::memory);
+    axes.offer(zAxis_, false,
+               objectives.energy
+                   ? DseQuantity::energy
+                   : (objectives.latency ? DseQuantity::latency : DseQuantity::throughput));
+    axes.offer(colour_, true, objectives.energy ? DseQuantity::energy : DseQuantity::none);
 }
 
 void DsePage::drawFront() {
     if (xAxis_->count() == 0)
         updateAxisChoices();
-    const auto x = static_cast<Quantity>(xAxis_->currentData().toInt());
-    const auto y = static_cast<Quantity>(yAxis_->currentData().toInt());
-    const auto z = static_cast<Quantity>(zAxis_->currentData().toInt());
-    const auto c = static_cast<Quantity>(colour_->currentData().toInt());
+    const DseAxisModel axes(dse_->objectives());
+    const auto x = DseAxisModel::chosen(xAxis_);
+    const auto y = DseAxisModel::chosen(yAxis_);
+    const auto z = DseAxisModel::chosen(zAxis_);
+    const auto c = DseAxisModel::chosen(colour_);
+    const auto valueOf = [&axes](const dse::Solution& s, DseQuantity q) {
+        return axes.value(s, q);
+    };
     const auto& front = frontModel_->front();
     std::vector<QPointF> points;
     std::vector<double> colour;
     points.reserve(front.size());
     for (const auto& s : front) {
         points.emplace_back(valueOf(s, x), valueOf(s, y));
-        if (c != Quantity::none)
+        if (c != DseQuantity::none)
             colour.push_back(valueOf(s, c));
     }
     // The evaluated points to draw under the front, by kind and choice.
@@ -589,35 +543,26 @@ void DsePage::drawFront() {
             mark = ScatterCloudItem::Mark::square;
         const auto& s = evaluated[i];
         cloud.push_back({QPointF(valueOf(s, x), valueOf(s, y)),
-                         c != Quantity::none ? valueOf(s, c) : 0.0, mark});
+                         c != DseQuantity::none ? valueOf(s, c) : 0.0, mark});
         cloud_.push_back(static_cast<int>(i));
     }
-    const QString unit = c == Quantity::throughput ? tr("/s")
-                         : c == Quantity::memory   ? tr(" MiB")
-                         : c == Quantity::energy   ? tr(" mJ")
-                         : c == Quantity::latency  ? tr(" ms")
-                                                   : tr(" (generation)");
-    frontView_->setPoints(points, colour, nameOf(x), nameOf(y), unit, cloud);
+    frontView_->setPoints(points, colour, DseAxisModel::name(x), DseAxisModel::name(y),
+                          DseAxisModel::unit(c), cloud);
 
     // While a search runs, views not on show wait for their tab (or the search's end).
     const bool live = runner_->isRunning();
     if (!live || views_->currentWidget() == parallelView_) {
         // Parallel coordinates: every objective, the front then the cloud, coloured as above.
-        const auto& objectives = dse_->objectives();
-        std::vector<Quantity> axes{Quantity::throughput, Quantity::memory};
-        if (objectives.energy)
-            axes.push_back(Quantity::energy);
-        if (objectives.latency)
-            axes.push_back(Quantity::latency);
+        const auto quantities = axes.quantities();
         QStringList axisNames;
-        for (const auto q : axes)
-            axisNames << nameOf(q);
+        for (const auto q : quantities)
+            axisNames << DseAxisModel::name(q);
         const auto lineOf = [&](const dse::Solution& s, bool faint, bool red) {
             ParallelCoordinatesChart::Line line;
-            for (const auto q : axes)
+            for (const auto q : quantities)
                 line.values.push_back(valueOf(s, q));
             line.colour = red ? QColor(0xb1, 0x00, 0x26)
-                              : frontView_->colourFor(c != Quantity::none ? valueOf(s, c) : 0.0);
+                              : frontView_->colourFor(c != DseQuantity::none ? valueOf(s, c) : 0.0);
             line.faint = faint;
             return line;
         };
@@ -640,7 +585,8 @@ void DsePage::drawFront() {
             front3d.push_back(at(s));
         for (const int i : cloud_)
             others3d.push_back(at(evaluated[static_cast<std::size_t>(i)]));
-        front3dView_->setPoints(front3d, others3d, nameOf(x), nameOf(y), nameOf(z));
+        front3dView_->setPoints(front3d, others3d, DseAxisModel::name(x), DseAxisModel::name(y),
+                                DseAxisModel::name(z));
     }
 }
 
@@ -741,14 +687,20 @@ void DsePage::exportFrontDialog() {
 
 namespace {
 
-const char* quantityKey(DsePage::Quantity q) {
+const char* quantityKey(DseQuantity q) {
     switch (q) {
-    case DsePage::Quantity::throughput: return "throughput";
-    case DsePage::Quantity::memory: return "memory";
-    case DsePage::Quantity::energy: return "energy";
-    case DsePage::Quantity::latency: return "latency";
-    case DsePage::Quantity::generation: return "generation";
-    case DsePage::Quantity::none: break;
+    case DseQuantity::throughput:
+        return "throughput";
+    case DseQuantity::memory:
+        return "memory";
+    case DseQuantity::energy:
+        return "energy";
+    case DseQuantity::latency:
+        return "latency";
+    case DseQuantity::generation:
+        return "generation";
+    case DseQuantity::none:
+        break;
     }
     return "none";
 }
@@ -764,7 +716,7 @@ const char* displayKey(DsePage::Display d) {
 // The chart choices as the document keeps them.
 nlohmann::json DsePage::viewJson() const {
     const auto quantity = [](const QComboBox* box) {
-        return quantityKey(static_cast<Quantity>(box->currentData().toInt()));
+        return quantityKey(DseAxisModel::chosen(box));
     };
     const auto display = [](const QComboBox* box) {
         return displayKey(static_cast<Display>(box->currentData().toInt()));
@@ -810,7 +762,7 @@ void DsePage::showRestored(const QString& error, bool withResult) {
                 return;
             }
     };
-    const auto qKey = [](int v) { return std::string(quantityKey(static_cast<Quantity>(v))); };
+    const auto qKey = [](int v) { return std::string(quantityKey(static_cast<DseQuantity>(v))); };
     const auto dKey = [](int v) { return std::string(displayKey(static_cast<Display>(v))); };
     choose(xAxis_, text("x"), qKey);
     choose(yAxis_, text("y"), qKey);

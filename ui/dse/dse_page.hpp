@@ -43,8 +43,6 @@ public:
     explicit DsePage(DseDocument* document, QWidget* parent = nullptr);
     DseDocument* document() const { return dse_; }
 
-    // The quantities the front's axes and colour may show (generation: colour only).
-    enum class Quantity { none, throughput, memory, energy, latency, generation };
     // How the evaluated points off the front are drawn, per kind (dominated, infeasible).
     enum class Display { hidden, shown, marked };
 
@@ -123,8 +121,6 @@ private:
     void updateAxisChoices();
     void drawFront();
     void drawHypervolume();
-    double valueOf(const dse::Solution& solution, Quantity quantity) const;
-    QString nameOf(Quantity quantity) const;
     bool applyMapping(const dse::Solution& solution);
 
     DseDocument* dse_;
