@@ -9,6 +9,7 @@
 #include "ui/dse/dse_axis_model.hpp"
 #include "ui/dse/dse_document.hpp"
 #include "ui/dse/dse_front_model.hpp"
+#include "ui/dse/dse_view_state.hpp"
 #include "ui/partition/partition_document.hpp"
 
 #include <QComboBox>
@@ -104,9 +105,9 @@ DsePage::DsePage(DseDocument* document, QWidget* parent)
     dominated_ = new QComboBox;
     infeasible_ = new QComboBox;
     for (auto* box : {dominated_, infeasible_}) {
-        box->addItem(tr("hidden"), static_cast<int>(Display::hidden));
-        box->addItem(tr("shown"), static_cast<int>(Display::shown));
-        box->addItem(tr("marked"), static_cast<int>(Display::marked));
+        box->addItem(tr("hidden"), static_cast<int>(DseDisplay::hidden));
+        box->addItem(tr("shown"), static_cast<int>(DseDisplay::shown));
+        box->addItem(tr("marked"), static_cast<int>(DseDisplay::marked));
     }
     dominated_->setCurrentIndex(1);
     infeasible_->setCurrentIndex(0);
@@ -522,8 +523,8 @@ void DsePage::drawFront() {
             colour.push_back(valueOf(s, c));
     }
     // The evaluated points to draw under the front, by kind and choice.
-    const auto dominated = static_cast<Display>(dominated_->currentData().toInt());
-    const auto infeasible = static_cast<Display>(infeasible_->currentData().toInt());
+    const auto dominated = static_cast<DseDisplay>(dominated_->currentData().toInt());
+    const auto infeasible = static_cast<DseDisplay>(infeasible_->currentData().toInt());
     cloud_.clear();
     std::vector<ParetoFrontChart::CloudPoint> cloud;
     const auto& evaluated = dse_->evaluated();
@@ -531,15 +532,15 @@ void DsePage::drawFront() {
         const auto kind = dse_->kindOf(static_cast<int>(i));
         // Points no front solution dominates are always drawn (mostly mappings with the same
         // figures as one on the front, which keeps one mapping per figures).
-        const Display display = kind == DseDocument::PointKind::infeasible  ? infeasible
-                                : kind == DseDocument::PointKind::dominated ? dominated
-                                                               : Display::shown;
-        if (kind == DseDocument::PointKind::front || display == Display::hidden)
+        const DseDisplay display = kind == DseDocument::PointKind::infeasible  ? infeasible
+                                   : kind == DseDocument::PointKind::dominated ? dominated
+                                                                               : DseDisplay::shown;
+        if (kind == DseDocument::PointKind::front || display == DseDisplay::hidden)
             continue;
         auto mark = ScatterCloudItem::Mark::dot;
-        if (display == Display::marked && kind == DseDocument::PointKind::infeasible)
+        if (display == DseDisplay::marked && kind == DseDocument::PointKind::infeasible)
             mark = ScatterCloudItem::Mark::cross;
-        else if (display == Display::marked && kind == DseDocument::PointKind::dominated)
+        else if (display == DseDisplay::marked && kind == DseDocument::PointKind::dominated)
             mark = ScatterCloudItem::Mark::square;
         const auto& s = evaluated[i];
         cloud.push_back({QPointF(valueOf(s, x), valueOf(s, y)),
@@ -685,55 +686,38 @@ void DsePage::exportFrontDialog() {
     exportFront(chosen);
 }
 
-namespace {
-
-const char* quantityKey(DseQuantity q) {
-    switch (q) {
-    case DseQuantity::throughput:
-        return "throughput";
-    case DseQuantity::memory:
-        return "memory";
-    case DseQuantity::energy:
-        return "energy";
-    case DseQuantity::latency:
-        return "latency";
-    case DseQuantity::generation:
-        return "generation";
-    case DseQuantity::none:
-        break;
-    }
-    return "none";
+// The chart choices on show.
+DseViewState DsePage::viewState() const {
+    DseViewState state;
+    state.x = DseAxisModel::chosen(xAxis_);
+    state.y = DseAxisModel::chosen(yAxis_);
+    state.z = DseAxisModel::chosen(zAxis_);
+    state.colour = DseAxisModel::chosen(colour_);
+    state.dominated = static_cast<DseDisplay>(dominated_->currentData().toInt());
+    state.infeasible = static_cast<DseDisplay>(infeasible_->currentData().toInt());
+    state.tab = views_->currentIndex();
+    return state;
 }
 
-const char* displayKey(DsePage::Display d) {
-    return d == DsePage::Display::hidden ? "hidden"
-           : d == DsePage::Display::shown ? "shown"
-                                           : "marked";
-}
-
-} // namespace
-
-// The chart choices as the document keeps them.
-nlohmann::json DsePage::viewJson() const {
-    const auto quantity = [](const QComboBox* box) {
-        return quantityKey(DseAxisModel::chosen(box));
+// Shows `state`'s choices where the boxes offer them, in order (each one shown is reported).
+void DsePage::showViewState(const DseViewState& state) {
+    const auto choose = [](QComboBox* box, int value) {
+        if (const int index = box->findData(value); index >= 0)
+            box->setCurrentIndex(index);
     };
-    const auto display = [](const QComboBox* box) {
-        return displayKey(static_cast<Display>(box->currentData().toInt()));
-    };
-    return {{"x", quantity(xAxis_)},
-            {"y", quantity(yAxis_)},
-            {"z", quantity(zAxis_)},
-            {"colour", quantity(colour_)},
-            {"dominated", display(dominated_)},
-            {"infeasible", display(infeasible_)},
-            {"tab", views_->currentIndex()}};
+    choose(xAxis_, static_cast<int>(state.x));
+    choose(yAxis_, static_cast<int>(state.y));
+    choose(zAxis_, static_cast<int>(state.z));
+    choose(colour_, static_cast<int>(state.colour));
+    choose(dominated_, static_cast<int>(state.dominated));
+    choose(infeasible_, static_cast<int>(state.infeasible));
+    views_->setCurrentIndex(std::clamp(state.tab, 0, views_->count() - 1));
 }
 
 // A choice the user made is an edit; one the tab made while showing the document's is not.
 void DsePage::pushView() {
     if (xAxis_->count() > 0)
-        dse_->setView(viewJson(), !applying_);
+        dse_->setView(viewState().toJson(), !applying_);
 }
 
 void DsePage::showRestored(const QString& error, bool withResult) {
@@ -748,30 +732,9 @@ void DsePage::showRestored(const QString& error, bool withResult) {
     applying_ = true;
     settingsForm_->setSettings(dse_->settings(), dse_->latencyObjective());
     updateAxisChoices();
-    // The chart choices kept (a copy: each choice shown is reported back to the document); a
-    // choice missing or unknown keeps the one on show.
-    const nlohmann::json view = dse_->view();
-    const auto text = [&view](const char* key) {
-        const auto it = view.find(key);
-        return it != view.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
-    const auto choose = [](QComboBox* box, const std::string& key, auto keyOf) {
-        for (int i = 0; i < box->count(); ++i)
-            if (keyOf(box->itemData(i).toInt()) == key) {
-                box->setCurrentIndex(i);
-                return;
-            }
-    };
-    const auto qKey = [](int v) { return std::string(quantityKey(static_cast<DseQuantity>(v))); };
-    const auto dKey = [](int v) { return std::string(displayKey(static_cast<Display>(v))); };
-    choose(xAxis_, text("x"), qKey);
-    choose(yAxis_, text("y"), qKey);
-    choose(zAxis_, text("z"), qKey);
-    choose(colour_, text("colour"), qKey);
-    choose(dominated_, text("dominated"), dKey);
-    choose(infeasible_, text("infeasible"), dKey);
-    if (const auto tab = view.find("tab"); tab != view.end() && tab->is_number_integer())
-        views_->setCurrentIndex(std::clamp(tab->get<int>(), 0, views_->count() - 1));
+    // The chart choices kept, read before any is shown (each one shown is reported back to the
+    // document); a choice missing or unknown keeps the one on show.
+    showViewState(DseViewState::fromJson(dse_->view(), viewState()));
     applying_ = false;
     pushView();
     if (withResult)

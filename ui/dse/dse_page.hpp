@@ -12,6 +12,7 @@
 
 #include "ui/dse/dse_runner.hpp"
 #include "ui/dse/dse_settings_form.hpp"
+#include "ui/dse/dse_view_state.hpp"
 
 #include <QWidget>
 #include <nlohmann/json.hpp>
@@ -42,9 +43,6 @@ public:
     // Runs and shows `document`'s search (over its mapping's inputs; solutions apply to that).
     explicit DsePage(DseDocument* document, QWidget* parent = nullptr);
     DseDocument* document() const { return dse_; }
-
-    // How the evaluated points off the front are drawn, per kind (dominated, infeasible).
-    enum class Display { hidden, shown, marked };
 
     // The settings on show; why they cannot run (the check's message), or empty.
     dse::SearchSettings settings() const;
@@ -116,7 +114,8 @@ private:
     void showOutcome();
     void showResult(); // the document's result: front, table, charts, progress
     void showRestored(const QString& error, bool withResult);
-    nlohmann::json viewJson() const;
+    DseViewState viewState() const;
+    void showViewState(const DseViewState& state);
     void pushView();
     void updateAxisChoices();
     void drawFront();
