@@ -56,13 +56,8 @@ public:
     QComboBox* featuresBox() const { return features_; }
     QComboBox* workloadBox() const { return workload_; }
     QDoubleSpinBox* rateBox() const { return rate_; }
-    QSpinBox* batchBox() const { return batch_; }
-    QSpinBox* seedBox() const { return seed_; }
-    QPushButton* runButton() const { return runButton_; }
-    QPushButton* vectorsButton() const { return vectorsButton_; }
     GroupBarsChart* featureChart() const { return result_->featureChart(); }
     GroupBarsChart* servingChart() const { return result_->servingChart(); }
-    QTableView* groupTable() const { return result_->groupTable(); }
     QTableView* comparisonTable() const { return result_->comparisonTable(); }
     QString statusText() const;
     QString errorText() const;

@@ -31,7 +31,6 @@ public:
 
     GroupBarsChart* featureChart() const { return featureChart_; }
     GroupBarsChart* servingChart() const { return servingChart_; }
-    QTableView* groupTable() const { return groupTable_; }
     QTableView* comparisonTable() const { return comparisonTable_; }
     QString legendText() const;
 
