@@ -7,12 +7,13 @@
 // search runs on a worker thread (DseRunner). Exploring the front: the points the search evaluated
 // besides the front (dominated, infeasible) hidden, shown or marked; colour by generation; parallel
 // coordinates and a 3-D scatter; the front exported as CSV or JSON, a solution as an AutoDiCE
-// package. A project saves and restores the DseDocument; the tab shows what it holds.
+// package. A project saves and restores the DseDocument; the tab shows what it holds. The tab
+// lays out its settings form (DseSettingsForm), its charts (DseCharts) and the table, and runs.
 #pragma once
 
+#include "ui/dse/dse_charts.hpp"
 #include "ui/dse/dse_runner.hpp"
 #include "ui/dse/dse_settings_form.hpp"
-#include "ui/dse/dse_view_state.hpp"
 
 #include <QWidget>
 #include <nlohmann/json.hpp>
@@ -23,17 +24,13 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTableView;
 class QTabWidget;
+class QTableView;
 
 namespace cleave::ui {
 
 class DseDocument;
 class DseFrontModel;
-class Front3dChart;
-class HypervolumeChart;
-class ParallelCoordinatesChart;
-class ParetoFrontChart;
 class PartitionDocument;
 
 class DsePage : public QWidget {
@@ -46,7 +43,7 @@ public:
 
     // The settings on show; why they cannot run (the check's message), or empty.
     dse::SearchSettings settings() const;
-    QString settingsError() const;
+    QString settingsError() const { return settingsError_; }
     // Starts a search with the settings on show; false (and the reason on show) when the
     // settings are refused, there are no inputs or a search runs.
     bool run();
@@ -59,10 +56,9 @@ public:
 
     // The evaluated points drawn under the front: indices into the document's evaluated(), in
     // drawing order.
-    const std::vector<int>& cloud() const { return cloud_; }
+    const std::vector<int>& cloud() const { return charts_->cloud(); }
     // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
     bool applyEvaluated(int index);
-    QString evaluatedSummary(int index) const;
 
     // Writes the front (DseDocument::exportFront); false with the reason in errorText() when it
     // cannot.
@@ -76,15 +72,15 @@ public:
     QComboBox* stagesBox() const { return settingsForm_->stagesBox(); }
     QComboBox* levelsBox() const { return settingsForm_->levelsBox(); }
     QSpinBox* seedBox() const { return settingsForm_->seedBox(); }
-    QComboBox* xAxisBox() const { return xAxis_; }
-    QComboBox* yAxisBox() const { return yAxis_; }
-    QComboBox* colourBox() const { return colour_; }
-    QComboBox* zAxisBox() const { return zAxis_; }
-    QComboBox* dominatedBox() const { return dominated_; }
-    QComboBox* infeasibleBox() const { return infeasible_; }
-    QTabWidget* views() const { return views_; }
-    ParallelCoordinatesChart* parallelChart() const { return parallelView_; }
-    Front3dChart* front3dChart() const { return front3dView_; }
+    QComboBox* xAxisBox() const { return charts_->xAxisBox(); }
+    QComboBox* yAxisBox() const { return charts_->yAxisBox(); }
+    QComboBox* colourBox() const { return charts_->colourBox(); }
+    QComboBox* zAxisBox() const { return charts_->zAxisBox(); }
+    QComboBox* dominatedBox() const { return charts_->dominatedBox(); }
+    QComboBox* infeasibleBox() const { return charts_->infeasibleBox(); }
+    QTabWidget* views() const { return charts_->views(); }
+    ParallelCoordinatesChart* parallelChart() const { return charts_->parallelChart(); }
+    Front3dChart* front3dChart() const { return charts_->front3dChart(); }
     QPushButton* exportFrontButton() const { return exportFrontButton_; }
     QPushButton* exportPackageButton() const { return exportPackageButton_; }
     QPushButton* runButton() const { return runButton_; }
@@ -93,8 +89,8 @@ public:
     QProgressBar* progressBar() const { return progress_; }
     QTableView* table() const { return table_; }
     DseFrontModel* frontModel() const { return frontModel_; }
-    ParetoFrontChart* frontChart() const { return frontView_; }
-    HypervolumeChart* hypervolumeChart() const { return hypervolumeView_; }
+    ParetoFrontChart* frontChart() const { return charts_->frontChart(); }
+    HypervolumeChart* hypervolumeChart() const { return charts_->hypervolumeChart(); }
     QString statusText() const;
     QString errorText() const;
     // The tooltip of the front's solution `index`: its mapping and objectives.
@@ -107,6 +103,13 @@ signals:
     void exportPackageRequested();
 
 private:
+    void createRunControls();
+    void createFrontControls();
+    QWidget* layOutRunControls();
+    QWidget* layOutFront();
+    void connectControls();
+    void connectDocument();
+
     void inputsChanged();
     void checkSettings();
     void updateButtons();
@@ -114,12 +117,8 @@ private:
     void showOutcome();
     void showResult(); // the document's result: front, table, charts, progress
     void showRestored(const QString& error, bool withResult);
-    DseViewState viewState() const;
-    void showViewState(const DseViewState& state);
     void pushView();
-    void updateAxisChoices();
     void drawFront();
-    void drawHypervolume();
     bool applyMapping(const dse::Solution& solution);
 
     DseDocument* dse_;
@@ -133,24 +132,13 @@ private:
     QLabel* status_;
     QLabel* error_;
     QLabel* notes_;
-    QComboBox* xAxis_;
-    QComboBox* yAxis_;
-    QComboBox* colour_;
-    QComboBox* zAxis_;
-    QComboBox* dominated_;
-    QComboBox* infeasible_;
+    DseFrontModel* frontModel_;
+    DseCharts* charts_;
     QPushButton* exportFrontButton_;
     QPushButton* exportPackageButton_;
-    QTabWidget* views_;
-    ParetoFrontChart* frontView_;
-    ParallelCoordinatesChart* parallelView_;
-    Front3dChart* front3dView_;
-    HypervolumeChart* hypervolumeView_;
-    DseFrontModel* frontModel_;
     QTableView* table_;
 
     QString settingsError_;
-    std::vector<int> cloud_;
     bool applying_ = false;   // showing the document's settings and view: no edit
     bool discardRun_ = false; // a state was restored while a search ran: drop what it reports
 };
