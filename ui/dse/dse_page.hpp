@@ -41,9 +41,6 @@ public:
     explicit DsePage(DseDocument* document, QWidget* parent = nullptr);
     DseDocument* document() const { return dse_; }
 
-    // The settings on show; why they cannot run (the check's message), or empty.
-    dse::SearchSettings settings() const;
-    QString settingsError() const { return settingsError_; }
     // Starts a search with the settings on show; false (and the reason on show) when the
     // settings are refused, there are no inputs or a search runs.
     bool run();
@@ -57,13 +54,10 @@ public:
     // The evaluated points drawn under the front: indices into the document's evaluated(), in
     // drawing order.
     const std::vector<int>& cloud() const { return charts_->cloud(); }
-    // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
-    bool applyEvaluated(int index);
 
     // Writes the front (DseDocument::exportFront); false with the reason in errorText() when it
     // cannot.
     bool exportFront(const QString& path);
-    void exportFrontDialog();
 
     DseRunner* runner() const { return runner_; }
     QSpinBox* populationBox() const { return settingsForm_->populationBox(); }
@@ -72,8 +66,6 @@ public:
     QComboBox* stagesBox() const { return settingsForm_->stagesBox(); }
     QComboBox* levelsBox() const { return settingsForm_->levelsBox(); }
     QSpinBox* seedBox() const { return settingsForm_->seedBox(); }
-    QComboBox* xAxisBox() const { return charts_->xAxisBox(); }
-    QComboBox* yAxisBox() const { return charts_->yAxisBox(); }
     QComboBox* colourBox() const { return charts_->colourBox(); }
     QComboBox* zAxisBox() const { return charts_->zAxisBox(); }
     QComboBox* dominatedBox() const { return charts_->dominatedBox(); }
@@ -88,7 +80,6 @@ public:
     QPushButton* cancelButton() const { return cancelButton_; }
     QProgressBar* progressBar() const { return progress_; }
     QTableView* table() const { return table_; }
-    DseFrontModel* frontModel() const { return frontModel_; }
     ParetoFrontChart* frontChart() const { return charts_->frontChart(); }
     HypervolumeChart* hypervolumeChart() const { return charts_->hypervolumeChart(); }
     QString statusText() const;
@@ -110,6 +101,7 @@ private:
     void connectControls();
     void connectDocument();
 
+    dse::SearchSettings settings() const; // on show
     void inputsChanged();
     void checkSettings();
     void updateButtons();
@@ -120,6 +112,9 @@ private:
     void pushView();
     void drawFront();
     bool applyMapping(const dse::Solution& solution);
+    // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
+    bool applyEvaluated(int index);
+    void exportFrontDialog();
 
     DseDocument* dse_;
     PartitionDocument* mapping_;
