@@ -104,7 +104,39 @@ ClusterPage::ClusterPage(ClusterDocument* document, GroupingDocument* grouping, 
       hosts_(new ClusterHostModel(document_, this)), links_(new ClusterLinkModel(document_, this)),
       grouping_(new GroupingPage(grouping)) {
     setObjectName("clusterPage");
+    auto* fileRow = buildFileRow();
+    auto* hostBox = buildHostBox();
+    auto* linkBox = buildLinkBox();
 
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(hostBox);
+    split->addWidget(linkBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(fileRow);
+    layout->addWidget(split, 1);
+
+    connect(hosts_, &ClusterHostModel::editRefused, this, &ClusterPage::showError);
+    connect(links_, &ClusterLinkModel::editRefused, this, &ClusterPage::showError);
+    connect(grouping_, &GroupingPage::groupsChanged, hosts_, &ClusterHostModel::setGroups);
+    connect(document_, &ClusterDocument::changed, this, [this] {
+        updateSummary();
+        updateSuggestion();
+    });
+    connect(document_, &ClusterDocument::edited, this, [this] {
+        error_->clear();
+        emit clusterEdited(document_->clusterPtr());
+    });
+    updateSummary();
+    updateSuggestion();
+}
+
+// New, Open, Save As, Export, Undo and Redo, then the cluster's summary.
+QHBoxLayout* ClusterPage::buildFileRow() {
     auto* newButton = new QPushButton(tr("New"));
     newButton->setToolTip(tr("An empty cluster (one undo step)"));
     auto* openButton = new QPushButton(tr("Open…"));
@@ -137,7 +169,15 @@ ClusterPage::ClusterPage(ClusterDocument* document, GroupingDocument* grouping, 
     fileRow->addWidget(toolButton(redo));
     fileRow->addSpacing(12);
     fileRow->addWidget(summary_, 1);
+    connect(newButton, &QPushButton::clicked, this, [this] { newCluster(); });
+    connect(openButton, &QPushButton::clicked, this, &ClusterPage::openDialog);
+    connect(saveButton, &QPushButton::clicked, this, &ClusterPage::saveDialog);
+    connect(exportButton, &QPushButton::clicked, this, &ClusterPage::exportDialog);
+    return fileRow;
+}
 
+// A device of the library added as a host, the host table, and refused edits in red under it.
+QGroupBox* ClusterPage::buildHostBox() {
     library_ = new QComboBox;
     library_->setObjectName("deviceLibraryBox");
     for (const auto& id : device::library_device_ids()) {
@@ -188,7 +228,15 @@ ClusterPage::ClusterPage(ClusterDocument* document, GroupingDocument* grouping, 
     hostLayout->addLayout(addRow);
     hostLayout->addWidget(hostView_, 1);
     hostLayout->addWidget(error_);
+    connect(addButton_, &QPushButton::clicked, this, [this] { addDevice(); });
+    connect(hostName_, &QLineEdit::returnPressed, this, [this] { addDevice(); });
+    connect(removeButton_, &QPushButton::clicked, this, [this] { removeSelectedHosts(); });
+    connect(library_, &QComboBox::currentIndexChanged, this, &ClusterPage::updateSuggestion);
+    return hostBox;
+}
 
+// The link table (the switch, then direct links) with its buttons.
+QGroupBox* ClusterPage::buildLinkBox() {
     linkView_ = new QTableView;
     linkView_->setObjectName("clusterLinkTable");
     linkView_->setModel(links_);
@@ -211,42 +259,9 @@ ClusterPage::ClusterPage(ClusterDocument* document, GroupingDocument* grouping, 
     auto* linkLayout = new QHBoxLayout(linkBox);
     linkLayout->addWidget(linkView_, 1);
     linkLayout->addLayout(linkButtons);
-
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(hostBox);
-    split->addWidget(linkBox);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setChildrenCollapsible(false);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->addLayout(fileRow);
-    layout->addWidget(split, 1);
-
-    connect(newButton, &QPushButton::clicked, this, [this] { newCluster(); });
-    connect(openButton, &QPushButton::clicked, this, &ClusterPage::openDialog);
-    connect(saveButton, &QPushButton::clicked, this, &ClusterPage::saveDialog);
-    connect(exportButton, &QPushButton::clicked, this, &ClusterPage::exportDialog);
-    connect(addButton_, &QPushButton::clicked, this, [this] { addDevice(); });
-    connect(hostName_, &QLineEdit::returnPressed, this, [this] { addDevice(); });
-    connect(removeButton_, &QPushButton::clicked, this, [this] { removeSelectedHosts(); });
     connect(addLinkButton, &QPushButton::clicked, this, [this] { addLink(); });
     connect(removeLinkButton_, &QPushButton::clicked, this, [this] { removeSelectedLink(); });
-    connect(library_, &QComboBox::currentIndexChanged, this, &ClusterPage::updateSuggestion);
-    connect(hosts_, &ClusterHostModel::editRefused, this, &ClusterPage::showError);
-    connect(links_, &ClusterLinkModel::editRefused, this, &ClusterPage::showError);
-    connect(grouping_, &GroupingPage::groupsChanged, hosts_, &ClusterHostModel::setGroups);
-    connect(document_, &ClusterDocument::changed, this, [this] {
-        updateSummary();
-        updateSuggestion();
-    });
-    connect(document_, &ClusterDocument::edited, this, [this] {
-        error_->clear();
-        emit clusterEdited(document_->clusterPtr());
-    });
-    updateSummary();
-    updateSuggestion();
+    return linkBox;
 }
 
 QUndoStack* ClusterPage::undoStack() const {

@@ -15,6 +15,8 @@
 #include <nlohmann/json.hpp>
 
 class QComboBox;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -74,6 +76,9 @@ signals:
     void clusterEdited(const ClusterPtr& cluster);
 
 private:
+    QHBoxLayout* buildFileRow();
+    QGroupBox* buildHostBox();
+    QGroupBox* buildLinkBox();
     void showError(const QString& message);
     QString report(const QString& message); // shows it (or clears the error) and returns it
     void updateSummary();

@@ -1,14 +1,15 @@
 // The studio's Grouping tab: the Cluster tab's hosts split into G groups with balanced feature
 // totals, as `cleave group` does (ui/grouping_job, core/grouping). Settings: G, the feature set
 // (flops, config; hp, he, ha once a device vectors file is open), a workload of that file with a
-// task rate for Arch2End's Case 2 serving simulation, the seed. The result: groups in colour (a
-// legend, and the Cluster tab's host table), per-group bars of the feature sums and the serving
-// latency, a table of the groups and one of the spread across groups for every feature set.
-// The grouping runs off the UI thread. Settings and result are the studio document's
-// GroupingDocument; the tab edits and shows them.
+// task rate for Arch2End's Case 2 serving simulation, the seed. The result (GroupingResultView):
+// groups in colour (a legend, and the Cluster tab's host table), per-group bars of the feature
+// sums and the serving latency, a table of the groups and one of the spread across groups for
+// every feature set. The grouping runs off the UI thread. Settings and result are the studio
+// document's GroupingDocument; the tab edits and shows them.
 #pragma once
 
 #include "ui/document/grouping_document.hpp"
+#include "ui/cluster/grouping_result_view.hpp"
 
 #include <QColor>
 #include <QHash>
@@ -22,13 +23,11 @@ class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QStandardItemModel;
 class QTableView;
 
 namespace cleave::ui {
 
 class ClusterDocument;
-class GroupBarsChart;
 
 class GroupingPage : public QWidget {
     Q_OBJECT
@@ -47,8 +46,6 @@ public:
     bool isRunning() const { return running_; }
     // The groups (from 0) of the result on show, by host name; empty without one.
     QHash<QString, int> groupOfHost() const;
-    // Qualitative colours (ColorBrewer Set2, then evenly spread hues), one per group.
-    static QList<QColor> groupColours(int groups);
 
     // Settings from a JSON file (GroupingDocument::saveState's fields; those left out keep their
     // value), then a grouping with them, unless the file holds a result. An error message, or
@@ -59,23 +56,21 @@ public:
     QComboBox* featuresBox() const { return features_; }
     QComboBox* workloadBox() const { return workload_; }
     QDoubleSpinBox* rateBox() const { return rate_; }
-    QSpinBox* batchBox() const { return batch_; }
-    QSpinBox* seedBox() const { return seed_; }
-    QPushButton* runButton() const { return runButton_; }
-    QPushButton* vectorsButton() const { return vectorsButton_; }
-    GroupBarsChart* featureChart() const { return featureChart_; }
-    GroupBarsChart* servingChart() const { return servingChart_; }
-    QTableView* groupTable() const { return groupTable_; }
-    QTableView* comparisonTable() const { return comparisonTable_; }
+    GroupBarsChart* featureChart() const { return result_->featureChart(); }
+    GroupBarsChart* servingChart() const { return result_->servingChart(); }
+    QTableView* comparisonTable() const { return result_->comparisonTable(); }
     QString statusText() const;
     QString errorText() const;
-    QString legendText() const;
+    QString legendText() const { return result_->legendText(); }
 
 signals:
     void finished(); // a grouping ended, with a result or an error
     void groupsChanged(const QHash<QString, int>& groups, const QList<QColor>& colours);
 
 private:
+    void createFields();
+    QWidget* layOutSettings();
+    void connectSignals();
     void clusterChanged();
     void workloadChanged();
     void updateChoices();
@@ -85,9 +80,6 @@ private:
     void showOutcome();
     void showError(const QString& message);
     void clearShown();
-    void fillGroupTable();
-    void fillCharts();
-    void fillComparison();
 
     GroupingDocument* grouping_;
     ClusterDocument* cluster_;
@@ -104,14 +96,7 @@ private:
     QPushButton* runButton_;
     QLabel* status_;
     QLabel* error_;
-    QLabel* legend_;
-    GroupBarsChart* featureChart_;
-    GroupBarsChart* servingChart_;
-    QStandardItemModel* groupModel_;
-    QTableView* groupTable_;
-    QStandardItemModel* comparisonModel_;
-    QTableView* comparisonTable_;
-    QLabel* comparisonNote_;
+    GroupingResultView* result_;
 
     bool running_ = false;
     bool applying_ = false; // showing the document's settings: no edit

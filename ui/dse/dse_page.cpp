@@ -1,17 +1,13 @@
 #include "ui/dse/dse_page.hpp"
 
-#include "ui/charts/front_3d_chart.hpp"
-#include "ui/charts/hypervolume_chart.hpp"
-#include "ui/charts/parallel_coordinates_chart.hpp"
-#include "ui/charts/pareto_front_chart.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/input_error.hpp"
 #include "ui/document/dse_document.hpp"
+#include "ui/charts/hypervolume_chart.hpp"
 #include "ui/dse/dse_front_model.hpp"
 #include "ui/document/partition_document.hpp"
 
 #include <QComboBox>
-#include <QCursor>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -23,7 +19,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
-#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
@@ -32,8 +27,6 @@
 namespace cleave::ui {
 
 namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
 
 // A core note as a sentence of the status line.
 QString capitalised(const std::string& note) {
@@ -70,15 +63,28 @@ DsePage::DsePage(DseDocument* document, QWidget* parent)
     : QWidget(parent), dse_(document), mapping_(document->mapping()),
       runner_(new DseRunner(this)) {
     setObjectName("dsePage");
-    settingsForm_ = new DseSettingsForm;
+    createRunControls();
+    createFrontControls();
+    auto* layout = new QHBoxLayout(this);
+    layout->addWidget(layOutRunControls());
+    layout->addWidget(layOutFront(), 1);
+    connectControls();
+    connectDocument();
+    // The document starts from the form's settings and the charts' choices: no edit.
+    applying_ = true;
+    dse_->setSettings(settings(), settingsForm_->latencyObjective(), false);
+    showResult();
+    inputsChanged();
+    pushView();
+    applying_ = false;
+}
 
+// The settings form, Run, Pause and Cancel, the progress bar and the status lines.
+void DsePage::createRunControls() {
+    settingsForm_ = new DseSettingsForm;
     runButton_ = new QPushButton(tr("Run"));
     pauseButton_ = new QPushButton(tr("Pause"));
     cancelButton_ = new QPushButton(tr("Cancel"));
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(runButton_);
-    buttons->addWidget(pauseButton_);
-    buttons->addWidget(cancelButton_);
     progress_ = new QProgressBar;
     progress_->setRange(0, 1);
     progress_->setValue(0);
@@ -92,141 +98,17 @@ DsePage::DsePage(DseDocument* document, QWidget* parent)
     notes_ = new QLabel;
     notes_->setWordWrap(true);
     notes_->setStyleSheet("color: palette(mid)");
+}
 
-
-    // The front: axes and colour to choose, a scatter.
-    xAxis_ = new QComboBox;
-    yAxis_ = new QComboBox;
-    zAxis_ = new QComboBox;
-    colour_ = new QComboBox;
-    zAxis_->setToolTip(tr("The third axis of the 3-D view"));
-    colour_->setToolTip(tr("What the colour of a point or line shows; generation: when the "
-                           "search first met the mapping"));
-    dominated_ = new QComboBox;
-    infeasible_ = new QComboBox;
-    for (auto* box : {dominated_, infeasible_}) {
-        box->addItem(tr("hidden"), static_cast<int>(Display::hidden));
-        box->addItem(tr("shown"), static_cast<int>(Display::shown));
-        box->addItem(tr("marked"), static_cast<int>(Display::marked));
-    }
-    dominated_->setCurrentIndex(1);
-    infeasible_->setCurrentIndex(0);
-    dominated_->setToolTip(tr("Mappings the search evaluated that the front dominates (better "
-                              "or equal in every objective): hidden, small dots, or hollow "
-                              "squares"));
-    infeasible_->setToolTip(tr("Mappings the search evaluated that overflow a device's memory or "
-                               "whose PEs would wait on each other: hidden, small dots, or red "
-                               "crosses"));
-    for (auto* box : {xAxis_, yAxis_, zAxis_, colour_, dominated_, infeasible_})
-        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    auto* axes = new QHBoxLayout;
-    axes->addWidget(new QLabel(tr("Front: x")));
-    axes->addWidget(xAxis_);
-    axes->addWidget(new QLabel(tr("y")));
-    axes->addWidget(yAxis_);
-    axes->addWidget(new QLabel(tr("z (3-D)")));
-    axes->addWidget(zAxis_);
-    axes->addWidget(new QLabel(tr("colour")));
-    axes->addWidget(colour_);
-    axes->addStretch(1);
+// The front's charts and their choices, the export buttons and the table.
+void DsePage::createFrontControls() {
+    frontModel_ = new DseFrontModel(this);
+    charts_ = new DseCharts(dse_, frontModel_, this);
     exportFrontButton_ = new QPushButton(tr("Export Front…"));
     exportFrontButton_->setToolTip(tr("Write the front as CSV or JSON (as cleave dse --json)"));
     exportPackageButton_ = new QPushButton(tr("Export Package…"));
     exportPackageButton_->setToolTip(tr("Apply the selected solution and write it as an "
                                         "AutoDiCE package"));
-    auto* shows = new QHBoxLayout;
-    shows->addWidget(new QLabel(tr("Dominated")));
-    shows->addWidget(dominated_);
-    shows->addWidget(new QLabel(tr("Infeasible")));
-    shows->addWidget(infeasible_);
-    shows->addStretch(1);
-    shows->addWidget(exportFrontButton_);
-    shows->addWidget(exportPackageButton_);
-
-    frontView_ = new ParetoFrontChart;
-    frontView_->setObjectName("dseFrontChart");
-    hypervolumeView_ = new HypervolumeChart;
-    hypervolumeView_->setObjectName("dseHypervolumeChart");
-    connect(frontView_, &ParetoFrontChart::pointHovered, this, [this](int index, bool state) {
-        if (state)
-            QToolTip::showText(QCursor::pos(), solutionSummary(index), frontView_);
-        else
-            QToolTip::hideText();
-    });
-    connect(frontView_, &ParetoFrontChart::pointClicked, this, &DsePage::applySolution);
-    connect(frontView_, &ParetoFrontChart::cloudHovered, this, [this](int index, bool state) {
-        if (state && index < static_cast<int>(cloud_.size()))
-            QToolTip::showText(QCursor::pos(),
-                               evaluatedSummary(cloud_[static_cast<std::size_t>(index)]),
-                               frontView_);
-        else
-            QToolTip::hideText();
-    });
-    connect(frontView_, &ParetoFrontChart::cloudClicked, this, [this](int index) {
-        if (index < static_cast<int>(cloud_.size()))
-            applyEvaluated(cloud_[static_cast<std::size_t>(index)]);
-    });
-    parallelView_ = new ParallelCoordinatesChart;
-    parallelView_->setObjectName("dseParallelChart");
-    // Lines: the front (table order), then the cloud.
-    const auto lineSummary = [this](int index) {
-        const int fronts = static_cast<int>(frontModel_->front().size());
-        return index < fronts ? solutionSummary(index)
-                              : evaluatedSummary(cloud_[static_cast<std::size_t>(index - fronts)]);
-    };
-    connect(parallelView_, &ParallelCoordinatesChart::lineHovered, this,
-            [this, lineSummary](int index, bool state) {
-                if (state)
-                    QToolTip::showText(QCursor::pos(), lineSummary(index), parallelView_);
-                else
-                    QToolTip::hideText();
-            });
-    connect(parallelView_, &ParallelCoordinatesChart::lineClicked, this, [this](int index) {
-        const int fronts = static_cast<int>(frontModel_->front().size());
-        if (index < fronts)
-            applySolution(index);
-        else
-            applyEvaluated(cloud_[static_cast<std::size_t>(index - fronts)]);
-    });
-    front3dView_ = new Front3dChart;
-    front3dView_->setObjectName("dseFront3dChart");
-    views_ = new QTabWidget;
-    views_->setObjectName("dseFrontViews");
-    views_->setDocumentMode(true);
-    views_->addTab(frontView_, tr("Scatter"));
-    views_->addTab(parallelView_, tr("Parallel coordinates"));
-    views_->addTab(front3dView_, tr("3-D"));
-
-    hypervolumeView_->setMinimumWidth(240);
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(settingsForm_);
-    leftLayout->addLayout(buttons);
-    leftLayout->addWidget(progress_);
-    leftLayout->addWidget(status_);
-    leftLayout->addWidget(error_);
-    leftLayout->addWidget(notes_);
-    leftLayout->addStretch(1);
-    // Scrolls rather than squeezes the settings when the window is short.
-    auto* leftScroll = new QScrollArea;
-    leftScroll->setWidget(left);
-    leftScroll->setWidgetResizable(true);
-    leftScroll->setFrameShape(QFrame::NoFrame);
-    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    leftScroll->setMinimumWidth(300);
-    leftScroll->setMaximumWidth(400);
-
-    frontView_->setMinimumHeight(200);
-    frontView_->setMinimumWidth(320);
-    auto* charts = new QSplitter(Qt::Horizontal);
-    charts->addWidget(views_);
-    charts->addWidget(hypervolumeView_);
-    charts->setStretchFactor(0, 3);
-    charts->setStretchFactor(1, 2);
-    charts->setChildrenCollapsible(false);
-
-    frontModel_ = new DseFrontModel(this);
     table_ = new QTableView;
     table_->setModel(frontModel_);
     table_->setObjectName("dseSolutionTable");
@@ -239,8 +121,66 @@ DsePage::DsePage(DseDocument* document, QWidget* parent)
     table_->setWordWrap(false);
     table_->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     table_->setToolTip(tr("Click a solution to show its mapping in the Partition tab"));
+}
 
-    // The axis choices above both charts, the table under them.
+// The settings over the buttons and the status lines, scrolled rather than squeezed when the
+// window is short.
+QWidget* DsePage::layOutRunControls() {
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(runButton_);
+    buttons->addWidget(pauseButton_);
+    buttons->addWidget(cancelButton_);
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(settingsForm_);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(progress_);
+    leftLayout->addWidget(status_);
+    leftLayout->addWidget(error_);
+    leftLayout->addWidget(notes_);
+    leftLayout->addStretch(1);
+    auto* leftScroll = new QScrollArea;
+    leftScroll->setWidget(left);
+    leftScroll->setWidgetResizable(true);
+    leftScroll->setFrameShape(QFrame::NoFrame);
+    leftScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftScroll->setMinimumWidth(300);
+    leftScroll->setMaximumWidth(400);
+    return leftScroll;
+}
+
+// The chart choices above the charts (the views beside the hypervolume), the table under them.
+QWidget* DsePage::layOutFront() {
+    auto* axes = new QHBoxLayout;
+    axes->addWidget(new QLabel(tr("Front: x")));
+    axes->addWidget(charts_->xAxisBox());
+    axes->addWidget(new QLabel(tr("y")));
+    axes->addWidget(charts_->yAxisBox());
+    axes->addWidget(new QLabel(tr("z (3-D)")));
+    axes->addWidget(charts_->zAxisBox());
+    axes->addWidget(new QLabel(tr("colour")));
+    axes->addWidget(charts_->colourBox());
+    axes->addStretch(1);
+    auto* shows = new QHBoxLayout;
+    shows->addWidget(new QLabel(tr("Dominated")));
+    shows->addWidget(charts_->dominatedBox());
+    shows->addWidget(new QLabel(tr("Infeasible")));
+    shows->addWidget(charts_->infeasibleBox());
+    shows->addStretch(1);
+    shows->addWidget(exportFrontButton_);
+    shows->addWidget(exportPackageButton_);
+
+    charts_->hypervolumeChart()->setMinimumWidth(240);
+    charts_->frontChart()->setMinimumHeight(200);
+    charts_->frontChart()->setMinimumWidth(320);
+    auto* charts = new QSplitter(Qt::Horizontal);
+    charts->addWidget(charts_->views());
+    charts->addWidget(charts_->hypervolumeChart());
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
+    charts->setChildrenCollapsible(false);
+
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(charts);
     split->addWidget(table_);
@@ -254,25 +194,21 @@ DsePage::DsePage(DseDocument* document, QWidget* parent)
     rightLayout->addLayout(axes);
     rightLayout->addLayout(shows);
     rightLayout->addWidget(split, 1);
+    return right;
+}
 
-    auto* layout = new QHBoxLayout(this);
-    layout->addWidget(leftScroll);
-    layout->addWidget(right, 1);
-
+void DsePage::connectControls() {
     connect(settingsForm_, &DseSettingsForm::changed, this, [this] {
         if (!applying_)
             dse_->setSettings(settings(), settingsForm_->latencyObjective(), true);
         checkSettings();
     });
-    for (auto* box : {xAxis_, yAxis_, zAxis_, colour_, dominated_, infeasible_})
-        connect(box, &QComboBox::currentIndexChanged, this, [this] {
-            pushView();
-            drawFront();
-        });
-    connect(views_, &QTabWidget::currentChanged, this, [this] {
+    connect(charts_, &DseCharts::choicesChanged, this, [this] {
         pushView();
         drawFront();
     });
+    connect(charts_, &DseCharts::solutionClicked, this, &DsePage::applySolution);
+    connect(charts_, &DseCharts::evaluatedClicked, this, &DsePage::applyEvaluated);
     connect(exportFrontButton_, &QPushButton::clicked, this, &DsePage::exportFrontDialog);
     connect(exportPackageButton_, &QPushButton::clicked, this, [this] {
         const auto rows = table_->selectionModel()->selectedRows();
@@ -291,6 +227,10 @@ DsePage::DsePage(DseDocument* document, QWidget* parent)
     connect(cancelButton_, &QPushButton::clicked, this, &DsePage::cancel);
     connect(table_, &QTableView::clicked, this,
             [this](const QModelIndex& index) { applySolution(index.row()); });
+}
+
+// The search's steps and end, the Partition tab's inputs and the document's result and restores.
+void DsePage::connectDocument() {
     connect(runner_, &DseRunner::stepped, this, &DsePage::showStep);
     connect(runner_, &DseRunner::finished, this, &DsePage::showOutcome);
     connect(runner_, &DseRunner::pausedChanged, this, [this](bool paused) {
@@ -301,20 +241,11 @@ DsePage::DsePage(DseDocument* document, QWidget* parent)
     connect(mapping_, &PartitionDocument::inputsChanged, this, &DsePage::inputsChanged);
     connect(dse_, &DseDocument::resultChanged, this, &DsePage::showResult);
     connect(dse_, &DseDocument::restored, this, &DsePage::showRestored);
-    // The document starts from the form's settings and the charts' choices: no edit.
-    applying_ = true;
-    dse_->setSettings(settings(), settingsForm_->latencyObjective(), false);
-    showResult();
-    inputsChanged();
-    pushView();
-    applying_ = false;
 }
 
 dse::SearchSettings DsePage::settings() const {
     return settingsForm_->settings();
 }
-
-QString DsePage::settingsError() const { return settingsError_; }
 
 void DsePage::checkSettings() {
     settingsError_.clear();
@@ -377,11 +308,10 @@ bool DsePage::run() {
     const auto searched = settings();
     const std::int64_t budget =
         static_cast<std::int64_t>(searched.population) * (searched.generations + 1);
-    updateAxisChoices(); // the table's columns and the charts follow this search's objectives
+    // The table's columns and the charts follow this search's objectives.
+    charts_->updateAxisChoices();
     dse_->startSearch(inputs, runner_->objectives(), budget);
-    // Four objectives do not fit one scatter: parallel coordinates show them all.
-    if (dse_->objectives().count() > 3 && views_->currentWidget() == frontView_)
-        views_->setCurrentWidget(parallelView_);
+    charts_->showEveryObjective();
     // One line for the PEs left out (their reasons are long and alike), the others as they are.
     QStringList notes, leftOut, all;
     const auto& cluster = *inputs->request.cluster;
@@ -475,7 +405,7 @@ void DsePage::showResult() {
     frontModel_->setFront(dse_->front(), dse_->objectives(), dse_->inputs());
     drawFront();
     table_->resizeColumnsToContents();
-    drawHypervolume();
+    charts_->drawHypervolume(static_cast<double>(progress_->maximum()));
     if (dse_->inputs()) {
         const auto budget = std::max<std::int64_t>(dse_->budget(), 1);
         progress_->setRange(0, static_cast<int>(std::min<std::int64_t>(budget, INT_MAX)));
@@ -489,168 +419,9 @@ void DsePage::showResult() {
     updateButtons();
 }
 
-QString DsePage::nameOf(Quantity quantity) const {
-    switch (quantity) {
-    case Quantity::throughput: return tr("throughput (1/s)");
-    case Quantity::memory: return tr("max memory (MiB)");
-    case Quantity::energy: return tr("max energy (mJ)");
-    case Quantity::latency: return tr("latency (ms)");
-    case Quantity::generation: return tr("generation");
-    case Quantity::none: break;
-    }
-    return tr("none");
-}
-
-double DsePage::valueOf(const dse::Solution& solution, Quantity quantity) const {
-    const auto& objectives = dse_->objectives();
-    switch (quantity) {
-    case Quantity::throughput: return solution.throughput_per_s;
-    case Quantity::memory:
-        return objectives.value(solution.objectives, dse::Objective::max_memory_bytes) / kMiB;
-    case Quantity::energy:
-        return objectives.energy
-                   ? objectives.value(solution.objectives, dse::Objective::max_energy_mj)
-                   : 0.0;
-    case Quantity::latency:
-        return objectives.latency
-                   ? objectives.value(solution.objectives, dse::Objective::latency_ms)
-                   : 0.0;
-    case Quantity::generation: return solution.generation;
-    case Quantity::none: break;
-    }
-    return 0;
-}
-
-// The quantities this search has; the choices made so far are kept where they still exist.
-void DsePage::updateAxisChoices() {
-    const auto& objectives = dse_->objectives();
-    std::vector<Quantity> quantities{Quantity::throughput, Quantity::memory};
-    if (objectives.energy)
-        quantities.push_back(Quantity::energy);
-    if (objectives.latency)
-        quantities.push_back(Quantity::latency);
-    const auto fill = [&](QComboBox* box, bool withNone, Quantity fallback) {
-        const auto old = box->currentIndex() >= 0 ? static_cast<Quantity>(box->currentData().toInt())
-                                                   : fallback;
-        const QSignalBlocker quiet(box); // one redraw, by the caller
-        box->clear();
-        if (withNone)
-            box->addItem(nameOf(Quantity::none), static_cast<int>(Quantity::none));
-        for (const auto q : quantities)
-            box->addItem(nameOf(q), static_cast<int>(q));
-        if (withNone)
-            box->addItem(nameOf(Quantity::generation), static_cast<int>(Quantity::generation));
-        const int index = box->findData(static_cast<int>(old));
-        box->setCurrentIndex(index >= 0 ? index : box->findData(static_cast<int>(fallback)));
-    };
-    fill(xAxis_, false, Quantity::throughput);
-    fill(yAxis_, false, Quantity::memory);
-    fill(zAxis_, false,
-         objectives.energy ? Quantity::energy
-                            : (objectives.latency ? Quantity::latency : Quantity::throughput));
-    fill(colour_, true, objectives.energy ? Quantity::energy : Quantity::none);
-}
-
+// While a search runs, the views not on show wait for their tab (or the search's end).
 void DsePage::drawFront() {
-    if (xAxis_->count() == 0)
-        updateAxisChoices();
-    const auto x = static_cast<Quantity>(xAxis_->currentData().toInt());
-    const auto y = static_cast<Quantity>(yAxis_->currentData().toInt());
-    const auto z = static_cast<Quantity>(zAxis_->currentData().toInt());
-    const auto c = static_cast<Quantity>(colour_->currentData().toInt());
-    const auto& front = frontModel_->front();
-    std::vector<QPointF> points;
-    std::vector<double> colour;
-    points.reserve(front.size());
-    for (const auto& s : front) {
-        points.emplace_back(valueOf(s, x), valueOf(s, y));
-        if (c != Quantity::none)
-            colour.push_back(valueOf(s, c));
-    }
-    // The evaluated points to draw under the front, by kind and choice.
-    const auto dominated = static_cast<Display>(dominated_->currentData().toInt());
-    const auto infeasible = static_cast<Display>(infeasible_->currentData().toInt());
-    cloud_.clear();
-    std::vector<ParetoFrontChart::CloudPoint> cloud;
-    const auto& evaluated = dse_->evaluated();
-    for (std::size_t i = 0; i < evaluated.size(); ++i) {
-        const auto kind = dse_->kindOf(static_cast<int>(i));
-        // Points no front solution dominates are always drawn (mostly mappings with the same
-        // figures as one on the front, which keeps one mapping per figures).
-        const Display display = kind == DseDocument::PointKind::infeasible  ? infeasible
-                                : kind == DseDocument::PointKind::dominated ? dominated
-                                                               : Display::shown;
-        if (kind == DseDocument::PointKind::front || display == Display::hidden)
-            continue;
-        auto mark = ScatterCloudItem::Mark::dot;
-        if (display == Display::marked && kind == DseDocument::PointKind::infeasible)
-            mark = ScatterCloudItem::Mark::cross;
-        else if (display == Display::marked && kind == DseDocument::PointKind::dominated)
-            mark = ScatterCloudItem::Mark::square;
-        const auto& s = evaluated[i];
-        cloud.push_back({QPointF(valueOf(s, x), valueOf(s, y)),
-                         c != Quantity::none ? valueOf(s, c) : 0.0, mark});
-        cloud_.push_back(static_cast<int>(i));
-    }
-    const QString unit = c == Quantity::throughput ? tr("/s")
-                         : c == Quantity::memory   ? tr(" MiB")
-                         : c == Quantity::energy   ? tr(" mJ")
-                         : c == Quantity::latency  ? tr(" ms")
-                                                   : tr(" (generation)");
-    frontView_->setPoints(points, colour, nameOf(x), nameOf(y), unit, cloud);
-
-    // While a search runs, views not on show wait for their tab (or the search's end).
-    const bool live = runner_->isRunning();
-    if (!live || views_->currentWidget() == parallelView_) {
-        // Parallel coordinates: every objective, the front then the cloud, coloured as above.
-        const auto& objectives = dse_->objectives();
-        std::vector<Quantity> axes{Quantity::throughput, Quantity::memory};
-        if (objectives.energy)
-            axes.push_back(Quantity::energy);
-        if (objectives.latency)
-            axes.push_back(Quantity::latency);
-        QStringList axisNames;
-        for (const auto q : axes)
-            axisNames << nameOf(q);
-        const auto lineOf = [&](const dse::Solution& s, bool faint, bool red) {
-            ParallelCoordinatesChart::Line line;
-            for (const auto q : axes)
-                line.values.push_back(valueOf(s, q));
-            line.colour = red ? QColor(0xb1, 0x00, 0x26)
-                              : frontView_->colourFor(c != Quantity::none ? valueOf(s, c) : 0.0);
-            line.faint = faint;
-            return line;
-        };
-        std::vector<ParallelCoordinatesChart::Line> lines;
-        lines.reserve(front.size() + cloud_.size());
-        for (const auto& s : front)
-            lines.push_back(lineOf(s, false, false));
-        for (std::size_t k = 0; k < cloud_.size(); ++k)
-            lines.push_back(lineOf(evaluated[static_cast<std::size_t>(cloud_[k])], true,
-                                   cloud[k].mark == ScatterCloudItem::Mark::cross));
-        parallelView_->setLines(axisNames, std::move(lines));
-    }
-    if (!live || views_->currentWidget() == front3dView_) {
-        const auto at = [&](const dse::Solution& s) {
-            return QVector3D(static_cast<float>(valueOf(s, x)), static_cast<float>(valueOf(s, y)),
-                             static_cast<float>(valueOf(s, z)));
-        };
-        std::vector<QVector3D> front3d, others3d;
-        for (const auto& s : front)
-            front3d.push_back(at(s));
-        for (const int i : cloud_)
-            others3d.push_back(at(evaluated[static_cast<std::size_t>(i)]));
-        front3dView_->setPoints(front3d, others3d, nameOf(x), nameOf(y), nameOf(z));
-    }
-}
-
-void DsePage::drawHypervolume() {
-    QList<QPointF> points;
-    const auto& history = dse_->history();
-    points.reserve(static_cast<qsizetype>(history.size()));
-    for (const auto& step : history)
-        points.append(QPointF(static_cast<double>(step.evaluations), step.hypervolume));
-    hypervolumeView_->setHistory(points, static_cast<double>(progress_->maximum()));
+    charts_->drawFront(runner_->isRunning());
 }
 
 QString DsePage::solutionSummary(int index) const { return frontModel_->summary(index); }
@@ -687,35 +458,6 @@ bool DsePage::applyEvaluated(int index) {
     return true;
 }
 
-QString DsePage::evaluatedSummary(int index) const {
-    const auto& inputs = dse_->inputs();
-    if (index < 0 || index >= static_cast<int>(dse_->evaluated().size()) || !inputs)
-        return {};
-    const auto& s = dse_->evaluated()[static_cast<std::size_t>(index)];
-    QString kind;
-    switch (dse_->kindOf(index)) {
-    case DseDocument::PointKind::front: kind = tr("On the front."); break;
-    case DseDocument::PointKind::dominated: kind = tr("Dominated by the front."); break;
-    case DseDocument::PointKind::undominated:
-        kind = tr("Not dominated by the front: the same figures as a solution on it, or "
-                  "figures of another level.");
-        break;
-    case DseDocument::PointKind::infeasible: {
-        // A PE with two segments (another PE's in between) waits on that PE, which waits on it.
-        auto pes = s.mapping.pes;
-        std::sort(pes.begin(), pes.end());
-        kind = std::adjacent_find(pes.begin(), pes.end()) != pes.end()
-                   ? tr("Infeasible: a PE runs segments before and after another PE's, so the "
-                        "two would wait on each other; AutoDiCE cannot run it.")
-                   : tr("Infeasible: overflows a device's memory.");
-        break;
-    }
-    }
-    return dse_solution_summary(s, dse_->objectives(), *inputs->request.cluster,
-                                inputs->kernelCount()) +
-           "\n" + kind;
-}
-
 bool DsePage::exportFront(const QString& path) {
     if (const QString error = dse_->exportFront(path); !error.isEmpty()) {
         error_->setText(error);
@@ -739,49 +481,10 @@ void DsePage::exportFrontDialog() {
     exportFront(chosen);
 }
 
-namespace {
-
-const char* quantityKey(DsePage::Quantity q) {
-    switch (q) {
-    case DsePage::Quantity::throughput: return "throughput";
-    case DsePage::Quantity::memory: return "memory";
-    case DsePage::Quantity::energy: return "energy";
-    case DsePage::Quantity::latency: return "latency";
-    case DsePage::Quantity::generation: return "generation";
-    case DsePage::Quantity::none: break;
-    }
-    return "none";
-}
-
-const char* displayKey(DsePage::Display d) {
-    return d == DsePage::Display::hidden ? "hidden"
-           : d == DsePage::Display::shown ? "shown"
-                                           : "marked";
-}
-
-} // namespace
-
-// The chart choices as the document keeps them.
-nlohmann::json DsePage::viewJson() const {
-    const auto quantity = [](const QComboBox* box) {
-        return quantityKey(static_cast<Quantity>(box->currentData().toInt()));
-    };
-    const auto display = [](const QComboBox* box) {
-        return displayKey(static_cast<Display>(box->currentData().toInt()));
-    };
-    return {{"x", quantity(xAxis_)},
-            {"y", quantity(yAxis_)},
-            {"z", quantity(zAxis_)},
-            {"colour", quantity(colour_)},
-            {"dominated", display(dominated_)},
-            {"infeasible", display(infeasible_)},
-            {"tab", views_->currentIndex()}};
-}
-
 // A choice the user made is an edit; one the tab made while showing the document's is not.
 void DsePage::pushView() {
-    if (xAxis_->count() > 0)
-        dse_->setView(viewJson(), !applying_);
+    if (charts_->hasAxisChoices())
+        dse_->setView(charts_->viewState().toJson(), !applying_);
 }
 
 void DsePage::showRestored(const QString& error, bool withResult) {
@@ -795,31 +498,10 @@ void DsePage::showRestored(const QString& error, bool withResult) {
     }
     applying_ = true;
     settingsForm_->setSettings(dse_->settings(), dse_->latencyObjective());
-    updateAxisChoices();
-    // The chart choices kept (a copy: each choice shown is reported back to the document); a
-    // choice missing or unknown keeps the one on show.
-    const nlohmann::json view = dse_->view();
-    const auto text = [&view](const char* key) {
-        const auto it = view.find(key);
-        return it != view.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
-    const auto choose = [](QComboBox* box, const std::string& key, auto keyOf) {
-        for (int i = 0; i < box->count(); ++i)
-            if (keyOf(box->itemData(i).toInt()) == key) {
-                box->setCurrentIndex(i);
-                return;
-            }
-    };
-    const auto qKey = [](int v) { return std::string(quantityKey(static_cast<Quantity>(v))); };
-    const auto dKey = [](int v) { return std::string(displayKey(static_cast<Display>(v))); };
-    choose(xAxis_, text("x"), qKey);
-    choose(yAxis_, text("y"), qKey);
-    choose(zAxis_, text("z"), qKey);
-    choose(colour_, text("colour"), qKey);
-    choose(dominated_, text("dominated"), dKey);
-    choose(infeasible_, text("infeasible"), dKey);
-    if (const auto tab = view.find("tab"); tab != view.end() && tab->is_number_integer())
-        views_->setCurrentIndex(std::clamp(tab->get<int>(), 0, views_->count() - 1));
+    charts_->updateAxisChoices();
+    // The chart choices kept, read before any is shown (each one shown is reported back to the
+    // document); a choice missing or unknown keeps the one on show.
+    charts_->showViewState(DseViewState::fromJson(dse_->view(), charts_->viewState()));
     applying_ = false;
     pushView();
     if (withResult)

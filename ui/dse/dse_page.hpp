@@ -7,10 +7,12 @@
 // search runs on a worker thread (DseRunner). Exploring the front: the points the search evaluated
 // besides the front (dominated, infeasible) hidden, shown or marked; colour by generation; parallel
 // coordinates and a 3-D scatter; the front exported as CSV or JSON, a solution as an AutoDiCE
-// package. A project saves and restores the DseDocument; the tab shows what it holds.
+// package. A project saves and restores the DseDocument; the tab shows what it holds. The tab
+// lays out its settings form (DseSettingsForm), its charts (DseCharts) and the table, and runs.
 #pragma once
 
 #include "ui/document/dse_runner.hpp"
+#include "ui/dse/dse_charts.hpp"
 #include "ui/dse/dse_settings_form.hpp"
 
 #include <QWidget>
@@ -22,17 +24,13 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTableView;
 class QTabWidget;
+class QTableView;
 
 namespace cleave::ui {
 
 class DseDocument;
 class DseFrontModel;
-class Front3dChart;
-class HypervolumeChart;
-class ParallelCoordinatesChart;
-class ParetoFrontChart;
 class PartitionDocument;
 
 class DsePage : public QWidget {
@@ -43,14 +41,6 @@ public:
     explicit DsePage(DseDocument* document, QWidget* parent = nullptr);
     DseDocument* document() const { return dse_; }
 
-    // The quantities the front's axes and colour may show (generation: colour only).
-    enum class Quantity { none, throughput, memory, energy, latency, generation };
-    // How the evaluated points off the front are drawn, per kind (dominated, infeasible).
-    enum class Display { hidden, shown, marked };
-
-    // The settings on show; why they cannot run (the check's message), or empty.
-    dse::SearchSettings settings() const;
-    QString settingsError() const;
     // Starts a search with the settings on show; false (and the reason on show) when the
     // settings are refused, there are no inputs or a search runs.
     bool run();
@@ -63,15 +53,11 @@ public:
 
     // The evaluated points drawn under the front: indices into the document's evaluated(), in
     // drawing order.
-    const std::vector<int>& cloud() const { return cloud_; }
-    // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
-    bool applyEvaluated(int index);
-    QString evaluatedSummary(int index) const;
+    const std::vector<int>& cloud() const { return charts_->cloud(); }
 
     // Writes the front (DseDocument::exportFront); false with the reason in errorText() when it
     // cannot.
     bool exportFront(const QString& path);
-    void exportFrontDialog();
 
     DseRunner* runner() const { return runner_; }
     QSpinBox* populationBox() const { return settingsForm_->populationBox(); }
@@ -80,15 +66,13 @@ public:
     QComboBox* stagesBox() const { return settingsForm_->stagesBox(); }
     QComboBox* levelsBox() const { return settingsForm_->levelsBox(); }
     QSpinBox* seedBox() const { return settingsForm_->seedBox(); }
-    QComboBox* xAxisBox() const { return xAxis_; }
-    QComboBox* yAxisBox() const { return yAxis_; }
-    QComboBox* colourBox() const { return colour_; }
-    QComboBox* zAxisBox() const { return zAxis_; }
-    QComboBox* dominatedBox() const { return dominated_; }
-    QComboBox* infeasibleBox() const { return infeasible_; }
-    QTabWidget* views() const { return views_; }
-    ParallelCoordinatesChart* parallelChart() const { return parallelView_; }
-    Front3dChart* front3dChart() const { return front3dView_; }
+    QComboBox* colourBox() const { return charts_->colourBox(); }
+    QComboBox* zAxisBox() const { return charts_->zAxisBox(); }
+    QComboBox* dominatedBox() const { return charts_->dominatedBox(); }
+    QComboBox* infeasibleBox() const { return charts_->infeasibleBox(); }
+    QTabWidget* views() const { return charts_->views(); }
+    ParallelCoordinatesChart* parallelChart() const { return charts_->parallelChart(); }
+    Front3dChart* front3dChart() const { return charts_->front3dChart(); }
     QPushButton* exportFrontButton() const { return exportFrontButton_; }
     QPushButton* exportPackageButton() const { return exportPackageButton_; }
     QPushButton* runButton() const { return runButton_; }
@@ -96,9 +80,8 @@ public:
     QPushButton* cancelButton() const { return cancelButton_; }
     QProgressBar* progressBar() const { return progress_; }
     QTableView* table() const { return table_; }
-    DseFrontModel* frontModel() const { return frontModel_; }
-    ParetoFrontChart* frontChart() const { return frontView_; }
-    HypervolumeChart* hypervolumeChart() const { return hypervolumeView_; }
+    ParetoFrontChart* frontChart() const { return charts_->frontChart(); }
+    HypervolumeChart* hypervolumeChart() const { return charts_->hypervolumeChart(); }
     QString statusText() const;
     QString errorText() const;
     // The tooltip of the front's solution `index`: its mapping and objectives.
@@ -111,6 +94,14 @@ signals:
     void exportPackageRequested();
 
 private:
+    void createRunControls();
+    void createFrontControls();
+    QWidget* layOutRunControls();
+    QWidget* layOutFront();
+    void connectControls();
+    void connectDocument();
+
+    dse::SearchSettings settings() const; // on show
     void inputsChanged();
     void checkSettings();
     void updateButtons();
@@ -118,14 +109,12 @@ private:
     void showOutcome();
     void showResult(); // the document's result: front, table, charts, progress
     void showRestored(const QString& error, bool withResult);
-    nlohmann::json viewJson() const;
     void pushView();
-    void updateAxisChoices();
     void drawFront();
-    void drawHypervolume();
-    double valueOf(const dse::Solution& solution, Quantity quantity) const;
-    QString nameOf(Quantity quantity) const;
     bool applyMapping(const dse::Solution& solution);
+    // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
+    bool applyEvaluated(int index);
+    void exportFrontDialog();
 
     DseDocument* dse_;
     PartitionDocument* mapping_;
@@ -138,24 +127,13 @@ private:
     QLabel* status_;
     QLabel* error_;
     QLabel* notes_;
-    QComboBox* xAxis_;
-    QComboBox* yAxis_;
-    QComboBox* colour_;
-    QComboBox* zAxis_;
-    QComboBox* dominated_;
-    QComboBox* infeasible_;
+    DseFrontModel* frontModel_;
+    DseCharts* charts_;
     QPushButton* exportFrontButton_;
     QPushButton* exportPackageButton_;
-    QTabWidget* views_;
-    ParetoFrontChart* frontView_;
-    ParallelCoordinatesChart* parallelView_;
-    Front3dChart* front3dView_;
-    HypervolumeChart* hypervolumeView_;
-    DseFrontModel* frontModel_;
     QTableView* table_;
 
     QString settingsError_;
-    std::vector<int> cloud_;
     bool applying_ = false;   // showing the document's settings and view: no edit
     bool discardRun_ = false; // a state was restored while a search ran: drop what it reports
 };

@@ -9,12 +9,10 @@
 #include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
-#include <QPainter>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace cleave::ui {
 
@@ -23,40 +21,9 @@ namespace {
 // Tableau 10: distinct hues that stay apart for the usual 2-8 PEs of a mapping.
 constexpr QRgb kPalette[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
                              0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
-constexpr int kMargin = 8;
-constexpr int kKnobHeight = 10;
 constexpr int kHandleReach = 4; // pixels either side of a handle that grab it
 constexpr int kOverviewKernels = 1000; // above this, the overview lane
-constexpr int kOverviewHeight = 12;
 constexpr double kFewestShown = 8; // kernels on show at the deepest zoom
-
-QString keyOf(const PartitionDocument* document, int pe) {
-    return QString::fromStdString(
-        document->inputs()->request.cluster->pes[static_cast<std::size_t>(pe)].key);
-}
-
-double segmentComputeMs(const PartitionDocument* document, int segment) {
-    const int pe = document->mapping().pes[static_cast<std::size_t>(segment)];
-    const auto& row = document->inputs()->kernel_ms[static_cast<std::size_t>(pe)];
-    double sum = 0;
-    for (int k = document->segmentBegin(segment); k < document->segmentEnd(segment); ++k)
-        sum += row[static_cast<std::size_t>(k)];
-    return sum;
-}
-
-// 1, 2 or 5 times a power of ten: about `count` ticks over `range`.
-int tickStep(int range, int count) {
-    const double raw = std::max(1.0, static_cast<double>(range) / count);
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double factor : {1.0, 2.0, 5.0, 10.0})
-        if (factor * power >= raw)
-            return static_cast<int>(factor * power);
-    return static_cast<int>(10 * power);
-}
-
-QColor textOn(const QColor& fill) {
-    return fill.lightnessF() > 0.6 ? QColor(Qt::black) : QColor(Qt::white);
-}
 
 } // namespace
 
@@ -90,8 +57,7 @@ void PartitionView::updateInputs() {
         int next = 0;
         for (int pe = 0; pe < inputs->peCount(); ++pe) {
             colorIndex_.push_back(inputs->hasLatencies(pe) ? next++ : -1);
-            labelWidth_ =
-                std::max(labelWidth_, fontMetrics().horizontalAdvance(keyOf(document_, pe)));
+            labelWidth_ = std::max(labelWidth_, fontMetrics().horizontalAdvance(peKey(pe)));
             const bool shown = showAllLanes_ || inputs->hasLatencies(pe);
             laneOf_.push_back(shown ? static_cast<int>(lanes_.size()) : -1);
             if (shown)
@@ -121,6 +87,20 @@ QColor PartitionView::peColor(int pe) const {
         colorIndex_[static_cast<std::size_t>(pe)] < 0)
         return palette().color(QPalette::Disabled, QPalette::WindowText);
     return QColor(kPalette[colorIndex_[static_cast<std::size_t>(pe)] % std::size(kPalette)]);
+}
+
+QString PartitionView::peKey(int pe) const {
+    return QString::fromStdString(
+        document_->inputs()->request.cluster->pes[static_cast<std::size_t>(pe)].key);
+}
+
+double PartitionView::segmentComputeMs(int segment) const {
+    const int pe = document_->mapping().pes[static_cast<std::size_t>(segment)];
+    const auto& row = document_->inputs()->kernel_ms[static_cast<std::size_t>(pe)];
+    double sum = 0;
+    for (int k = document_->segmentBegin(segment); k < document_->segmentEnd(segment); ++k)
+        sum += row[static_cast<std::size_t>(k)];
+    return sum;
 }
 
 // Geometry, top to bottom: handle knobs, the strip, the kernel axis, the overview lane of a large
@@ -290,215 +270,6 @@ QPoint PartitionView::lanePosition(int pe, int kernel) const {
             laneTop(pe) + laneHeight() / 2};
 }
 
-void PartitionView::paintEvent(QPaintEvent*) {
-    QPainter painter(this);
-    const auto& inputs = document_->inputs();
-    if (!document_->hasMapping())
-        return; // the page says why
-    const QPalette& colors = palette();
-    const QFontMetrics metrics = fontMetrics();
-    const auto& mapping = document_->mapping();
-    const int count = document_->kernelCount();
-    const double left = plotLeft();
-    const double right = left + plotWidth();
-    const int top = stripTop();
-    const int height = stripHeight();
-    const int lanes = lanesTop();
-    const int laneH = laneHeight();
-    const int bottom = lanes + static_cast<int>(lanes_.size()) * laneH;
-    const QColor grid = colors.color(QPalette::Mid);
-    const QColor muted = colors.color(QPalette::Disabled, QPalette::WindowText);
-
-    // The strip: the latency scale on the left, a bar per kernel.
-    painter.fillRect(QRectF(left, top, right - left, height),
-                     colors.color(QPalette::AlternateBase));
-    painter.setPen(colors.color(QPalette::Text));
-    const QRect scaleBox(kMargin, top, labelWidth_ - 8, height);
-    painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignTop,
-                     QString::fromStdString(format_ms(inputs->max_kernel_ms)) + " ms");
-    painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignBottom, "0");
-    painter.setPen(muted);
-    painter.drawText(scaleBox, Qt::AlignRight | Qt::AlignVCenter, tr("latency"));
-    const double scale = inputs->max_kernel_ms > 0 ? height / inputs->max_kernel_ms : 0;
-    const double first = firstShown(), last = lastShown();
-    // The model's blocks (a transformer's layers): every other one banded, each named by the
-    // last part of its scope where the name fits.
-    for (std::size_t b = 0; b < inputs->blocks.size(); ++b) {
-        const auto& block = inputs->blocks[b];
-        if (block.end <= first || block.begin >= last)
-            continue;
-        const double from = std::max(kernelX(block.begin), left);
-        const double to = std::min(kernelX(block.end), right);
-        const QRectF band(from, top, to - from, height);
-        if (b % 2 == 1)
-            painter.fillRect(band, colors.color(QPalette::Base));
-        // "encoder/layers/encoder_layer_3": "encoder_layer_3", else "3" where that is too wide.
-        const auto slash = block.name.rfind('/');
-        QString name = QString::fromStdString(
-            slash == std::string::npos ? block.name : block.name.substr(slash + 1));
-        const auto fits = [&] { return metrics.horizontalAdvance(name) + 6 < band.width(); };
-        if (!fits())
-            name = name.mid(std::max(name.lastIndexOf('.'), name.lastIndexOf('_')) + 1);
-        if (!name.isEmpty() && fits()) {
-            painter.setPen(muted);
-            painter.drawText(band.adjusted(3, 1, -3, 0), Qt::AlignLeft | Qt::AlignTop, name);
-        }
-    }
-    const double barWidth = plotWidth() / (last - first);
-    const double gap = barWidth > 4 ? 1 : 0;
-    painter.save();
-    painter.setClipRect(QRectF(left, 0, right - left, this->height()));
-    const int firstKernel = std::max(0, static_cast<int>(first));
-    const int endKernel = std::min(count, static_cast<int>(std::ceil(last)));
-    // Kernels narrower than a pixel: one bar per pixel column, the tallest of its kernels.
-    int column = std::numeric_limits<int>::min();
-    double tallest = 0;
-    QColor tallestFill;
-    const auto flush = [&] {
-        if (column != std::numeric_limits<int>::min())
-            painter.fillRect(QRectF(column, top + height - tallest, 1, tallest), tallestFill);
-    };
-    for (int segment = document_->segmentOf(std::min(firstKernel, count - 1));
-         segment < document_->segmentCount() && document_->segmentBegin(segment) < endKernel;
-         ++segment) {
-        const int pe = mapping.pes[static_cast<std::size_t>(segment)];
-        const QColor fill = peColor(pe);
-        const auto& row = inputs->kernel_ms[static_cast<std::size_t>(pe)];
-        for (int k = std::max(firstKernel, document_->segmentBegin(segment));
-             k < std::min(endKernel, document_->segmentEnd(segment)); ++k) {
-            const double bar = std::max(1.0, row[static_cast<std::size_t>(k)] * scale);
-            const double x = kernelX(k);
-            if (barWidth >= 1) {
-                painter.fillRect(QRectF(x, top + height - bar, barWidth - gap, bar), fill);
-                continue;
-            }
-            const int at = static_cast<int>(std::floor(x));
-            if (at != column) {
-                flush();
-                column = at;
-                tallest = 0;
-            }
-            if (bar > tallest) {
-                tallest = bar;
-                tallestFill = fill;
-            }
-        }
-    }
-    flush();
-    painter.restore();
-
-    // The kernel axis.
-    painter.setPen(grid);
-    painter.drawLine(QPointF(left, top + height), QPointF(right, top + height));
-    const int step = tickStep(static_cast<int>(std::ceil(last - first)),
-                              std::max(2, static_cast<int>(plotWidth() / 70)));
-    painter.setPen(colors.color(QPalette::Text));
-    for (int k = static_cast<int>(std::ceil(first / step)) * step;
-         k <= std::min<double>(count, last); k += step) {
-        const double x = kernelX(k);
-        painter.drawLine(QPointF(x, top + height), QPointF(x, top + height + 3));
-        const QString label = QString::number(k);
-        const double w = metrics.horizontalAdvance(label);
-        painter.drawText(
-            QPointF(std::clamp(x - w / 2, left, right - w), top + height + 3 + metrics.ascent()),
-            label);
-    }
-    painter.setPen(muted);
-    painter.drawText(QRect(kMargin, top + height, labelWidth_ - 8, metrics.height() + 6),
-                     Qt::AlignRight | Qt::AlignVCenter, tr("kernel"));
-
-    // Lanes: one per PE, its segments drawn in it.
-    for (std::size_t lane = 0; lane < lanes_.size(); ++lane) {
-        const int pe = lanes_[lane];
-        const int y = lanes + static_cast<int>(lane) * laneH;
-        if (pe == dropLane_ && draggingSegment_)
-            painter.fillRect(QRectF(left, y, right - left, laneH),
-                             colors.color(QPalette::Highlight).lighter(170));
-        else if (lane % 2 == 1)
-            painter.fillRect(QRectF(left, y, right - left, laneH),
-                             colors.color(QPalette::AlternateBase));
-        const bool usable = inputs->hasLatencies(pe);
-        painter.setPen(usable ? colors.color(QPalette::Text) : muted);
-        painter.drawText(
-            QRect(kMargin, y, labelWidth_ - 8, laneH), Qt::AlignRight | Qt::AlignVCenter,
-            metrics.elidedText(keyOf(document_, pe), Qt::ElideMiddle, labelWidth_ - 8));
-        if (!usable) {
-            painter.setPen(muted);
-            painter.drawText(
-                QRectF(left + 4, y, right - left - 8, laneH), Qt::AlignLeft | Qt::AlignVCenter,
-                tr("cannot take kernels: no predicted latencies (see the note above)"));
-        }
-    }
-    for (int segment = 0; segment < document_->segmentCount(); ++segment) {
-        const int pe = mapping.pes[static_cast<std::size_t>(segment)];
-        const int begin = document_->segmentBegin(segment);
-        const int end = document_->segmentEnd(segment);
-        if (end <= first || begin >= last)
-            continue;
-        const double from = std::max(kernelX(begin), left - 2);
-        const double to = std::min(kernelX(end), right + 2);
-        const QRectF box(from + 1, laneTop(pe) + 2, to - from - 2, laneH - 4);
-        const QColor fill = peColor(pe);
-        painter.fillRect(box, fill);
-        const QString text =
-            tr("%1–%2 · %3 ms")
-                .arg(begin)
-                .arg(end - 1)
-                .arg(QString::fromStdString(format_ms(segmentComputeMs(document_, segment))));
-        if (metrics.horizontalAdvance(text) + 6 < box.width()) {
-            painter.setPen(textOn(fill));
-            painter.drawText(box, Qt::AlignCenter, text);
-        }
-        if (draggingSegment_ && segment == pressedSegment_ && dropLane_ >= 0 && dropLane_ != pe) {
-            QPen outline(colors.color(QPalette::Highlight), 2, Qt::DashLine);
-            painter.setPen(outline);
-            painter.drawRect(box.translated(0, laneTop(dropLane_) - laneTop(pe)));
-        }
-    }
-
-    // Split handles: a line through strip and lanes, a knob above the strip.
-    for (std::size_t i = 0; i < mapping.points.size(); ++i) {
-        if (mapping.points[i] < first || mapping.points[i] > last)
-            continue;
-        const double x = std::round(kernelX(mapping.points[i])) + 0.5;
-        const bool chosen = static_cast<int>(i) == selected_;
-        const QColor ink = chosen ? colors.color(hasFocus() ? QPalette::Active : QPalette::Inactive,
-                                                 QPalette::Highlight)
-                                  : colors.color(QPalette::WindowText);
-        painter.setPen(QPen(ink, chosen ? 2 : 1));
-        painter.drawLine(QPointF(x, top), QPointF(x, bottom));
-        painter.setRenderHint(QPainter::Antialiasing, true);
-        painter.setBrush(ink);
-        const QPointF knob[] = {
-            {x - 5, double(kMargin)}, {x + 5, double(kMargin)}, {x, double(kMargin + kKnobHeight)}};
-        painter.drawPolygon(knob, 3);
-        painter.setRenderHint(QPainter::Antialiasing, false);
-        painter.setBrush(Qt::NoBrush);
-    }
-
-    // The overview: every segment at the scale of the whole model, the window on show outlined.
-    if (hasOverview()) {
-        const int y = overviewTop();
-        const double whole = std::max(1, count);
-        const auto at = [&](double boundary) { return left + (right - left) * boundary / whole; };
-        painter.fillRect(QRectF(left, y, right - left, kOverviewHeight),
-                         colors.color(QPalette::AlternateBase));
-        for (int segment = 0; segment < document_->segmentCount(); ++segment)
-            painter.fillRect(QRectF(at(document_->segmentBegin(segment)), y + 2,
-                                    std::max(1.0, at(document_->segmentEnd(segment)) -
-                                                      at(document_->segmentBegin(segment))),
-                                    kOverviewHeight - 4),
-                             peColor(mapping.pes[static_cast<std::size_t>(segment)]));
-        QPen window(colors.color(QPalette::Highlight), 2);
-        painter.setPen(window);
-        painter.drawRect(
-            QRectF(at(first), y, std::max(2.0, at(last) - at(first)), kOverviewHeight));
-        painter.setPen(muted);
-        painter.drawText(QRect(kMargin, y - 2, labelWidth_ - 8, kOverviewHeight + 4),
-                         Qt::AlignRight | Qt::AlignVCenter, tr("overview"));
-    }
-}
-
 bool PartitionView::event(QEvent* event) {
     if (event->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(event);
@@ -521,7 +292,7 @@ QString PartitionView::toolTipAt(QPointF position) const {
         return inputs->hasLatencies(lane)
                    ? tr("%1: %2 of %3")
                          .arg(
-                             keyOf(document_, lane),
+                             peKey(lane),
                              QString::fromStdString(
                                  inputs->request.cluster->pes[static_cast<std::size_t>(lane)]
                                      .spec.name),
@@ -548,7 +319,7 @@ QString PartitionView::toolTipAt(QPointF position) const {
                 .arg(QString::fromStdString(k.type), QString::fromStdString(k.name),
                      QString::fromStdString(format_ms(inputs->kernel_ms[static_cast<std::size_t>(
                          pe)][static_cast<std::size_t>(kernel)])),
-                     keyOf(document_, pe));
+                     peKey(pe));
         for (const auto& block : inputs->blocks)
             if (kernel >= block.begin && kernel < block.end && !block.name.empty())
                 text += tr("\nin %1 (kernels %2–%3)")
@@ -564,8 +335,7 @@ QString PartitionView::toolTipAt(QPointF position) const {
             .arg(segment + 1)
             .arg(document_->segmentBegin(segment))
             .arg(document_->segmentEnd(segment) - 1)
-            .arg(keyOf(document_, pe),
-                 QString::fromStdString(format_ms(segmentComputeMs(document_, segment))));
+            .arg(peKey(pe), QString::fromStdString(format_ms(segmentComputeMs(segment))));
     return {};
 }
 
@@ -712,9 +482,8 @@ void PartitionView::contextMenuEvent(QContextMenuEvent* event) {
         runOn->setToolTipsVisible(true);
         const auto& inputs = *document_->inputs();
         for (int pe = 0; pe < inputs.peCount(); ++pe) {
-            auto* action = runOn->addAction(keyOf(document_, pe), this, [this, segment, pe] {
-                document_->assignSegment(segment, pe);
-            });
+            auto* action = runOn->addAction(
+                peKey(pe), this, [this, segment, pe] { document_->assignSegment(segment, pe); });
             action->setCheckable(true);
             action->setChecked(document_->mapping().pes[static_cast<std::size_t>(segment)] == pe);
             action->setEnabled(inputs.hasLatencies(pe));

@@ -13,6 +13,8 @@
 #include <QWidget>
 #include <vector>
 
+class QPainter;
+
 namespace cleave::ui {
 
 class PartitionDocument;
@@ -62,7 +64,13 @@ protected:
     bool focusNextPrevChild(bool next) override;
 
 private:
+    static constexpr int kMargin = 8;
+    static constexpr int kKnobHeight = 10;
+    static constexpr int kOverviewHeight = 12;
+
     void updateInputs();
+    QString peKey(int pe) const;
+    double segmentComputeMs(int segment) const; // on its PE, the sum of its kernels' latencies
     double plotLeft() const;
     double plotWidth() const;
     double kernelX(int boundary) const;
@@ -82,6 +90,17 @@ private:
     void centreOverviewAt(double x);
     void keepInView(int boundary);
     QString toolTipAt(QPointF position) const;
+
+    // paintEvent's parts, in the order they are drawn (partition_view_painting.cpp).
+    struct PaintFrame;
+    void paintScale(QPainter& painter, const PaintFrame& frame) const;
+    void paintBlocks(QPainter& painter, const PaintFrame& frame) const;
+    void paintBars(QPainter& painter, const PaintFrame& frame) const;
+    void paintKernelAxis(QPainter& painter, const PaintFrame& frame) const;
+    void paintLanes(QPainter& painter, const PaintFrame& frame) const;
+    void paintSegments(QPainter& painter, const PaintFrame& frame) const;
+    void paintHandles(QPainter& painter, const PaintFrame& frame) const;
+    void paintOverview(QPainter& painter, const PaintFrame& frame) const;
 
     PartitionDocument* document_;
     std::vector<int> colorIndex_; // per PE: its place among the PEs with latencies

@@ -70,110 +70,138 @@ QSize PeFiguresView::minimumSizeHint() const {
     return {400, 2 * kMargin + 2 * (fontMetrics().height() + 10)};
 }
 
+// What every part of one paint measures from: a row's height, the width of the PE names, each
+// figure column's left and width, and the largest energy and memory of a PE (the bars' scale
+// where there is no other).
+struct PeFiguresView::PaintFrame {
+    int rowHeight;
+    int labelWidth;
+    int columnLeft[3];
+    int columnWidth[3];
+    double maxEnergy;
+    std::int64_t maxMemory;
+};
+
+PeFiguresView::PaintFrame PeFiguresView::paintFrame() const {
+    const QFontMetrics metrics = fontMetrics();
+    const auto& inputs = *document_->inputs();
+    const auto& evaluation = document_->evaluation();
+    PaintFrame f{};
+    f.rowHeight = metrics.height() + 10;
+    f.labelWidth = metrics.horizontalAdvance("nx01_gpu");
+    for (const int pe : rows_)
+        f.labelWidth = std::max(
+            f.labelWidth, metrics.horizontalAdvance(QString::fromStdString(
+                              inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key)));
+    f.labelWidth += 12;
+    // Memory, the longest figure, gets 40%; time 35%, energy the rest.
+    const int columnsWidth = width() - 2 * kMargin - f.labelWidth;
+    f.columnWidth[0] = columnsWidth * 35 / 100;
+    f.columnWidth[1] = columnsWidth * 40 / 100;
+    f.columnWidth[2] = columnsWidth * 25 / 100;
+    f.columnLeft[0] = kMargin + f.labelWidth;
+    f.columnLeft[1] = kMargin + f.labelWidth + f.columnWidth[0];
+    f.columnLeft[2] = kMargin + f.labelWidth + f.columnWidth[0] + f.columnWidth[1];
+    f.maxEnergy = 0;
+    f.maxMemory = 1;
+    for (const int pe : rows_) {
+        const auto& costs = evaluation.pes[static_cast<std::size_t>(pe)];
+        if (!std::isnan(costs.energy_mj))
+            f.maxEnergy = std::max(f.maxEnergy, costs.energy_mj);
+        f.maxMemory = std::max(f.maxMemory, costs.memory_bytes());
+    }
+    return f;
+}
+
 void PeFiguresView::paintEvent(QPaintEvent*) {
     if (!document_->hasMapping())
         return;
     QPainter painter(this);
+    const PaintFrame frame = paintFrame();
+    paintHeaders(painter, frame);
+    for (std::size_t row = 0; row < rows_.size(); ++row)
+        paintRow(painter, frame, row);
+}
+
+void PeFiguresView::paintHeaders(QPainter& painter, const PaintFrame& f) const {
     const QFontMetrics metrics = fontMetrics();
-    const QPalette& colors = palette();
-    const auto& inputs = *document_->inputs();
-    const auto& evaluation = document_->evaluation();
-    const int rowHeight = metrics.height() + 10;
-    int labelWidth = metrics.horizontalAdvance("nx01_gpu");
-    for (const int pe : rows_)
-        labelWidth = std::max(labelWidth,
-                              metrics.horizontalAdvance(QString::fromStdString(
-                                  inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key)));
-    labelWidth += 12;
-    // Memory, the longest figure, gets 40%; time 35%, energy the rest.
-    const int columnsWidth = width() - 2 * kMargin - labelWidth;
-    const int columnWidth[] = {columnsWidth * 35 / 100, columnsWidth * 40 / 100,
-                               columnsWidth * 25 / 100};
-    const int columnLeft[] = {kMargin + labelWidth, kMargin + labelWidth + columnWidth[0],
-                              kMargin + labelWidth + columnWidth[0] + columnWidth[1]};
-    const QColor track = colors.color(QPalette::AlternateBase);
-    const QColor text = colors.color(QPalette::Text);
-
-    double maxEnergy = 0;
-    std::int64_t maxMemory = 1;
-    for (const int pe : rows_) {
-        const auto& costs = evaluation.pes[static_cast<std::size_t>(pe)];
-        if (!std::isnan(costs.energy_mj))
-            maxEnergy = std::max(maxEnergy, costs.energy_mj);
-        maxMemory = std::max(maxMemory, costs.memory_bytes());
-    }
-
     const QString headers[] = {tr("Time (communication)"), tr("Memory of capacity"),
                                tr("Energy per input")};
-    painter.setPen(colors.color(QPalette::Disabled, QPalette::WindowText));
+    painter.setPen(palette().color(QPalette::Disabled, QPalette::WindowText));
     for (int column = 0; column < 3; ++column)
         painter.drawText(
-            QRect(columnLeft[column], kMargin, columnWidth[column] - 8, rowHeight),
+            QRect(f.columnLeft[column], kMargin, f.columnWidth[column] - 8, f.rowHeight),
             Qt::AlignLeft | Qt::AlignVCenter,
-            metrics.elidedText(headers[column], Qt::ElideRight, columnWidth[column] - 8));
+            metrics.elidedText(headers[column], Qt::ElideRight, f.columnWidth[column] - 8));
+}
 
-    // Its figure, and under it a thin bar over its track.
-    const auto drawBar = [&](int column, int y, double share, double secondShare,
-                             const QColor& fill, const QString& label) {
-        const QRectF box(columnLeft[column], y, columnWidth[column] - 12, rowHeight);
-        painter.setPen(text);
-        painter.drawText(box.adjusted(0, 0, 0, -7), Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(label, Qt::ElideRight, static_cast<int>(box.width())));
-        const QRectF cell(box.left(), box.bottom() - 7, box.width(), 5);
-        painter.fillRect(cell, track);
-        const double first = std::clamp(share, 0.0, 1.0) * cell.width();
-        painter.fillRect(QRectF(cell.left(), cell.top(), first, cell.height()), fill);
-        if (secondShare > 0) // communication: the same hue, paler
-            painter.fillRect(QRectF(cell.left() + first, cell.top(),
-                                    std::clamp(secondShare, 0.0, 1.0 - share) * cell.width(),
-                                    cell.height()),
-                             fill.lighter(150));
-    };
-
-    for (std::size_t row = 0; row < rows_.size(); ++row) {
-        const int pe = rows_[row];
-        const int y = kMargin + static_cast<int>(row + 1) * rowHeight;
-        const auto& costs = evaluation.pes[static_cast<std::size_t>(pe)];
-        const bool bottleneck = costs.time_ms() >= evaluation.bottleneck_ms;
-        QFont font = painter.font();
-        font.setBold(bottleneck);
-        painter.setFont(font);
-        painter.setPen(text);
-        painter.drawText(
-            QRect(kMargin, y, labelWidth - 8, rowHeight), Qt::AlignRight | Qt::AlignVCenter,
-            QString::fromStdString(inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key));
-        font.setBold(false);
-        painter.setFont(font);
-        const QColor fill = peColor_(pe);
-        const double bottleneckMs = std::max(evaluation.bottleneck_ms, 1e-12);
-        drawBar(0, y, costs.compute_ms / bottleneckMs, costs.communication_ms() / bottleneckMs,
-                fill,
-                tr("%1 ms (%2)")
-                    .arg(QString::fromStdString(format_ms(costs.time_ms())),
-                         QString::fromStdString(format_ms(costs.communication_ms()))));
-        const auto& capacity = inputs.capacity_bytes[static_cast<std::size_t>(pe)];
-        if (capacity) {
-            const bool over = memoryOverCapacity(pe);
-            const double share =
-                static_cast<double>(costs.memory_bytes()) / static_cast<double>(*capacity);
-            drawBar(1, y, over ? 1.0 : share, 0, memoryColor(pe),
-                    over ? tr("%1: its host needs %2 of %3")
-                               .arg(bytesText(costs.memory_bytes()), bytesText(hostMemory(pe)),
-                                    bytesText(*capacity))
-                         : tr("%1 of %2 (%3%)")
-                               .arg(bytesText(costs.memory_bytes()), bytesText(*capacity))
-                               .arg(100 * share, 0, 'f', share < 0.1 ? 2 : 1));
-        } else {
-            drawBar(1, y,
-                    static_cast<double>(costs.memory_bytes()) / static_cast<double>(maxMemory), 0,
-                    fill, tr("%1 (capacity unknown)").arg(bytesText(costs.memory_bytes())));
-        }
-        if (std::isnan(costs.energy_mj))
-            drawBar(2, y, 0, 0, fill, tr("no power figure for this device"));
-        else
-            drawBar(2, y, maxEnergy > 0 ? costs.energy_mj / maxEnergy : 0, 0, fill,
-                    tr("%1 mJ").arg(QString::fromStdString(format_ms(costs.energy_mj))));
+// A PE's name (bold for the bottleneck), then its time, memory and energy.
+void PeFiguresView::paintRow(QPainter& painter, const PaintFrame& f, std::size_t row) const {
+    const auto& inputs = *document_->inputs();
+    const auto& evaluation = document_->evaluation();
+    const int pe = rows_[row];
+    const int y = kMargin + static_cast<int>(row + 1) * f.rowHeight;
+    const auto& costs = evaluation.pes[static_cast<std::size_t>(pe)];
+    const bool bottleneck = costs.time_ms() >= evaluation.bottleneck_ms;
+    QFont font = painter.font();
+    font.setBold(bottleneck);
+    painter.setFont(font);
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(
+        QRect(kMargin, y, f.labelWidth - 8, f.rowHeight), Qt::AlignRight | Qt::AlignVCenter,
+        QString::fromStdString(inputs.request.cluster->pes[static_cast<std::size_t>(pe)].key));
+    font.setBold(false);
+    painter.setFont(font);
+    const QColor fill = peColor_(pe);
+    const double bottleneckMs = std::max(evaluation.bottleneck_ms, 1e-12);
+    paintBar(painter, f, 0, y, costs.compute_ms / bottleneckMs,
+             costs.communication_ms() / bottleneckMs, fill,
+             tr("%1 ms (%2)")
+                 .arg(QString::fromStdString(format_ms(costs.time_ms())),
+                      QString::fromStdString(format_ms(costs.communication_ms()))));
+    const auto& capacity = inputs.capacity_bytes[static_cast<std::size_t>(pe)];
+    if (capacity) {
+        const bool over = memoryOverCapacity(pe);
+        const double share =
+            static_cast<double>(costs.memory_bytes()) / static_cast<double>(*capacity);
+        paintBar(painter, f, 1, y, over ? 1.0 : share, 0, memoryColor(pe),
+                 over ? tr("%1: its host needs %2 of %3")
+                            .arg(bytesText(costs.memory_bytes()), bytesText(hostMemory(pe)),
+                                 bytesText(*capacity))
+                      : tr("%1 of %2 (%3%)")
+                            .arg(bytesText(costs.memory_bytes()), bytesText(*capacity))
+                            .arg(100 * share, 0, 'f', share < 0.1 ? 2 : 1));
+    } else {
+        paintBar(painter, f, 1, y,
+                 static_cast<double>(costs.memory_bytes()) / static_cast<double>(f.maxMemory), 0,
+                 fill, tr("%1 (capacity unknown)").arg(bytesText(costs.memory_bytes())));
     }
+    if (std::isnan(costs.energy_mj))
+        paintBar(painter, f, 2, y, 0, 0, fill, tr("no power figure for this device"));
+    else
+        paintBar(painter, f, 2, y, f.maxEnergy > 0 ? costs.energy_mj / f.maxEnergy : 0, 0, fill,
+                 tr("%1 mJ").arg(QString::fromStdString(format_ms(costs.energy_mj))));
+}
+
+// A figure, and under it a thin bar over its track: `share` of it in `fill`, then `secondShare`
+// (communication) in the same hue, paler.
+void PeFiguresView::paintBar(QPainter& painter, const PaintFrame& f, int column, int y,
+                             double share, double secondShare, const QColor& fill,
+                             const QString& label) const {
+    const QRectF box(f.columnLeft[column], y, f.columnWidth[column] - 12, f.rowHeight);
+    painter.setPen(palette().color(QPalette::Text));
+    painter.drawText(
+        box.adjusted(0, 0, 0, -7), Qt::AlignLeft | Qt::AlignVCenter,
+        fontMetrics().elidedText(label, Qt::ElideRight, static_cast<int>(box.width())));
+    const QRectF cell(box.left(), box.bottom() - 7, box.width(), 5);
+    painter.fillRect(cell, palette().color(QPalette::AlternateBase));
+    const double first = std::clamp(share, 0.0, 1.0) * cell.width();
+    painter.fillRect(QRectF(cell.left(), cell.top(), first, cell.height()), fill);
+    if (secondShare > 0)
+        painter.fillRect(QRectF(cell.left() + first, cell.top(),
+                                std::clamp(secondShare, 0.0, 1.0 - share) * cell.width(),
+                                cell.height()),
+                         fill.lighter(150));
 }
 
 } // namespace cleave::ui

@@ -8,6 +8,8 @@
 #include <functional>
 #include <vector>
 
+class QPainter;
+
 namespace cleave::ui {
 
 class PartitionDocument;
@@ -35,6 +37,14 @@ protected:
 private:
     void updateRows();
     std::int64_t hostMemory(int pe) const;
+
+    // paintEvent's parts: the column headers, then a row per PE, each a bar per figure.
+    struct PaintFrame;
+    PaintFrame paintFrame() const;
+    void paintHeaders(QPainter& painter, const PaintFrame& frame) const;
+    void paintRow(QPainter& painter, const PaintFrame& frame, std::size_t row) const;
+    void paintBar(QPainter& painter, const PaintFrame& frame, int column, int y, double share,
+                  double secondShare, const QColor& fill, const QString& label) const;
 
     PartitionDocument* document_;
     std::function<QColor(int)> peColor_;
