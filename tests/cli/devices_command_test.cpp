@@ -214,6 +214,30 @@ private slots:
                                        "from 1 to 4096, found 0\n");
     }
 
+    // A device id names the user library's files: one past the limit is refused by its
+    // length, not by the file system.
+    void anIdPastTheLengthLimitSaysTheLimit() {
+        QTemporaryDir dir;
+        QFile good(QString(CLEAVE_TEST_DATA_DIR) + "/regressions/bar-box-2t.json");
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        QJsonObject device = QJsonDocument::fromJson(good.readAll()).object();
+        device["id"] = QString(300, 'b');
+        const QString path = dir.filePath("long.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(device).toJson());
+        file.close();
+        const Run shown = run_cleave({"devices", "show", path});
+        QCOMPARE(shown.exit_code, 2);
+        QCOMPARE(QString(shown.err), "cleave: " + path +
+                                         ": /id: expected an id of at most 64 characters, found "
+                                         "300\n");
+        const Run imported = run_in(dir.filePath("home"), {"devices", "import", path});
+        QCOMPARE(imported.exit_code, 2);
+        QVERIFY(imported.err.contains("at most 64 characters"));
+        QVERIFY(!QFile::exists(dir.filePath("home/cleave")));
+    }
+
     // The predictors that once crashed `predict` crashed `devices import --predictor` too
     // (tests/data/regressions): refused, and nothing is written.
     void formerCrashesOfImportExitTwoNamingTheFile_data() {
