@@ -1,6 +1,7 @@
 #include "json_file.hpp"
 
 #include "input_error.hpp"
+#include "json_reader.hpp"
 #include "xz_codec.hpp"
 
 #include <fstream>
@@ -21,25 +22,15 @@ std::string read_json_text(const std::string& path, const std::string& expected)
     return is_xz(text) ? xz_decompress(text, path, expected) : text;
 }
 
-template <class Json> Json parse_json_file(const std::string& path, const std::string& expected) {
-    const auto text = read_json_text(path, expected);
-    try {
-        return Json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(path, "byte " + std::to_string(e.byte),
-                         "not valid JSON; expected " + expected);
-    }
-}
-
 } // namespace
 
 nlohmann::json read_json_file(const std::string& path, const std::string& expected) {
-    return parse_json_file<nlohmann::json>(path, expected);
+    return JsonReader(path).parse(read_json_text(path, expected), expected);
 }
 
 nlohmann::ordered_json read_ordered_json_file(const std::string& path,
                                               const std::string& expected) {
-    return parse_json_file<nlohmann::ordered_json>(path, expected);
+    return JsonReader(path).parse_ordered(read_json_text(path, expected), expected);
 }
 
 } // namespace cleave

@@ -2,6 +2,7 @@
 
 #include "input_error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -26,6 +27,121 @@ std::string shown(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", value);
     return text;
+}
+
+// nlohmann's own DOM builder, counting the nesting and keeping what went wrong where: the parser
+// hands its errors to the builder with their byte, and nlohmann's builder would throw a number
+// too large for a double (31e998) as an out_of_range that has lost it.
+template <class Json> class PlacedDomBuilder {
+public:
+    explicit PlacedDomBuilder(Json& root) : dom_(root) {}
+
+    bool null() { return dom_.null(); }
+    bool boolean(bool value) { return dom_.boolean(value); }
+    bool number_integer(typename Json::number_integer_t value) {
+        return dom_.number_integer(value);
+    }
+    bool number_unsigned(typename Json::number_unsigned_t value) {
+        return dom_.number_unsigned(value);
+    }
+    bool number_float(typename Json::number_float_t value, const typename Json::string_t& text) {
+        return dom_.number_float(value, text);
+    }
+    bool string(typename Json::string_t& value) { return dom_.string(value); }
+    bool binary(typename Json::binary_t& value) { return dom_.binary(value); }
+    bool start_object(std::size_t size) { return deeper() && dom_.start_object(size); }
+    bool key(typename Json::string_t& value) { return dom_.key(value); }
+    bool end_object() {
+        --depth_;
+        return dom_.end_object();
+    }
+    bool start_array(std::size_t size) { return deeper() && dom_.start_array(size); }
+    bool end_array() {
+        --depth_;
+        return dom_.end_array();
+    }
+    template <class Exception>
+    bool parse_error(std::size_t byte, const std::string& token, const Exception& error) {
+        byte_ = byte;
+        token_ = token;
+        error_id_ = error.id;
+        return false;
+    }
+
+    bool too_deep() const { return too_deep_; }
+    std::size_t byte() const { return byte_; }
+    const std::string& token() const { return token_; }
+    bool number_overflow() const { return error_id_ == kNumberOverflow; }
+
+private:
+    static constexpr int kNumberOverflow = 406; // nlohmann's out_of_range.406
+
+    bool deeper() {
+        too_deep_ = ++depth_ > kMaxJsonDepth;
+        return !too_deep_;
+    }
+
+    nlohmann::detail::json_sax_dom_parser<Json> dom_;
+    int depth_ = 0;
+    bool too_deep_ = false;
+    std::size_t byte_ = 0;
+    std::string token_;
+    int error_id_ = 0;
+};
+
+// The byte after the first bracket nested deeper than kMaxJsonDepth (brackets in strings do not
+// count): the parser stops there without saying where.
+std::size_t too_deep_at(const std::string& text) {
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                return i + 1;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return text.size();
+}
+
+// `read`: the bytes the parser had read when it stopped, the last of them the one at fault.
+std::string text_place(const std::string& text, std::size_t read, JsonReader::TextPlace style) {
+    if (style == JsonReader::TextPlace::byte)
+        return "byte " + std::to_string(read);
+    const std::size_t byte = std::min(read == 0 ? 0 : read - 1, text.size());
+    const auto line =
+        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n');
+    const auto start = text.rfind('\n', byte == 0 ? 0 : byte - 1);
+    const auto column = start == std::string::npos || byte == 0 ? byte : byte - start - 1;
+    return "line " + std::to_string(line) + ", column " + std::to_string(column + 1);
+}
+
+template <class Json>
+Json parse_text(const std::string& text, const std::string& file, JsonReader::TextPlace style,
+                const std::string& expected) {
+    Json root;
+    PlacedDomBuilder<Json> builder(root);
+    if (Json::sax_parse(text, &builder))
+        return root;
+    if (builder.too_deep())
+        throw InputError(file, text_place(text, too_deep_at(text), style),
+                         "arrays and objects nested more than " + std::to_string(kMaxJsonDepth) +
+                             " deep; expected " + expected);
+    const std::string place = text_place(text, builder.byte(), style);
+    if (builder.number_overflow())
+        throw InputError(file, place,
+                         "the number " + builder.token() + " is too large for a double; expected " +
+                             expected);
+    throw InputError(file, place, "not valid JSON; expected " + expected);
 }
 } // namespace
 
@@ -56,12 +172,12 @@ void JsonReader::fail(const std::string& pointer, const std::string& problem) co
 }
 
 json JsonReader::parse(const std::string& text, const std::string& expected) const {
-    try {
-        return json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(file_, "byte " + std::to_string(e.byte),
-                         "not valid JSON; expected " + expected);
-    }
+    return parse_text<json>(text, file_, text_place_, expected);
+}
+
+nlohmann::ordered_json JsonReader::parse_ordered(const std::string& text,
+                                                 const std::string& expected) const {
+    return parse_text<nlohmann::ordered_json>(text, file_, text_place_, expected);
 }
 
 const json* JsonReader::member(const json& object, const std::string& pointer,

@@ -12,16 +12,31 @@
 
 namespace cleave {
 
+// The deepest nesting of arrays and objects a file may have. No file of Cleave's nests more than
+// a few levels, and copying, comparing or writing a value nested without end recurses once per
+// level until the stack runs out.
+inline constexpr int kMaxJsonDepth = 256;
+
 class JsonReader {
 public:
-    explicit JsonReader(std::string file) : file_(std::move(file)) {}
+    // How a syntax error's place is told: "byte N", or "line L, column C" for a file read line
+    // by line in an editor (a profiling trace).
+    enum class TextPlace { byte, line_and_column };
+
+    explicit JsonReader(std::string file, TextPlace text_place = TextPlace::byte)
+        : file_(std::move(file)), text_place_(text_place) {}
 
     const std::string& file() const { return file_; }
 
     [[noreturn]] void fail(const std::string& pointer, const std::string& problem) const;
 
-    // The whole text as JSON; `expected` says what the file should be ("a device file").
+    // The whole text as JSON; `expected` says what the file should be ("a device file"). A
+    // syntax error, a number too large for a double or nesting deeper than kMaxJsonDepth is
+    // an InputError at the byte where it was found.
     nlohmann::json parse(const std::string& text, const std::string& expected) const;
+    // The same, keeping the objects' keys in file order.
+    nlohmann::ordered_json parse_ordered(const std::string& text,
+                                         const std::string& expected) const;
 
     // The member `key` of `object` (at `pointer`), or nullptr when it is absent and optional.
     const nlohmann::json* member(const nlohmann::json& object, const std::string& pointer,
@@ -79,6 +94,7 @@ private:
                                 nlohmann::json::value_t type) const;
 
     std::string file_;
+    TextPlace text_place_;
 };
 
 class InputError;

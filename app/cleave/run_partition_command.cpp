@@ -4,10 +4,12 @@
 #include "commands.hpp"
 #include "core/atomic_file.hpp"
 #include "core/autodice/partition_runner.hpp"
+#include "core/autodice/run_summary.hpp"
 #include "core/device/cluster.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
+#include "core/json_reader.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/plugin/plugin_registry.hpp"
@@ -51,7 +53,7 @@ struct PredictionInputs {
 // rank's time per input (compute plus communication), ranks as the summary lists them.
 nlohmann::ordered_json predicted_json(const RunPartitionOptions& options,
                                       const PredictionInputs& in,
-                                      const nlohmann::ordered_json& summary) {
+                                      const autodice::RunSummary& summary) {
     std::vector<int> used;
     for (const int pe : in.assignment.pe_of_kernel)
         if (std::find(used.begin(), used.end(), pe) == used.end())
@@ -62,17 +64,15 @@ nlohmann::ordered_json predicted_json(const RunPartitionOptions& options,
                                           in.given ? &*in.given : nullptr));
     const auto evaluation = costs.evaluate(in.assignment);
     auto per_rank = nlohmann::ordered_json::array();
-    for (const auto& rank : summary["per_rank"]) {
-        const auto key = rank["key"].get<std::string>();
+    for (const auto& rank : summary.per_rank) {
         const auto index =
-            static_cast<std::size_t>(in.cluster.find_pe(key) - in.cluster.pes.data());
-        per_rank.push_back({{"key", key}, {"time_ms", evaluation.pes[index].time_ms()}});
+            static_cast<std::size_t>(in.cluster.find_pe(rank.key) - in.cluster.pes.data());
+        per_rank.push_back({{"key", rank.key}, {"time_ms", evaluation.pes[index].time_ms()}});
     }
     return {{"cluster", options.cluster},
             {"predictor", options.predictor.empty() ? "shipped or roofline" : options.predictor},
             {"throughput_ips", evaluation.throughput_per_s},
-            {"measured_over_predicted",
-             summary["throughput_ips"].get<double>() / evaluation.throughput_per_s},
+            {"measured_over_predicted", summary.throughput_ips / evaluation.throughput_per_s},
             {"per_rank", per_rank}};
 }
 
@@ -107,34 +107,36 @@ int run_partition(const RunPartitionOptions& options) {
                              .threads = options.threads});
     if (text.empty())
         return 0; // not rank 0
+    const auto file = (std::filesystem::path(options.package) / "run-summary.json").string();
+    auto summary = autodice::parse_run_summary(text, file);
     if (prediction) {
-        auto summary = nlohmann::ordered_json::parse(text);
-        summary["predicted"] = predicted_json(options, *prediction, summary);
-        text = summary.dump(2) + "\n";
-        write_file_atomically(std::filesystem::path(options.package) / "run-summary.json", text);
+        const auto predicted = predicted_json(options, *prediction, summary);
+        summary.predicted =
+            autodice::PredictedRun{predicted["throughput_ips"].get<double>(),
+                                   predicted["measured_over_predicted"].get<double>()};
+        auto document = JsonReader(file).parse_ordered(text, "a run summary");
+        document["predicted"] = predicted;
+        text = document.dump(2) + "\n";
+        write_file_atomically(file, text);
     }
     if (options.json) {
         std::fputs(text.c_str(), stdout);
         return 0;
     }
-    const auto summary = nlohmann::json::parse(text);
-    std::printf("%s: %d ranks, %d inputs (%s)\n", options.package.c_str(),
-                summary["ranks"].get<int>(), summary["inputs"].get<int>(),
-                summary["runtime"].get<std::string>().c_str());
+    std::printf("%s: %d ranks, %d inputs (%s)\n", options.package.c_str(), summary.ranks,
+                summary.inputs, summary.runtime.c_str());
     std::printf("throughput %.2f inputs/s, max abs diff to the whole model %.3g\n",
-                summary["throughput_ips"].get<double>(), summary["max_abs_diff"].get<double>());
+                summary.throughput_ips, summary.max_abs_diff);
     std::printf("%4s  %-20s %12s %12s %12s %12s %10s\n", "rank", "key", "compute ms", "receive ms",
                 "send ms", "ms/input", "peak MiB");
-    for (const auto& r : summary["per_rank"])
-        std::printf("%4d  %-20s %12.1f %12.1f %12.1f %12.2f %10.1f\n", r["rank"].get<int>(),
-                    r["key"].get<std::string>().c_str(), r["compute_ms"].get<double>(),
-                    r["receive_wait_ms"].get<double>(), r["send_wait_ms"].get<double>(),
-                    r["compute_ms_per_input"].get<double>(),
-                    r["peak_rss_kib"].get<double>() / 1024.0);
-    if (summary.contains("predicted"))
+    for (const auto& r : summary.per_rank)
+        std::printf("%4d  %-20s %12.1f %12.1f %12.1f %12.2f %10.1f\n", r.rank, r.key.c_str(),
+                    r.compute_ms, r.receive_wait_ms, r.send_wait_ms, r.compute_ms_per_input,
+                    r.peak_rss_kib / 1024.0);
+    if (summary.predicted)
         std::printf("predicted on %s: %.2f inputs/s (measured / predicted %.2f)\n",
-                    options.cluster.c_str(), summary["predicted"]["throughput_ips"].get<double>(),
-                    summary["predicted"]["measured_over_predicted"].get<double>());
+                    options.cluster.c_str(), summary.predicted->throughput_ips,
+                    summary.predicted->measured_over_predicted);
     std::printf("written to %s/run-summary.json\n", options.package.c_str());
     return 0;
 }

@@ -112,14 +112,7 @@ std::vector<int> check_mapping(const nlohmann::json& root, const std::string& fi
 
 std::vector<int> parse_mapping_file(const std::string& json_text, const std::string& file,
                                     const graph::Model& model, const device::Cluster& cluster) {
-    nlohmann::json root;
-    try {
-        root = nlohmann::json::parse(json_text);
-    } catch (const nlohmann::json::parse_error& e) {
-        throw InputError(file, "byte " + std::to_string(e.byte),
-                         std::string("not valid JSON; expected ") + kExpected);
-    }
-    return check_mapping(root, file, model, cluster);
+    return check_mapping(JsonReader(file).parse(json_text, kExpected), file, model, cluster);
 }
 
 std::vector<int> read_mapping_file(const std::string& path, const graph::Model& model,

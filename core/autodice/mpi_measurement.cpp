@@ -3,6 +3,7 @@
 #include "core/input_error.hpp"
 #include "export.hpp"
 #include "mapping_file.hpp"
+#include "run_summary.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -10,7 +11,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <spawn.h>
 #include <sstream>
 #include <stdexcept>
@@ -158,15 +158,11 @@ PackageMeasurement measure_package(const MpiLaunch& launch, const std::filesyste
     text << in.rdbuf();
     PackageMeasurement result;
     result.summary = text.str();
-    try {
-        const auto summary = nlohmann::json::parse(result.summary);
-        result.ranks = summary.at("ranks").get<int>();
-        result.throughput_ips = summary.at("throughput_ips").get<double>();
-        result.max_abs_diff = summary.at("max_abs_diff").get<double>();
-        result.wall_ms = summary.at("wall_ms").get<double>();
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(summary_file.string(), "", std::string("not a run summary: ") + e.what());
-    }
+    const RunSummary summary = parse_run_summary(result.summary, summary_file.string());
+    result.ranks = summary.ranks;
+    result.throughput_ips = summary.throughput_ips;
+    result.max_abs_diff = summary.max_abs_diff;
+    result.wall_ms = summary.wall_ms;
     return result;
 }
 

@@ -20,7 +20,10 @@ void read_table(const std::filesystem::path& file, PackageLayout& layout, bool r
     const JsonReader reader(path);
     reader.expect_object(root, "", "an object with one entry per mapping key");
     const int ranks = static_cast<int>(layout.ranks.size());
-    for (const auto& [key, buffers] : root.items()) {
+    for (const auto& entry : root.items()) {
+        // Not a structured binding: clang before 16 cannot capture one in a lambda.
+        const std::string& key = entry.key();
+        const auto& buffers = entry.value();
         const auto rank = std::find_if(layout.ranks.begin(), layout.ranks.end(),
                                        [&](const PackageRank& r) { return r.key == key; });
         const std::string at = child_pointer("", key);

@@ -8,6 +8,7 @@
 #include "core/predict/predictor.hpp"
 #include "core/xz_codec.hpp"
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 namespace cleave::calibration {
@@ -56,12 +57,19 @@ device::DeviceSpec import_device(const std::string& file, const std::string& pre
     const JsonReader reader(file);
     if (!document.is_object()) // kept in order: written back as it came
         reader.fail("", std::string("expected ") + kExpected);
-    const std::string format = document.value("format", std::string());
+    const auto at = [&](const char* key) { // a member, or null
+        const auto it = document.find(key);
+        return it == document.end() ? nlohmann::ordered_json() : *it;
+    };
+    const auto format_value = at("format");
+    const std::string format =
+        format_value.is_string() ? format_value.get<std::string>() : std::string();
     device::DeviceSpec device;
     nlohmann::ordered_json predictor_document;
     std::string predictor_place; // the file and pointer its errors name
     if (format == kFormat) {
-        if (document.value("version", 0) != kVersion)
+        if (const auto version = at("version");
+            !version.is_number_integer() || version.get<std::int64_t>() != kVersion)
             reader.fail("/version", "expected " + std::to_string(kVersion));
         if (!document.contains("device") || !document["device"].is_object())
             reader.fail("/device", "expected a device file's object");

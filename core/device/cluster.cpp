@@ -119,6 +119,8 @@ Cluster cluster_from_json(const json& root, const std::string& file) {
         reader.only_known(entry, pointer, {"host", "device"});
         ClusterHost host;
         host.host = reader.string(entry, pointer, "host", true);
+        if (host.host.size() > kMaxHostNameLength)
+            reader.fail(child_pointer(pointer, "host"), host_name_too_long(host.host));
         if (!valid_host_name(host.host))
             reader.fail(child_pointer(pointer, "host"),
                         "expected a host name of letters, digits, '-' and '.' ('_' joins host "

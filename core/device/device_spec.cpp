@@ -85,9 +85,7 @@ public:
         device.file = reader_.file();
         device.id = reader_.string(root, "", "id", true);
         if (!is_device_id(device.id))
-            reader_.fail("/id", "expected a lower-case kebab-case id such as "
-                                "\"jetson-xavier-nx\", found \"" +
-                                    device.id + "\"");
+            reader_.fail("/id", device_id_problem(device.id));
         device.name = reader_.string(root, "", "name", true);
         const std::string kind =
             choice(reader_, root, "", "kind", {"cpu", "gpu", "npu", "soc"}, true);
@@ -429,11 +427,19 @@ std::string to_string(PeKind kind) {
 }
 
 bool is_device_id(const std::string& id) {
-    if (id.empty() || id.front() == '-' || id.back() == '-' || id.find("--") != std::string::npos)
+    if (id.empty() || id.size() > kMaxDeviceIdLength || id.front() == '-' || id.back() == '-' ||
+        id.find("--") != std::string::npos)
         return false;
     return std::all_of(id.begin(), id.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
     });
+}
+
+std::string device_id_problem(const std::string& id) {
+    if (id.size() > kMaxDeviceIdLength)
+        return "expected an id of at most " + std::to_string(kMaxDeviceIdLength) +
+               " characters, found " + std::to_string(id.size());
+    return "expected a lower-case kebab-case id such as \"jetson-xavier-nx\", found \"" + id + "\"";
 }
 
 DeviceSpec parse_device_spec(const std::string& json_text, const std::string& file) {

@@ -112,8 +112,14 @@ struct DeviceSpec {
     std::string file; // where it was read from: a path, "built-in" or "detected"
 };
 
-// Lower-case kebab case: "jetson-xavier-nx".
+// The longest device id. An id names files of the user library (devices/ID.json), which the
+// file system limits to 255 bytes; a name is read by people, and 64 characters is plenty.
+inline constexpr std::size_t kMaxDeviceIdLength = 64;
+
+// Lower-case kebab case, at most kMaxDeviceIdLength characters: "jetson-xavier-nx".
 bool is_device_id(const std::string& id);
+// What is wrong with an id that is not a device id, for a message ("expected ..., found ...").
+std::string device_id_problem(const std::string& id);
 
 // Parses a device file; throws InputError(file, JSON pointer, expected) on any mistake.
 DeviceSpec parse_device_spec(const std::string& json_text, const std::string& file);

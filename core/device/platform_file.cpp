@@ -81,11 +81,17 @@ private:
 
 } // namespace
 
+std::string host_name_too_long(const std::string& host) {
+    return "expected a host name of at most " + std::to_string(kMaxHostNameLength) +
+           " characters, found " + std::to_string(host.size());
+}
+
 bool valid_host_name(const std::string& host) {
-    return !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '-' || c == '.';
-    });
+    return !host.empty() && host.size() <= kMaxHostNameLength &&
+           std::all_of(host.begin(), host.end(), [](char c) {
+               return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '.';
+           });
 }
 
 PlatformFile parse_platform_file(const std::string& text, const std::string& file) {
@@ -113,6 +119,8 @@ PlatformFile parse_platform_file(const std::string& text, const std::string& fil
         PlatformHost host;
         host.line = number;
         host.host = fields[0];
+        if (host.host.size() > kMaxHostNameLength)
+            reader.fail(host_name_too_long(host.host));
         if (!valid_host_name(host.host))
             reader.fail("expected a host name of letters, digits, '-' and '.' (fields are "
                         "separated by commas), found \"" +

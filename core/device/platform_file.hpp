@@ -36,9 +36,15 @@ struct PlatformFile {
     std::vector<PlatformHost> hosts;
 };
 
+// The longest host name, Linux's HOST_NAME_MAX: a host's PE keys name the files of its
+// sub-models in an exported package.
+inline constexpr std::size_t kMaxHostNameLength = 64;
+
 // Host names: letters, digits, '-' and '.'; not '_', which joins host and resource in AutoDiCE's
-// keys ("nx01_gpu").
+// keys ("nx01_gpu"); at most kMaxHostNameLength characters.
 bool valid_host_name(const std::string& host);
+// The message for a host name longer than kMaxHostNameLength.
+std::string host_name_too_long(const std::string& host);
 
 // Throws InputError(file, "line N", expected) at the first bad line.
 PlatformFile parse_platform_file(const std::string& text, const std::string& file);

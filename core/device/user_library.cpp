@@ -92,6 +92,10 @@ std::optional<DeviceSpec> user_device(const std::string& id) {
 }
 
 void check_user_device_id(const std::string& id, const std::string& where) {
+    if (id.size() > kMaxDeviceIdLength)
+        throw InputError(where, id.substr(0, 16) + "...",
+                         "expected a device id of at most " + std::to_string(kMaxDeviceIdLength) +
+                             " characters, found " + std::to_string(id.size()));
     if (!is_device_id(id))
         throw InputError(where, id,
                          "expected a device id in lower-case kebab case, such as "

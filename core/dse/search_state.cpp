@@ -5,6 +5,7 @@
 #include "front_output.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace cleave::dse {
@@ -55,7 +56,7 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
     const JsonReader reader(place);
     constexpr int most = std::numeric_limits<int>::max();
     reader.expect_object(json, "", "a DSE state");
-    if (json.value("version", 0) != 1)
+    if (reader.whole_number(json, "", "version", false, 0, most) != 1)
         reader.fail("/version", "expected 1");
     const auto& settings = *reader.object(json, "", "settings", true, "the search's settings");
     const auto encoding = reader.string(settings, "/settings", "encoding", true, "spe or naive");
@@ -66,8 +67,11 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
     state.settings.generations = reader.whole_number(settings, "/settings", "generations", true, 0, most).value();
     state.settings.stages = reader.whole_number(settings, "/settings", "stages", true, 0, most).value();
     state.settings.levels = reader.whole_number(settings, "/settings", "levels", true, 1, 2).value();
-    state.settings.seed = static_cast<unsigned>(
-        reader.number(settings, "/settings", "seed", true, "", true).value());
+    const double seed = reader.number(settings, "/settings", "seed", true, "", true).value();
+    if (seed > std::numeric_limits<unsigned>::max() || seed != std::floor(seed))
+        reader.fail("/settings/seed", "expected a whole number from 0 to " +
+                                          std::to_string(std::numeric_limits<unsigned>::max()));
+    state.settings.seed = static_cast<unsigned>(seed);
     state.latency = reader.boolean(settings, "/settings", "latency", true).value();
     state.view = *reader.object(json, "", "view", true, "an object");
 
@@ -115,7 +119,8 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
     r.history = history_from_json(*reader.member(*result, "/result", "hypervolume", true,
                                                  "hypervolume steps"),
                                   place, "/result/hypervolume");
-    r.cluster = result->value("cluster", std::string());
+    if (const auto* file = reader.member(*result, "/result", "cluster", false, "a cluster file"))
+        r.cluster = reader.string_at(*file, "/result/cluster", "a cluster file", true);
     r.evaluations = reader.whole_number(*result, "/result", "evaluations", true, 0, most).value();
     r.budget = reader.whole_number(*result, "/result", "budget", true, 0, most).value();
     r.cancelled = reader.boolean(*result, "/result", "cancelled", true).value();

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
@@ -185,14 +186,17 @@ LearnedFusion load_learned_fusion(const std::string& path) {
         read_json_file(path, "a fusion model written by cleave fuse-train");
     const JsonReader r(path);
     r.expect_object(doc, "", "a fusion model written by cleave fuse-train");
-    if (doc.value("format", "") != kFormat)
+    if (r.string(doc, "", "format", false) != kFormat)
         r.fail("/format",
                std::string("expected \"") + kFormat + "\" (a file written by cleave fuse-train)");
-    if (doc.value("version", 0) != kVersion)
+    if (r.whole_number(doc, "", "version", false, 0, std::numeric_limits<int>::max()) != kVersion)
         r.fail("/version", "expected " + std::to_string(kVersion));
-    if (doc.value("op_categories", -1) != kOpCategories ||
-        doc.value("node_numeric_features", -1) != kNodeNumericFeatures ||
-        doc.value("edge_features", -1) != kEdgeFeatures)
+    const auto declared = [&](const char* key) {
+        return r.whole_number(doc, "", key, false, 0, std::numeric_limits<int>::max());
+    };
+    if (declared("op_categories") != kOpCategories ||
+        declared("node_numeric_features") != kNodeNumericFeatures ||
+        declared("edge_features") != kEdgeFeatures)
         r.fail("/node_numeric_features",
                "expected " + std::to_string(kOpCategories) + " op categories, " +
                    std::to_string(kNodeNumericFeatures) + " node and " +

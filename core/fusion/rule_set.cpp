@@ -162,7 +162,9 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
             if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() ||
                 !pair[1].is_number_unsigned())
                 throw InputError(reader.file(), at, "[input index, rank], two whole numbers");
-            rule.from_input_rank = {pair[0].get<int>(), pair[1].get<int>()};
+            constexpr int most = std::numeric_limits<int>::max();
+            rule.from_input_rank = {reader.whole_number_at(pair[0], at + "/0", 0, most),
+                                    reader.whole_number_at(pair[1], at + "/1", 0, most)};
         }
         rule.from_scalar_scale = flag(r, pointer, "from_scalar_scale");
         rule.to_scalar_scale = flag(r, pointer, "to_scalar_scale");

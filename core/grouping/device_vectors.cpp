@@ -253,10 +253,10 @@ DeviceVectors load_device_vectors(const std::string& path) {
     const auto root = read_json_file(path, "a device vectors file (cleave device-vector --out)");
     const JsonReader reader(path);
     reader.expect_object(root, "", "a device vectors file");
-    if (root.value("format", "") != "cleave-device-vectors")
+    if (reader.string(root, "", "format", false) != "cleave-device-vectors")
         reader.fail("/format",
                     "expected \"cleave-device-vectors\" (a file cleave device-vector wrote)");
-    if (root.value("version", 0) != 1)
+    if (reader.whole_number(root, "", "version", false, 0, 1) != 1)
         reader.fail("/version", "expected version 1");
     DeviceVectors vectors;
     auto strings = [&](const char* key, std::vector<std::string>& into) {
@@ -274,7 +274,10 @@ DeviceVectors load_device_vectors(const std::string& path) {
         const std::string pointer = child_pointer("/devices", id);
         reader.expect_object(entry, pointer, "an object with hp_ms and he");
         vectors.devices.push_back(id);
-        vectors.files.push_back(entry.value("data", ""));
+        vectors.files.push_back(entry.contains("data")
+                                    ? reader.string_at(entry["data"], pointer + "/data",
+                                                       "the measured dataset's file", true)
+                                    : std::string());
         auto hp = reader.finite_numbers(entry, pointer, "hp_ms", vectors.benchmarks.size(),
                                         "the device's latencies per benchmark");
         for (std::size_t i = 0; i < hp.size(); ++i)
@@ -283,7 +286,8 @@ DeviceVectors load_device_vectors(const std::string& path) {
         vectors.hp_ms.push_back(std::move(hp));
         vectors.he.push_back(reader.finite_numbers(entry, pointer, "he", vectors.he_features.size(),
                                                    "the device's HE shares"));
-        vectors.he_fit_mape.push_back(entry.value("he_fit_mape", 0.0));
+        vectors.he_fit_mape.push_back(
+            reader.number(entry, pointer, "he_fit_mape", false, "", true).value_or(0.0));
     }
     return vectors;
 }

@@ -5,6 +5,7 @@
 #include "core/json_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -167,8 +168,12 @@ void read_grouping_settings(const nlohmann::json& s, GroupingRequest& r) {
     r.serving.batch = reader.whole_number(s, "", "batch", false, 1, most).value_or(r.serving.batch);
     r.serving.duration_s =
         reader.number(s, "", "duration_s", false, "s").value_or(r.serving.duration_s);
-    r.seed = static_cast<std::uint64_t>(
-        reader.number(s, "", "seed", false, "", true).value_or(static_cast<double>(r.seed)));
+    if (const auto seed = reader.number(s, "", "seed", false, "", true)) {
+        // A double holds every whole number up to 2^53 exactly; no seed needs more.
+        if (*seed > 9007199254740992.0 || *seed != std::floor(*seed))
+            reader.fail("/seed", "expected a whole number from 0 to 2^53");
+        r.seed = static_cast<std::uint64_t>(*seed);
+    }
 }
 
 std::vector<std::pair<std::string, std::string>> grouping_hosts(const device::Cluster& cluster) {
@@ -196,11 +201,28 @@ SavedGrouping read_grouping_result(const nlohmann::json& json, GroupingRequest b
     SavedGrouping saved;
     read_grouping_settings(json, base);
     saved.request = std::move(base);
-    for (const auto& h : json.at("hosts"))
-        saved.hosts.emplace_back(h.at("host").get<std::string>(), h.at("device").get<std::string>());
-    for (const auto& s : json.at("sets"))
-        saved.sets.emplace_back(s.at("features").get<std::string>(),
-                                s.at("group_of").get<std::vector<int>>());
+    const JsonReader reader("");
+    constexpr int most = std::numeric_limits<int>::max();
+    const auto& hosts = *reader.array(json, "", "hosts", true, "the hosts grouped");
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+        const std::string pointer = child_pointer("/hosts", i);
+        reader.expect_object(hosts[i], pointer, "{\"host\", \"device\"}");
+        saved.hosts.emplace_back(reader.string(hosts[i], pointer, "host", true, "a host name"),
+                                 reader.string(hosts[i], pointer, "device", true, "a device id"));
+    }
+    const auto& sets = *reader.array(json, "", "sets", true, "the groupings by feature set");
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        const std::string pointer = child_pointer("/sets", i);
+        reader.expect_object(sets[i], pointer, "{\"features\", \"group_of\"}");
+        const auto& group_of =
+            *reader.array(sets[i], pointer, "group_of", true, "a group for each host");
+        std::vector<int> groups;
+        for (std::size_t h = 0; h < group_of.size(); ++h)
+            groups.push_back(reader.whole_number_at(
+                group_of[h], child_pointer(child_pointer(pointer, "group_of"), h), 0, most));
+        saved.sets.emplace_back(reader.string(sets[i], pointer, "features", true, "a feature set"),
+                                std::move(groups));
+    }
     return saved;
 }
 

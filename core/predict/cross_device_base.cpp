@@ -124,9 +124,10 @@ CrossDeviceBase load_cross_device_base(const std::string& path) {
     const auto doc = read_json_file(path, kExpected);
     const JsonReader reader(path);
     reader.expect_object(doc, "", kExpected);
-    if (doc.value("format", "") != kFormat)
+    if (reader.string(doc, "", "format", false) != kFormat)
         reader.fail("/format", std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
-    if (doc.value("version", 0) != kVersion)
+    if (reader.whole_number(doc, "", "version", false, 0, std::numeric_limits<int>::max()) !=
+        kVersion)
         reader.fail("/version", "expected " + std::to_string(kVersion));
     CrossDeviceBase base;
     base.file = path;

@@ -208,7 +208,7 @@ void MlpRegressor::load(const std::string& text, std::size_t feature_count) {
     const JsonReader reader("");
     const auto doc = reader.parse(text, "an MLP model");
     reader.expect_object(doc, "", "an MLP model");
-    if (doc.value("target", "") != "log_us_over_baseline")
+    if (reader.string(doc, "", "target", false) != "log_us_over_baseline")
         reader.fail("/target", "expected \"log_us_over_baseline\"");
     const auto p = static_cast<Eigen::Index>(feature_count);
     auto baseline = NominalRoofline::read(doc, feature_count);

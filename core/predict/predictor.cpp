@@ -189,10 +189,11 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
                           const std::string& prefix) {
     const JsonReader reader(path);
     reader.expect_object(doc, prefix, kExpected);
-    if (doc.value("format", "") != kFormat)
+    if (reader.string(doc, prefix, "format", false) != kFormat)
         reader.fail(prefix + "/format",
                     std::string("expected \"") + kFormat + "\" (" + kExpected + ")");
-    if (doc.value("version", 0) != kVersion)
+    if (reader.whole_number(doc, prefix, "version", false, 0, std::numeric_limits<int>::max()) !=
+        kVersion)
         reader.fail(prefix + "/version", "expected " + std::to_string(kVersion));
     Predictor p;
     p.file = path;

@@ -48,7 +48,7 @@ nlohmann::json read_model_head(const std::string& text, const std::string& what,
     const JsonReader reader("");
     auto doc = reader.parse(text, what);
     reader.expect_object(doc, "", what);
-    if (doc.value("target", "") != target)
+    if (reader.string(doc, "", "target", true, "\"" + target + "\"") != target)
         reader.fail("/target", "expected \"" + target + "\"");
     if (reader.whole_number(doc, "", "features", true, 0, std::numeric_limits<int>::max()) !=
         static_cast<int>(feature_count))

@@ -23,15 +23,6 @@ using nlohmann::json;
 constexpr std::string_view kKernelSuffix = "_kernel_time";
 const std::string kExpected = "ONNX Runtime's profiling trace (a JSON array of trace events)";
 
-std::string line_and_column(const std::string& text, std::size_t byte) {
-    byte = std::min(byte, text.size());
-    const auto line =
-        1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(byte), '\n');
-    const auto start = text.rfind('\n', byte == 0 ? 0 : byte - 1);
-    const auto column = start == std::string::npos || byte == 0 ? byte : byte - start - 1;
-    return "line " + std::to_string(line) + ", column " + std::to_string(column + 1);
-}
-
 // "input_type_shape": [{"float": [1, 3, 224, 224]}, ...]
 std::vector<graph::Shape> read_shapes(const JsonReader& reader, const json& value,
                                       const std::string& at) {
@@ -177,14 +168,8 @@ OrtTrace read_ort_trace(const std::string& path) {
     std::stringstream s;
     s << in.rdbuf();
     const std::string text = s.str();
-    json root;
-    try {
-        root = json::parse(text);
-    } catch (const json::parse_error& e) {
-        throw InputError(path, line_and_column(text, e.byte == 0 ? 0 : e.byte - 1),
-                         "not valid JSON; expected " + kExpected);
-    }
-    const JsonReader r(path);
+    const JsonReader r(path, JsonReader::TextPlace::line_and_column);
+    const json root = r.parse(text, kExpected);
     std::string base;
     const json* events = &root;
     if (root.is_object() && root.contains("traceEvents")) { // Chrome's object form

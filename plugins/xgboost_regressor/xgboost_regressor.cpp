@@ -9,6 +9,7 @@
 #include "core/plugin/plugin_registry.hpp"
 #include "core/predict/baseline.hpp"
 #include "core/predict/regressor.hpp"
+#include "xgboost_model_check.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -164,8 +165,10 @@ public:
         const auto doc =
             predict::read_model_head(text, "a gbdt model", "log_us_over_baseline", feature_count);
         auto baseline = predict::NominalRoofline::read(doc, feature_count);
-        const std::string model =
-            reader.object(doc, "", "xgboost", true, "XGBoost's JSON model")->dump();
+        const nlohmann::json& xgboost =
+            *reader.object(doc, "", "xgboost", true, "XGBoost's JSON model");
+        check_xgboost_model(reader, xgboost, "/xgboost", feature_count);
+        const std::string model = xgboost.dump();
         auto booster = std::make_unique<Booster>();
         if (XGBoosterLoadModelFromBuffer(booster->get(), model.data(), model.size()) != 0)
             reader.fail("/xgboost", std::string("XGBoost cannot read it: ") + XGBGetLastError());

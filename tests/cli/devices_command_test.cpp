@@ -1,5 +1,6 @@
-// `cleave devices list | show` end to end: the JSON documents' form, the library in order,
-// this machine detected, and exit 2 with a message for an unknown device or a bad file.
+// `cleave devices list | show | import` end to end: the JSON documents' form, the library in
+// order, this machine detected, and exit 2 with a message for an unknown device, a bad file or
+// a predictor that once crashed the import.
 #include "cli_run.hpp"
 
 #include <QJsonArray>
@@ -18,6 +19,17 @@ QJsonObject device_named(const QJsonArray& devices, const QString& id) {
         if (d.toObject()["id"].toString() == id)
             return d.toObject();
     return {};
+}
+
+// Runs cleave with a user library of its own under `home`.
+Run run_in(const QString& home, const QStringList& arguments) {
+    QProcess process;
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_DATA_HOME", home);
+    process.setProcessEnvironment(env);
+    process.start(CLEAVE_CLI_PATH, arguments);
+    process.waitForFinished(120000);
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
 } // namespace
@@ -200,6 +212,51 @@ private slots:
         QCOMPARE(QString(run.err), "cleave: " + path +
                                        ": /processing_elements/0/cores: expected a whole number "
                                        "from 1 to 4096, found 0\n");
+    }
+
+    // A device id names the user library's files: one past the limit is refused by its
+    // length, not by the file system.
+    void anIdPastTheLengthLimitSaysTheLimit() {
+        QTemporaryDir dir;
+        QFile good(QString(CLEAVE_TEST_DATA_DIR) + "/regressions/bar-box-2t.json");
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        QJsonObject device = QJsonDocument::fromJson(good.readAll()).object();
+        device["id"] = QString(300, 'b');
+        const QString path = dir.filePath("long.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QJsonDocument(device).toJson());
+        file.close();
+        const Run shown = run_cleave({"devices", "show", path});
+        QCOMPARE(shown.exit_code, 2);
+        QCOMPARE(QString(shown.err), "cleave: " + path +
+                                         ": /id: expected an id of at most 64 characters, found "
+                                         "300\n");
+        const Run imported = run_in(dir.filePath("home"), {"devices", "import", path});
+        QCOMPARE(imported.exit_code, 2);
+        QVERIFY(imported.err.contains("at most 64 characters"));
+        QVERIFY(!QFile::exists(dir.filePath("home/cleave")));
+    }
+
+    // The predictors that once crashed `predict` crashed `devices import --predictor` too
+    // (tests/data/regressions): refused, and nothing is written.
+    void formerCrashesOfImportExitTwoNamingTheFile_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("14") << "predictor-mutation-14.json.xz";
+        QTest::newRow("87") << "predictor-mutation-87.json.xz";
+        QTest::newRow("233") << "predictor-mutation-233.json.xz";
+    }
+    void formerCrashesOfImportExitTwoNamingTheFile() {
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const QString regressions = QString(CLEAVE_TEST_DATA_DIR) + "/regressions/";
+        const Run run =
+            run_in(dir.filePath("home"), {"devices", "import", regressions + "bar-box-2t.json",
+                                          "--predictor", regressions + file});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.startsWith(("cleave: " + regressions + file + ": ").toUtf8()),
+                 run.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("home/cleave")));
     }
 
     void missingSubcommandIsAUsageError() {

@@ -1,6 +1,8 @@
 #include "ui/cluster/grouping_page.hpp"
 
 #include "core/grouping/device_vectors.hpp"
+#include "core/input_error.hpp"
+#include "core/json_file.hpp"
 #include "ui/charts/group_bars_chart.hpp"
 #include "ui/document/cluster_document.hpp"
 
@@ -25,7 +27,6 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <fstream>
 
 namespace cleave::ui {
 
@@ -409,12 +410,14 @@ void GroupingPage::showRestored(const QString& error, const QString& note) {
 }
 
 QString GroupingPage::runSettingsFile(const QString& path) {
-    std::ifstream in(path.toStdString());
-    const auto settings = nlohmann::json::parse(in, nullptr, false);
-    if (!in || settings.is_discarded())
-        return tr("%1: cannot read it as JSON; expected grouping settings such as "
-                  "{\"groups\": 4, \"features\": \"hp\", \"vectors\": \"vectors.json\"}")
-            .arg(path);
+    nlohmann::json settings;
+    try {
+        settings = read_json_file(path.toStdString(),
+                                  "grouping settings such as {\"groups\": 4, \"features\": "
+                                  "\"hp\", \"vectors\": \"vectors.json\"}");
+    } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+    }
     if (settings.is_object() && settings.contains("result"))
         return grouping_->restoreState(settings);
     if (QString message = grouping_->restoreState(settings); !message.isEmpty())

@@ -174,6 +174,10 @@ private slots:
                                                     {"host": "a", "device": "jetson-tx2"}]})"),
                  QString("my.cluster.json: /hosts/1/host: host a is already at /hosts/0; "
                          "expected each host once"));
+        QCOMPARE(error_of(R"({"version": 1, "hosts": [{"host": ")" + std::string(65, 'h') +
+                          R"(", "device": "jetson-tx2"}]})"),
+                 QString("my.cluster.json: /hosts/0/host: expected a host name of at most 64 "
+                         "characters, found 65"));
         QCOMPARE(error_of(R"({"version": 1, "hosts": []})"),
                  QString("my.cluster.json: /hosts: expected at least one host"));
         QCOMPARE(error_of(R"({"version": 1, "hosts": [{"host": "a"}]})"),

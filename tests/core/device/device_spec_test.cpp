@@ -216,6 +216,16 @@ private slots:
                          "\"jetson-xavier-nx\", found \"My_Board\""));
     }
 
+    void idHasALengthLimit() {
+        const std::string longest(cleave::device::kMaxDeviceIdLength, 'b');
+        QCOMPARE(parse_device_spec(replaced(R"("id": "my-board")", "\"id\": \"" + longest + "\""),
+                                   "my-board.json")
+                     .id,
+                 longest);
+        QCOMPARE(error_of(replaced(R"("id": "my-board")", "\"id\": \"" + longest + "b\"")),
+                 QString("my-board.json: /id: expected an id of at most 64 characters, found 65"));
+    }
+
     void choicesListWhatIsAllowed() {
         QCOMPARE(error_of(replaced(R"("kind": "soc")", R"("kind": "fpga")")),
                  QString("my-board.json: /kind: expected one of cpu, gpu, npu, soc, found "

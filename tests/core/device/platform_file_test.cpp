@@ -148,6 +148,15 @@ private slots:
                                 "host name"));
     }
 
+    void hostNamesHaveALengthLimit() {
+        // HOST_NAME_MAX: a host's PE keys name the files of an exported package.
+        const std::string longest(64, 'h');
+        QCOMPARE(error_of(longest + "\n"), QString());
+        QCOMPARE(error_of(longest + "h\n"),
+                 QString("platform.txt: line 1: expected a host name of at most 64 characters, "
+                         "found 65"));
+    }
+
     void aHostTwiceNamesBothLines() {
         QCOMPARE(error_of("nx01\nnx02\n\nnx01\n"),
                  QString("platform.txt: line 4: host nx01 is already on line 1; expected each "

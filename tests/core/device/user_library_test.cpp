@@ -148,6 +148,17 @@ private slots:
         }
     }
 
+    void anIdPastTheLengthLimitSaysTheLimit() {
+        const std::string id(300, 'b');
+        try {
+            device::check_user_device_id(id, "--device");
+            QFAIL("accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()), QString("--device: bbbbbbbbbbbbbbbb...: expected a device "
+                                                "id of at most 64 characters, found 300"));
+        }
+    }
+
     void aDamagedLibraryFileIsNamed() {
         std::filesystem::create_directories(device::user_devices_folder());
         std::ofstream(device::user_device_file("broken")) << "{\"format\": \"cleave-device\"";

@@ -7,6 +7,8 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
 
 using namespace cleave::predict;
@@ -88,7 +90,35 @@ private slots:
         expect(R"({"target": "log_us_over_baseline", "features": 5})", 27, "/features: expected 27, the");
         expect(R"({"target": "log_us_over_baseline", "features": 27, "baseline_macs": 0,
                    "baseline_bytes": [1], "xgboost": {"learner": 1}})",
-               27, "/xgboost: XGBoost cannot read it");
+               27, "/xgboost/learner: expected XGBoost's learner, found number");
+    }
+
+    // XGBoost's loader reads past a tree array shorter than the tree (a crash) and loads a
+    // cycle that predict then follows for ever: both are refused before XGBoost sees them.
+    void refusesTreesXgboostWouldCrashOrHangOn() {
+        if (!CLEAVE_HAVE_XGBOOST_REGRESSOR)
+            QSKIP("built without XGBoost (libxgboost-dev): no gbdt plugin");
+        auto gbdt = make_regressor("gbdt", "--kind");
+        const auto train = samples(300, 3);
+        gbdt->fit(train, 7);
+        const auto saved = nlohmann::json::parse(gbdt->save());
+        const auto refused = [&](const std::function<void(nlohmann::json&)>& change,
+                                 const std::string& start) {
+            auto doc = saved;
+            change(doc["xgboost"]["learner"]["gradient_booster"]["model"]["trees"][5]);
+            try {
+                make_regressor("gbdt", "--kind")->load(doc.dump(), train.feature_names.size());
+            } catch (const cleave::InputError& e) {
+                QVERIFY2(std::string(e.what()).starts_with(start), e.what());
+                return;
+            }
+            QFAIL("no error");
+        };
+        const std::string tree = "/xgboost/learner/gradient_booster/model/trees/5/";
+        refused([](auto& t) { t["split_type"].erase(t["split_type"].size() - 1); },
+                tree + "split_type: expected");
+        refused([](auto& t) { t["right_children"][1] = 0; },
+                tree + "right_children/1: node 0 is reached a second time");
     }
 
     void aMissingKindSaysWhatThereIs() {
