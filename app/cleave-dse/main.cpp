@@ -9,6 +9,7 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+    cleave::cli::keep_freed_memory();
     CLI::App app{"", "cleave"};
     bool quiet = false;
     cleave::cli::add_cleave_top_level(app, quiet);
@@ -17,9 +18,9 @@ int main(int argc, char** argv) {
     std::vector<char*> words{argv[0], command};
     words.insert(words.end(), argv + 1, argv + argc);
     words.push_back(nullptr);
-    return cleave::cli::parse_and_run(app, static_cast<int>(words.size()) - 1, words.data(),
-                                      "cleave", [&] {
-                                          cleave::cli::set_quiet(quiet);
-                                          return dse();
-                                      });
+    cleave::cli::exit_after_command(cleave::cli::parse_and_run(
+        app, static_cast<int>(words.size()) - 1, words.data(), "cleave", [&] {
+            cleave::cli::set_quiet(quiet);
+            return dse();
+        }));
 }

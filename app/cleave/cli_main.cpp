@@ -3,8 +3,11 @@
 #include "core/input_error.hpp"
 
 #include <cleave/version.hpp>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <malloc.h>
 
 namespace cleave::cli {
 
@@ -41,6 +44,19 @@ int parse_and_run(CLI::App& app, int argc, char** argv, const std::string& name,
         std::cerr << name << ": internal error: " << e.what() << '\n';
         return 1;
     }
+}
+
+void keep_freed_memory() {
+    ::mallopt(M_TOP_PAD, 16 << 20);
+}
+
+void exit_after_command(int code) {
+#if defined(__SANITIZE_ADDRESS__)
+    std::exit(code);
+#else
+    std::fflush(nullptr); // std::cout and std::cerr write through C's streams (synced)
+    std::_Exit(code);
+#endif
 }
 
 } // namespace cleave::cli

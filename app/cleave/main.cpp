@@ -7,6 +7,7 @@
 #include <map>
 
 int main(int argc, char** argv) {
+    cleave::cli::keep_freed_memory();
     CLI::App app{"", "cleave"};
     bool quiet = false;
     cleave::cli::add_cleave_top_level(app, quiet);
@@ -43,11 +44,11 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_version_command(app));
     add(cleave::cli::add_render_command(app));
 
-    return cleave::cli::parse_and_run(app, argc, argv, "cleave", [&] {
+    cleave::cli::exit_after_command(cleave::cli::parse_and_run(app, argc, argv, "cleave", [&] {
         cleave::cli::set_quiet(quiet);
         for (const auto& [command, action] : actions)
             if (command->parsed())
                 return action();
         return 2;
-    });
+    }));
 }
