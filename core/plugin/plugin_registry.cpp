@@ -36,9 +36,6 @@ std::vector<std::filesystem::path> PluginRegistry::default_folders() {
     if (!ec)
         folders.push_back(
             (executable.parent_path() / ".." / "lib" / "cleave" / "plugins").lexically_normal());
-#ifdef CLEAVE_BUILD_PLUGIN_DIR
-    folders.emplace_back(CLEAVE_BUILD_PLUGIN_DIR);
-#endif
     return folders;
 }
 

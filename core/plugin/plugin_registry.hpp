@@ -36,8 +36,9 @@ struct PluginFile {
 
 class PluginRegistry {
 public:
-    // In search order: $CLEAVE_PLUGIN_DIR, <the executable's folder>/../lib/cleave/plugins, then
-    // the build tree's plugin folder.
+    // In search order: $CLEAVE_PLUGIN_DIR, then <the executable's folder>/../lib/cleave/plugins
+    // (the install tree's, or the build tree's for a program run from the build tree: it lays
+    // plugins out alike). No path of the machine that built Cleave is compiled in.
     static std::vector<std::filesystem::path> default_folders();
 
     // Loads every libcleave_plugin_*.so in the folders that exist (each folder once); of two
