@@ -33,6 +33,12 @@ Action add_generate_models_command(CLI::App& app);
 Action add_run_partition_command(CLI::App& app);
 Action add_export_autodice_command(CLI::App& app);
 Action add_split_command(CLI::App& app);
+// cleave dse: the launcher in cleave runs cleave-dse (dse_launcher.cpp), whose main registers the
+// command itself, so that only a search loads pagmo2.
+inline constexpr const char* kDseDescription =
+    "Pareto front of mappings onto a cluster by NSGA-II (throughput, per-device memory and "
+    "energy), multi-stage and hierarchical";
+Action add_dse_launcher(CLI::App& app);
 Action add_dse_command(CLI::App& app);
 Action add_version_command(CLI::App& app);
 // Runs cleave-render (built with the studio) with the same arguments.

@@ -1,7 +1,7 @@
 // cleave dse: the Pareto front of a model's mappings onto a cluster (throughput, the largest
 // per-device memory and energy, optionally latency) by pagmo2's NSGA-II, multi-stage and
 // hierarchical as in AutoDiCE's DSE; progress on stderr, the front and the hypervolume per
-// generation as JSON.
+// generation as JSON. Runs in cleave-dse, the one program that links pagmo2 (dse_launcher.cpp).
 #include "commands.hpp"
 #include "core/device/cluster.hpp"
 #include "core/dse/exploration_inputs.hpp"
@@ -263,9 +263,7 @@ int run_dse(const DseOptions& options) {
 
 Action add_dse_command(CLI::App& app) {
     auto options = std::make_shared<DseOptions>();
-    auto* command = app.add_subcommand(
-        "dse", "Pareto front of mappings onto a cluster by NSGA-II (throughput, per-device memory "
-               "and energy), multi-stage and hierarchical");
+    auto* command = app.add_subcommand("dse", kDseDescription);
     options->model.add_to(*command, false);
     command
         ->add_option("--cluster", options->cluster, "Cluster file (.cluster.json) or platform.txt")

@@ -12,7 +12,8 @@ DseMeasurement::DseMeasurement(const dse::ExplorationInputs& inputs, autodice::M
                                bool verbose)
     : inputs_(inputs), launch_(std::move(launch)), verbose_(verbose) {
     if (launch_.cleave.empty())
-        launch_.cleave = std::filesystem::read_symlink("/proc/self/exe");
+        // Each rank runs `cleave run-partition`: cleave sits beside this program, cleave-dse.
+        launch_.cleave = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "cleave";
     if (launch_.inputs < 1)
         throw InputError("", "--measure-inputs", "at least 1 input");
     if (!(launch_.job_timeout_s > 0))

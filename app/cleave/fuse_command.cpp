@@ -136,14 +136,18 @@ Action add_fuse_command(CLI::App& app) {
                      "Fusion: ort-cpu, tflite-gpu, tensorrt-like, a rule file (.json), or "
                      "learned:MODEL_FILE (written by fuse-train)")
         ->capture_default_str();
-    // The families and default come from the shipped set, so the help cannot drift from it.
-    const auto tflite = fusion::find_rule_set("tflite-gpu");
-    std::string families;
-    for (const auto& family : fusion::gpu_families(tflite))
-        families += (families.empty() ? "" : ", ") + family;
-    command->add_option("--gpu-family", options->gpu_family,
-                        "GPU family whose Winograd thresholds type conv kernels (tflite-gpu): " +
-                            families + "; default " + tflite.gpu_family);
+    auto* gpu_family = command->add_option("--gpu-family", options->gpu_family);
+    // The families and default come from the shipped set, so the help cannot drift from it; read
+    // once the command is named, not at every start of cleave.
+    command->preparse_callback([gpu_family](std::size_t) {
+        const auto tflite = fusion::find_rule_set("tflite-gpu");
+        std::string families;
+        for (const auto& family : fusion::gpu_families(tflite))
+            families += (families.empty() ? "" : ", ") + family;
+        gpu_family->description("GPU family whose Winograd thresholds type conv kernels "
+                                "(tflite-gpu): " +
+                                families + "; default " + tflite.gpu_family);
+    });
     command->add_flag("--json", options->json,
                       "Print kernels in topological order and edge labels as JSON");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");

@@ -4,25 +4,13 @@
 #include "commands.hpp"
 #include "progress.hpp"
 
-#include <cleave/version.hpp>
 #include <map>
 
 int main(int argc, char** argv) {
-    CLI::App app{
-        "Cleave: a design-space explorer for running one neural network across a cluster of "
-        "edge devices.",
-        "cleave"};
-    app.set_version_flag("--version", std::string("cleave ") + cleave::kVersion + " (libonnx " +
-                                          cleave::kOnnxVersion + ", protobuf " +
-                                          cleave::kProtobufVersion + ")");
-    app.require_subcommand(1);
-    // Before or after the command's name (subcommands pass what they do not know to here).
+    cleave::cli::keep_freed_memory();
+    CLI::App app{"", "cleave"};
     bool quiet = false;
-    app.add_flag("--quiet,-q", quiet,
-                 "No progress, notes or warnings on stderr: results, and errors, only");
-    app.fallthrough();
-    app.footer("Run 'cleave COMMAND --help' for a command's options. Exit codes: 0 success, "
-               "2 bad input or usage, 1 internal failure, 130 stopped by Ctrl-C.");
+    cleave::cli::add_cleave_top_level(app, quiet);
 
     std::map<CLI::App*, cleave::cli::Action> actions;
     auto add = [&](cleave::cli::Action action) {
@@ -52,15 +40,15 @@ int main(int argc, char** argv) {
     add(cleave::cli::add_run_partition_command(app));
     add(cleave::cli::add_export_autodice_command(app));
     add(cleave::cli::add_split_command(app));
-    add(cleave::cli::add_dse_command(app));
+    add(cleave::cli::add_dse_launcher(app));
     add(cleave::cli::add_version_command(app));
     add(cleave::cli::add_render_command(app));
 
-    return cleave::cli::parse_and_run(app, argc, argv, "cleave", [&] {
+    cleave::cli::exit_after_command(cleave::cli::parse_and_run(app, argc, argv, "cleave", [&] {
         cleave::cli::set_quiet(quiet);
         for (const auto& [command, action] : actions)
             if (command->parsed())
                 return action();
         return 2;
-    });
+    }));
 }

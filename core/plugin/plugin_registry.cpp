@@ -3,10 +3,15 @@
 #include "core/input_error.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
+#include <utility>
 
 namespace cleave::plugin {
 
@@ -36,10 +41,28 @@ std::vector<std::filesystem::path> PluginRegistry::default_folders() {
     if (!ec)
         folders.push_back(
             (executable.parent_path() / ".." / "lib" / "cleave" / "plugins").lexically_normal());
-#ifdef CLEAVE_BUILD_PLUGIN_DIR
-    folders.emplace_back(CLEAVE_BUILD_PLUGIN_DIR);
-#endif
     return folders;
+}
+
+std::string PluginRegistry::untrusted_reason(const std::filesystem::path& path) {
+    struct stat status {};
+    if (::stat(path.c_str(), &status) != 0) {
+        const int why = errno;
+        return path.string() + " cannot be checked: " + std::generic_category().message(why);
+    }
+    if (status.st_uid != 0 && status.st_uid != ::geteuid())
+        return path.string() + " is writable by others: it belongs to user " +
+               std::to_string(status.st_uid) + ", neither this user (" +
+               std::to_string(::geteuid()) + ") nor root; plugins load only from folders and " +
+               "files of this user or root (chown it, or use a copy of your own)";
+    if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+        char mode[8];
+        std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(status.st_mode & 07777));
+        return path.string() + " is writable by others (mode " + mode +
+               "); plugins load only from folders and files that no one but their owner can " +
+               "write: chmod go-w " + path.string();
+    }
+    return {};
 }
 
 PluginRegistry::PluginRegistry(std::vector<std::filesystem::path> folders)
@@ -57,14 +80,28 @@ PluginRegistry::PluginRegistry(std::vector<std::filesystem::path> folders)
             if (is_plugin_file(entry.path()))
                 paths.push_back(entry.path());
         std::sort(paths.begin(), paths.end());
+        const std::string folder_refused = untrusted_reason(canonical);
         for (const auto& path : paths)
-            load(path);
+            load(path, folder_refused);
     }
 }
 
-void PluginRegistry::load(const std::filesystem::path& path) {
+void PluginRegistry::load(const std::filesystem::path& path, const std::string& folder_refused) {
     PluginFile& file = files_.emplace_back();
     file.path = path;
+    // Loading runs the library's constructors, so trust comes first: the folder, the file, and
+    // the folder a link leads to.
+    file.error = folder_refused;
+    std::error_code ec;
+    const auto target = std::filesystem::canonical(path, ec);
+    if (file.error.empty() && ec)
+        file.error = "cannot be resolved: " + ec.message();
+    if (file.error.empty())
+        file.error = untrusted_reason(target);
+    if (file.error.empty() && target.parent_path() != path.parent_path())
+        file.error = untrusted_reason(target.parent_path());
+    if (!file.error.empty())
+        return;
     // RTLD_NODELETE: libraries stay loaded (see the header).
     void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!handle) {
@@ -129,12 +166,21 @@ std::string PluginRegistry::why_missing(std::string_view kind, std::string_view 
     for (const auto& file : files_)
         if (file.descriptor && file.descriptor->name == name)
             message += "; '" + std::string(name) + "' is a " + describe(*file.descriptor);
-    bool any_file = false;
+    // Files that did not load for one reason (a refused folder) are named together.
+    std::vector<std::pair<std::string, std::string>> failed; // paths, the reason
     for (const auto& file : files_) {
-        any_file = true;
-        if (!file.descriptor)
-            message += "; " + file.path.string() + " did not load: " + file.error;
+        if (file.descriptor)
+            continue;
+        const auto same = std::find_if(failed.begin(), failed.end(),
+                                       [&](const auto& f) { return f.second == file.error; });
+        if (same == failed.end())
+            failed.emplace_back(file.path.string(), file.error);
+        else
+            same->first += ", " + file.path.string();
     }
+    for (const auto& [paths, reason] : failed)
+        message += "; " + paths + " did not load: " + reason;
+    const bool any_file = !files_.empty();
     if (!any_file) {
         std::string searched;
         for (const auto& folder : folders_)

@@ -36,12 +36,15 @@ struct PluginFile {
 
 class PluginRegistry {
 public:
-    // In search order: $CLEAVE_PLUGIN_DIR, <the executable's folder>/../lib/cleave/plugins, then
-    // the build tree's plugin folder.
+    // In search order: $CLEAVE_PLUGIN_DIR, then <the executable's folder>/../lib/cleave/plugins
+    // (the install tree's, or the build tree's for a program run from the build tree: it lays
+    // plugins out alike). No path of the machine that built Cleave is compiled in.
     static std::vector<std::filesystem::path> default_folders();
 
     // Loads every libcleave_plugin_*.so in the folders that exist (each folder once); of two
     // plugins with one kind and name the first is kept and the second records why it was not.
+    // A folder or file others can write is refused before anything in it is loaded, since
+    // loading runs its code: untrusted_reason() says why.
     // Libraries are never unloaded: those they wrap (OpenCV) keep worker threads in their code.
     explicit PluginRegistry(std::vector<std::filesystem::path> folders = default_folders());
 
@@ -62,10 +65,15 @@ public:
     // failed to load with their reasons, the folders searched. Empty when it is loaded.
     std::string why_missing(std::string_view kind, std::string_view name) const;
 
+    // Why a plugin folder or file is not trusted, or empty when it is: others can write it
+    // (group- or world-writable, or owned by a user other than root and this process's user).
+    // The reason names the path and says how to fix it.
+    static std::string untrusted_reason(const std::filesystem::path& path);
+
 private:
     void* create_object(std::string_view kind, std::string_view name,
                         const std::string& option) const;
-    void load(const std::filesystem::path& path);
+    void load(const std::filesystem::path& path, const std::string& folder_refused);
 
     std::vector<std::filesystem::path> folders_;
     std::vector<PluginFile> files_;

@@ -19,7 +19,6 @@ std::vector<std::filesystem::path> predictor_folders() {
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
     if (!error)
         folders.push_back(exe.parent_path().parent_path() / "share" / "cleave" / "predictors");
-    folders.emplace_back(CLEAVE_SOURCE_PREDICTOR_DIR);
     return folders;
 }
 

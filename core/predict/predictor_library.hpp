@@ -13,9 +13,9 @@
 
 namespace cleave::predict {
 
-// In search order: $CLEAVE_PREDICTOR_DIR, the user library's predictors folder,
-// <the executable's folder>/../share/cleave/predictors, then the source tree's
-// resources/predictors.
+// In search order: $CLEAVE_PREDICTOR_DIR, the user library's predictors folder, then
+// <the executable's folder>/../share/cleave/predictors (installed, or in the build tree a link to
+// the source tree's resources/predictors).
 std::vector<std::filesystem::path> predictor_folders();
 
 // The user library's or shipped predictor file for a device id, if there is one.

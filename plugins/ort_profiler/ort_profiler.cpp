@@ -37,37 +37,28 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The folder an installed package keeps onnxruntime-node and ort_session.mjs in, beside the
-// plugins' folder (<prefix>/lib/cleave/onnxruntime-node); empty in a build tree. Looked up once.
-const fs::path& installed_folder() {
+// The folder onnxruntime-node and ort_session.mjs are kept in, beside the plugins' folder
+// (<prefix>/lib/cleave/onnxruntime-node): the installed package's, or the build tree's, laid out
+// alike (plugins/ort_profiler/CMakeLists.txt). Looked up once.
+const fs::path& runtime_folder() {
     static const fs::path folder = [] {
         Dl_info info{};
-        if (dladdr(reinterpret_cast<const void*>(&installed_folder), &info) == 0 ||
-            !info.dli_fname)
+        if (dladdr(reinterpret_cast<const void*>(&runtime_folder), &info) == 0 || !info.dli_fname)
             return fs::path();
-        const auto candidate =
-            fs::path(info.dli_fname).parent_path().parent_path() / "onnxruntime-node";
-        std::error_code ignored;
-        return fs::exists(candidate / "ort_session.mjs", ignored) ? candidate : fs::path();
+        return fs::path(info.dli_fname).parent_path().parent_path() / "onnxruntime-node";
     }();
     return folder;
 }
 
-// Where onnxruntime-node is: CLEAVE_ORT_NODE_DIR when set, else the installed package's copy,
-// else the build folder's npm install (scripts/setup.sh).
+// Where onnxruntime-node is: CLEAVE_ORT_NODE_DIR when set, else beside the plugins.
 fs::path modules_folder() {
     if (const char* dir = std::getenv("CLEAVE_ORT_NODE_DIR"); dir && *dir)
         return dir;
-    if (!installed_folder().empty())
-        return installed_folder();
-    return CLEAVE_ORT_NODE_DIR;
+    return runtime_folder();
 }
 
-// The session script: the installed package's, else the source tree's.
 fs::path session_script() {
-    if (!installed_folder().empty())
-        return installed_folder() / "ort_session.mjs";
-    return CLEAVE_ORT_SESSION_SCRIPT;
+    return runtime_folder() / "ort_session.mjs";
 }
 
 std::string ort_version(const fs::path& modules) {

@@ -1,6 +1,8 @@
 // Benchmark: loading a model (parse + shape inference + costs) as whole processes, `cleave
 // inspect` beside Python onnx's onnx.load + infer_shapes in the same run, with wall time and
-// peak RSS. Usage: import_bench CLEAVE PYTHON MODEL... [--repeat N] [--json FILE]
+// peak RSS; first what every command pays before its work, `cleave --help`, beside an empty
+// program (goal: at most 5 ms and 20 MB).
+// Usage: import_bench CLEAVE PYTHON MODEL... [--empty PROGRAM] [--repeat N] [--json FILE]
 #include "bench_timing.hpp"
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -41,17 +44,20 @@ void warm_page_cache(const std::string& path) {
 
 int main(int argc, char** argv) {
     if (argc < 4) {
-        std::cerr << "usage: import_bench CLEAVE PYTHON MODEL... [--repeat N] [--json FILE]\n";
+        std::cerr << "usage: import_bench CLEAVE PYTHON MODEL... [--empty PROGRAM] [--repeat N] "
+                     "[--json FILE]\n";
         return 2;
     }
     const std::string cleave = argv[1];
     const std::string python = argv[2];
     std::vector<std::string> models;
     int repeat = 5;
-    std::string json_file;
+    std::string json_file, empty_program;
     for (int i = 3; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--repeat" && i + 1 < argc)
+        if (a == "--empty" && i + 1 < argc)
+            empty_program = argv[++i];
+        else if (a == "--repeat" && i + 1 < argc)
             repeat = std::stoi(argv[++i]);
         else if (a == "--json" && i + 1 < argc)
             json_file = argv[++i];
@@ -60,6 +66,23 @@ int main(int argc, char** argv) {
     }
     const std::string python_load =
         "import onnx, sys; m = onnx.load(sys.argv[1]); onnx.shape_inference.infer_shapes(m)";
+
+    // Start-up: many runs, since each is about a millisecond.
+    nlohmann::ordered_json startup = nlohmann::ordered_json::array();
+    std::printf("%-16s %10s %10s\n", "start-up", "s", "RSS MB");
+    std::vector<std::pair<std::string, std::vector<std::string>>> programs;
+    if (!empty_program.empty())
+        programs.push_back({"empty program", {empty_program}});
+    programs.push_back({"cleave --help", {cleave, "--help"}});
+    for (const auto& [name, command] : programs) {
+        std::vector<Sample> samples;
+        for (int r = 0; r < 4 * repeat; ++r)
+            samples.push_back(run_process(command));
+        const Sample m = median(samples);
+        std::printf("%-16s %10.4f %10.1f\n", name.c_str(), m.seconds, m.peak_rss_mb);
+        startup.push_back({{"program", name}, {"s", m.seconds}, {"peak_rss_mb", m.peak_rss_mb}});
+    }
+    std::printf("\n");
 
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
     std::printf("%-16s %9s | %10s %10s %8s | %10s %10s %8s | %7s %9s\n", "model", "file MB",
@@ -90,6 +113,7 @@ int main(int argc, char** argv) {
                            {"cleave_rss_to_file", a.peak_rss_mb / file_mb}});
     }
     if (!json_file.empty())
-        std::ofstream(json_file) << results.dump(1) << '\n';
+        std::ofstream(json_file)
+            << nlohmann::ordered_json{{"startup", startup}, {"import", results}}.dump(1) << '\n';
     return 0;
 }

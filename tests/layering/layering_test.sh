@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layers stay apart (docs/architecture.md): core includes no Qt and no plugin, the cleave CLI
-# includes nothing of the studio and links no Qt library.
+# includes nothing of the studio and links no Qt library, nor the search's pagmo2.
 # Usage: layering_test.sh SOURCE_DIR CLEAVE_EXECUTABLE
 set -eu
 source_dir=$1
@@ -26,5 +26,13 @@ if [ -n "$qt" ]; then
     echo "$qt"
     failed=1
 fi
-[ "$failed" = 0 ] && echo "layers apart: core (no Qt, no plugin), app/cleave (no ui/, no Qt library)"
+# Every command pays for what cleave loads at start: the search's pagmo2 (with TBB and Boost) is
+# cleave-dse's alone.
+search=$(readelf -d "$cleave" | grep NEEDED | grep -E 'libpagmo|libtbb|libboost' || true)
+if [ -n "$search" ]; then
+    echo "$cleave links the search's libraries (they belong to cleave-dse):"
+    echo "$search"
+    failed=1
+fi
+[ "$failed" = 0 ] && echo "layers apart: core (no Qt, no plugin), app/cleave (no ui/, no Qt library, no pagmo2)"
 exit "$failed"
