@@ -39,171 +39,195 @@ nlohmann::ordered_json number_or_null(double value) {
     return std::isnan(value) ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
 }
 
-int run_evaluate_mapping(const EvaluateMappingOptions& options) {
-    options.mapping.check();
-    if (options.inputs < 1)
-        throw InputError("", "--inputs", "the replay needs at least one input");
-    if (!(options.interval_ms >= 0))
-        throw InputError("", "--interval-ms", "the interval between inputs must be 0 or more");
-    const auto cluster = device::load_cluster(options.cluster);
-    const auto model = options.model.load();
-    const auto method = fusion::find_fusion_method(options.rules);
-    std::optional<predict::Predictor> given;
-    if (!options.predictor.empty())
-        given = partition::load_cluster_predictor(options.predictor, cluster);
-    const auto chosen =
-        options.mapping.resolve(model, fusion::detect_kernels(model, method), method, cluster);
-    const auto& kernels = chosen.kernels;
-    const int kernel_count = static_cast<int>(kernels.kernels.size());
-    const auto& mapping = chosen.split;
-    const auto& assignment = chosen.assignment;
-    if (!options.save_mapping.empty())
-        autodice::save_mapping_file(model, kernels, assignment, cluster, options.save_mapping);
-
-    // PEs in the order their first kernel runs.
+// A mapping evaluated: the model, cluster and kernels it maps, the PEs it uses in the order their
+// first kernel runs, its costs, the busiest PE, and the replay when asked.
+struct EvaluatedMapping {
+    device::Cluster cluster;
+    graph::Model model;
+    fusion::FusionMethod method;
+    ChosenMapping chosen;
     std::vector<int> used;
-    for (const int pe : assignment.pe_of_kernel)
-        if (std::find(used.begin(), used.end(), pe) == used.end())
-            used.push_back(pe);
-    const auto latencies = partition::pe_kernel_latencies_ms(model, kernels, cluster, options.rules,
-                                                             used, given ? &*given : nullptr);
-    const partition::MappingCosts costs(model, kernels, cluster, latencies);
-    const auto evaluation = mapping ? costs.evaluate(*mapping) : costs.evaluate(assignment);
+    std::optional<partition::MappingCosts> costs;
+    partition::Evaluation evaluation;
+    std::vector<partition::Transfer> transfers; // by tensor, then by receiving PE
+    int bottleneck = 0;
     std::optional<partition::Replay> replay;
     std::vector<std::int64_t> peak_live;
-    if (options.replay) {
-        replay = partition::replay(costs, assignment, {options.inputs, options.interval_ms});
-        peak_live = partition::peak_live_bytes(costs, assignment);
-    }
 
-    auto transfers = evaluation.transfers;
-    std::sort(transfers.begin(), transfers.end(), [](const auto& a, const auto& b) {
-        return std::tie(a.tensor, a.to_pe) < std::tie(b.tensor, b.to_pe);
-    });
-    int bottleneck = used.front();
-    for (const int pe : used)
-        if (evaluation.pes[static_cast<std::size_t>(pe)].time_ms() >
-            evaluation.pes[static_cast<std::size_t>(bottleneck)].time_ms())
-            bottleneck = pe;
-    const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
-    const auto device_of = [&](int pe) -> const device::DeviceSpec& {
+    const std::string& key(int pe) const { return cluster.pes[static_cast<std::size_t>(pe)].key; }
+    const device::DeviceSpec& device_of(int pe) const {
         return cluster.hosts[cluster.pes[static_cast<std::size_t>(pe)].host_index].device;
-    };
-    const auto same_host = [&](int a, int b) {
+    }
+    bool same_host(int a, int b) const {
         return cluster.pes[static_cast<std::size_t>(a)].host ==
                cluster.pes[static_cast<std::size_t>(b)].host;
-    };
-    const auto host_name = [&](int host) {
+    }
+    const std::string& host_name(int host) const {
         return cluster.hosts[static_cast<std::size_t>(host)].host;
-    };
+    }
+};
 
-    if (options.json || !options.out.empty()) {
-        auto pe_list = nlohmann::ordered_json::array();
-        for (const int pe : used) {
-            const auto& c = evaluation.pes[static_cast<std::size_t>(pe)];
-            const auto& power = costs.power(pe);
-            const auto capacity = device::capacity_bytes(device_of(pe));
-            pe_list.push_back(
-                {{"pe", key(pe)},
-                 {"device", device_of(pe).id},
-                 {"processing_element", cluster.pes[static_cast<std::size_t>(pe)].spec.name},
-                 {"kernels", c.kernels},
-                 {"compute_ms", c.compute_ms},
-                 {"send_ms", c.send_ms},
-                 {"receive_ms", c.receive_ms},
-                 {"communication_ms", c.communication_ms()},
-                 {"time_ms", c.time_ms()},
-                 {"weight_bytes", c.weight_bytes},
-                 {"output_bytes", c.output_bytes},
-                 {"input_bytes", c.input_bytes},
-                 {"memory_bytes", c.memory_bytes()},
-                 {"memory_capacity_bytes",
-                  capacity ? nlohmann::ordered_json(*capacity) : nlohmann::ordered_json()},
-                 {"memory_share", capacity ? nlohmann::ordered_json(
-                                                 static_cast<double>(c.memory_bytes()) / *capacity)
-                                           : nlohmann::ordered_json()},
-                 {"busy_power_w", number_or_null(power.busy_w)},
-                 {"communication_power_w", number_or_null(power.communication_w)},
-                 {"energy_mj", number_or_null(c.energy_mj)}});
-            if (replay)
-                pe_list.back()["peak_live_bytes"] = peak_live[static_cast<std::size_t>(pe)];
-        }
-        auto transfer_list = nlohmann::ordered_json::array();
-        for (const auto& t : transfers) {
-            nlohmann::ordered_json link;
-            if (!same_host(t.from_pe, t.to_pe)) {
-                const auto l = cluster.link(cluster.pes[static_cast<std::size_t>(t.from_pe)].host,
-                                            cluster.pes[static_cast<std::size_t>(t.to_pe)].host);
-                link = {{"bandwidth_gbps", l.bandwidth_gbps}, {"latency_us", l.latency_us}};
-            } else {
-                link = "memory";
-            }
-            transfer_list.push_back(
-                {{"tensor", model.tensors[static_cast<std::size_t>(t.tensor)].name},
-                 {"from", key(t.from_pe)},
-                 {"to", key(t.to_pe)},
-                 {"bytes", t.bytes},
-                 {"ms", t.ms},
-                 {"link", link}});
-        }
-        nlohmann::ordered_json document{
-            {"model", model.file},
-            {"cluster", cluster.file},
-            {"rules", method.name},
-            {"kernels", kernel_count},
-            {"cut_kernels", chosen.cut_kernels},
-            {"mapping", options.mapping.mapping.empty()
-                            ? nlohmann::ordered_json()
-                            : nlohmann::ordered_json(options.mapping.mapping)}};
-        if (mapping)
-            document["points"] = mapping->points;
-        document["pes"] = pe_list;
-        document["bottleneck_pe"] = key(bottleneck);
-        document["bottleneck_ms"] = evaluation.bottleneck_ms;
-        document["throughput_per_s"] = evaluation.throughput_per_s;
-        document["latency_ms"] = evaluation.latency_ms;
-        document["transfers"] = transfer_list;
-        if (replay) {
-            auto replay_pes = nlohmann::ordered_json::array();
-            for (const int pe : used) {
-                const auto& r = replay->pes[static_cast<std::size_t>(pe)];
-                replay_pes.push_back({{"pe", key(pe)},
-                                      {"compute_ms", r.compute_ms},
-                                      {"busy_ms", r.busy_ms},
-                                      {"utilisation", r.utilisation}});
-            }
-            auto replay_links = nlohmann::ordered_json::array();
-            for (const auto& l : replay->links)
-                replay_links.push_back({{"hosts", {host_name(l.host_a), host_name(l.host_b)}},
-                                        {"transfers", l.transfers},
-                                        {"busy_ms", l.busy_ms},
-                                        {"utilisation", l.utilisation}});
-            document["replay"] = {{"inputs", replay->inputs},
-                                  {"interval_ms", replay->interval_ms},
-                                  {"first_latency_ms", replay->first_latency_ms},
-                                  {"mean_latency_ms", replay->mean_latency_ms},
-                                  {"throughput_per_s", replay->throughput_per_s},
-                                  {"makespan_ms", replay->makespan_ms},
-                                  {"latency_ms", replay->latency_ms},
-                                  {"pes", replay_pes},
-                                  {"links", replay_links}};
-        }
-        emit_json(document, options.json, options.out);
-        if (options.json)
-            return 0;
+EvaluatedMapping evaluate_mapping(const EvaluateMappingOptions& options) {
+    EvaluatedMapping e;
+    e.cluster = device::load_cluster(options.cluster);
+    e.model = options.model.load();
+    e.method = fusion::find_fusion_method(options.rules);
+    std::optional<predict::Predictor> given;
+    if (!options.predictor.empty())
+        given = partition::load_cluster_predictor(options.predictor, e.cluster);
+    e.chosen = options.mapping.resolve(e.model, fusion::detect_kernels(e.model, e.method), e.method,
+                                       e.cluster);
+    const auto& kernels = e.chosen.kernels;
+    const auto& assignment = e.chosen.assignment;
+    if (!options.save_mapping.empty())
+        autodice::save_mapping_file(e.model, kernels, assignment, e.cluster, options.save_mapping);
+
+    for (const int pe : assignment.pe_of_kernel)
+        if (std::find(e.used.begin(), e.used.end(), pe) == e.used.end())
+            e.used.push_back(pe);
+    const auto latencies = partition::pe_kernel_latencies_ms(
+        e.model, kernels, e.cluster, options.rules, e.used, given ? &*given : nullptr);
+    const auto& costs = e.costs.emplace(e.model, kernels, e.cluster, latencies);
+    e.evaluation = e.chosen.split ? costs.evaluate(*e.chosen.split) : costs.evaluate(assignment);
+    if (options.replay) {
+        e.replay = partition::replay(costs, assignment, {options.inputs, options.interval_ms});
+        e.peak_live = partition::peak_live_bytes(costs, assignment);
     }
 
-    std::printf("%s on %s, %d kernels by %s, %zu PEs\n", model.file.c_str(), cluster.file.c_str(),
-                kernel_count, method.name.c_str(), used.size());
+    e.transfers = e.evaluation.transfers;
+    std::sort(e.transfers.begin(), e.transfers.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.tensor, a.to_pe) < std::tie(b.tensor, b.to_pe);
+    });
+    e.bottleneck = e.used.front();
+    for (const int pe : e.used)
+        if (e.evaluation.pes[static_cast<std::size_t>(pe)].time_ms() >
+            e.evaluation.pes[static_cast<std::size_t>(e.bottleneck)].time_ms())
+            e.bottleneck = pe;
+    return e;
+}
+
+nlohmann::ordered_json pe_json(const EvaluatedMapping& e, int pe) {
+    const auto& c = e.evaluation.pes[static_cast<std::size_t>(pe)];
+    const auto& power = e.costs->power(pe);
+    const auto capacity = device::capacity_bytes(e.device_of(pe));
+    nlohmann::ordered_json out{
+        {"pe", e.key(pe)},
+        {"device", e.device_of(pe).id},
+        {"processing_element", e.cluster.pes[static_cast<std::size_t>(pe)].spec.name},
+        {"kernels", c.kernels},
+        {"compute_ms", c.compute_ms},
+        {"send_ms", c.send_ms},
+        {"receive_ms", c.receive_ms},
+        {"communication_ms", c.communication_ms()},
+        {"time_ms", c.time_ms()},
+        {"weight_bytes", c.weight_bytes},
+        {"output_bytes", c.output_bytes},
+        {"input_bytes", c.input_bytes},
+        {"memory_bytes", c.memory_bytes()},
+        {"memory_capacity_bytes",
+         capacity ? nlohmann::ordered_json(*capacity) : nlohmann::ordered_json()},
+        {"memory_share",
+         capacity ? nlohmann::ordered_json(static_cast<double>(c.memory_bytes()) / *capacity)
+                  : nlohmann::ordered_json()},
+        {"busy_power_w", number_or_null(power.busy_w)},
+        {"communication_power_w", number_or_null(power.communication_w)},
+        {"energy_mj", number_or_null(c.energy_mj)}};
+    if (e.replay)
+        out["peak_live_bytes"] = e.peak_live[static_cast<std::size_t>(pe)];
+    return out;
+}
+
+nlohmann::ordered_json transfers_json(const EvaluatedMapping& e) {
+    auto transfer_list = nlohmann::ordered_json::array();
+    for (const auto& t : e.transfers) {
+        nlohmann::ordered_json link;
+        if (!e.same_host(t.from_pe, t.to_pe)) {
+            const auto l = e.cluster.link(e.cluster.pes[static_cast<std::size_t>(t.from_pe)].host,
+                                          e.cluster.pes[static_cast<std::size_t>(t.to_pe)].host);
+            link = {{"bandwidth_gbps", l.bandwidth_gbps}, {"latency_us", l.latency_us}};
+        } else {
+            link = "memory";
+        }
+        transfer_list.push_back(
+            {{"tensor", e.model.tensors[static_cast<std::size_t>(t.tensor)].name},
+             {"from", e.key(t.from_pe)},
+             {"to", e.key(t.to_pe)},
+             {"bytes", t.bytes},
+             {"ms", t.ms},
+             {"link", link}});
+    }
+    return transfer_list;
+}
+
+nlohmann::ordered_json replay_json(const EvaluatedMapping& e) {
+    const auto& replay = *e.replay;
+    auto replay_pes = nlohmann::ordered_json::array();
+    for (const int pe : e.used) {
+        const auto& r = replay.pes[static_cast<std::size_t>(pe)];
+        replay_pes.push_back({{"pe", e.key(pe)},
+                              {"compute_ms", r.compute_ms},
+                              {"busy_ms", r.busy_ms},
+                              {"utilisation", r.utilisation}});
+    }
+    auto replay_links = nlohmann::ordered_json::array();
+    for (const auto& l : replay.links)
+        replay_links.push_back({{"hosts", {e.host_name(l.host_a), e.host_name(l.host_b)}},
+                                {"transfers", l.transfers},
+                                {"busy_ms", l.busy_ms},
+                                {"utilisation", l.utilisation}});
+    return {{"inputs", replay.inputs},
+            {"interval_ms", replay.interval_ms},
+            {"first_latency_ms", replay.first_latency_ms},
+            {"mean_latency_ms", replay.mean_latency_ms},
+            {"throughput_per_s", replay.throughput_per_s},
+            {"makespan_ms", replay.makespan_ms},
+            {"latency_ms", replay.latency_ms},
+            {"pes", replay_pes},
+            {"links", replay_links}};
+}
+
+nlohmann::ordered_json evaluation_json(const EvaluatedMapping& e,
+                                       const EvaluateMappingOptions& options) {
+    auto pe_list = nlohmann::ordered_json::array();
+    for (const int pe : e.used)
+        pe_list.push_back(pe_json(e, pe));
+    nlohmann::ordered_json document{
+        {"model", e.model.file},
+        {"cluster", e.cluster.file},
+        {"rules", e.method.name},
+        {"kernels", static_cast<int>(e.chosen.kernels.kernels.size())},
+        {"cut_kernels", e.chosen.cut_kernels},
+        {"mapping", options.mapping.mapping.empty()
+                        ? nlohmann::ordered_json()
+                        : nlohmann::ordered_json(options.mapping.mapping)}};
+    if (e.chosen.split)
+        document["points"] = e.chosen.split->points;
+    document["pes"] = pe_list;
+    document["bottleneck_pe"] = e.key(e.bottleneck);
+    document["bottleneck_ms"] = e.evaluation.bottleneck_ms;
+    document["throughput_per_s"] = e.evaluation.throughput_per_s;
+    document["latency_ms"] = e.evaluation.latency_ms;
+    document["transfers"] = transfers_json(e);
+    if (e.replay)
+        document["replay"] = replay_json(e);
+    return document;
+}
+
+// The costs per PE and the tensors that cross between PEs, as a table.
+void print_costs(const EvaluatedMapping& e) {
+    const auto& evaluation = e.evaluation;
+    std::printf("%s on %s, %d kernels by %s, %zu PEs\n", e.model.file.c_str(),
+                e.cluster.file.c_str(), static_cast<int>(e.chosen.kernels.kernels.size()),
+                e.method.name.c_str(), e.used.size());
     std::printf("throughput %.2f /s (bottleneck %s, %.3f ms), pipeline latency %.3f ms, %zu "
                 "transfers\n\n",
-                evaluation.throughput_per_s, key(bottleneck).c_str(), evaluation.bottleneck_ms,
-                evaluation.latency_ms, transfers.size());
+                evaluation.throughput_per_s, e.key(e.bottleneck).c_str(), evaluation.bottleneck_ms,
+                evaluation.latency_ms, e.transfers.size());
     std::printf("  %-16s %7s %11s %9s %10s %14s %7s %10s\n", "PE", "kernels", "compute ms",
                 "comm ms", "time ms", "memory bytes", "of cap", "energy mJ");
-    for (const int pe : used) {
+    for (const int pe : e.used) {
         const auto& c = evaluation.pes[static_cast<std::size_t>(pe)];
-        const auto capacity = device::capacity_bytes(device_of(pe));
+        const auto capacity = device::capacity_bytes(e.device_of(pe));
         char share[32] = "?";
         if (capacity)
             std::snprintf(share, sizeof share, "%.1f%%",
@@ -212,40 +236,59 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
         char energy[32] = "?";
         if (!std::isnan(c.energy_mj))
             std::snprintf(energy, sizeof energy, "%.3f", c.energy_mj);
-        std::printf("  %-16s %7d %11.3f %9.3f %10.3f %14s %7s %10s\n", key(pe).c_str(), c.kernels,
+        std::printf("  %-16s %7d %11.3f %9.3f %10.3f %14s %7s %10s\n", e.key(pe).c_str(), c.kernels,
                     c.compute_ms, c.communication_ms(), c.time_ms(),
                     grouped(c.memory_bytes()).c_str(), share, energy);
     }
-    if (!transfers.empty()) {
+    if (!e.transfers.empty()) {
         std::printf("\n  %-48s %-16s %-16s %12s %9s\n", "tensor", "from", "to", "bytes", "ms");
-        for (const auto& t : transfers)
+        for (const auto& t : e.transfers)
             std::printf("  %-48s %-16s %-16s %12s %9.3f%s\n",
-                        model.tensors[static_cast<std::size_t>(t.tensor)].name.c_str(),
-                        key(t.from_pe).c_str(), key(t.to_pe).c_str(), grouped(t.bytes).c_str(),
-                        t.ms, same_host(t.from_pe, t.to_pe) ? " (same host: memory)" : "");
+                        e.model.tensors[static_cast<std::size_t>(t.tensor)].name.c_str(),
+                        e.key(t.from_pe).c_str(), e.key(t.to_pe).c_str(), grouped(t.bytes).c_str(),
+                        t.ms, e.same_host(t.from_pe, t.to_pe) ? " (same host: memory)" : "");
     }
-    if (replay) {
-        char spacing[48] = "back to back";
-        if (replay->interval_ms > 0)
-            std::snprintf(spacing, sizeof spacing, "every %.3f ms", replay->interval_ms);
-        std::printf("\nreplay of %d inputs %s: first latency %.3f ms, mean %.3f ms, throughput "
-                    "%.2f /s, all done at %.3f ms\n",
-                    replay->inputs, spacing, replay->first_latency_ms, replay->mean_latency_ms,
-                    replay->throughput_per_s, replay->makespan_ms);
-        std::printf("  %-16s %11s %9s %16s %14s\n", "PE", "busy ms", "busy", "peak-live bytes",
-                    "memory bytes");
-        for (const int pe : used) {
-            const auto& r = replay->pes[static_cast<std::size_t>(pe)];
-            std::printf(
-                "  %-16s %11.3f %8.1f%% %16s %14s\n", key(pe).c_str(), r.busy_ms,
-                100.0 * r.utilisation, grouped(peak_live[static_cast<std::size_t>(pe)]).c_str(),
-                grouped(evaluation.pes[static_cast<std::size_t>(pe)].memory_bytes()).c_str());
-        }
-        for (const auto& l : replay->links)
-            std::printf("  link %s-%s: %d transfers, busy %.3f ms (%.1f%%)\n",
-                        host_name(l.host_a).c_str(), host_name(l.host_b).c_str(), l.transfers,
-                        l.busy_ms, 100.0 * l.utilisation);
+}
+
+void print_replay(const EvaluatedMapping& e) {
+    const auto& replay = *e.replay;
+    char spacing[48] = "back to back";
+    if (replay.interval_ms > 0)
+        std::snprintf(spacing, sizeof spacing, "every %.3f ms", replay.interval_ms);
+    std::printf("\nreplay of %d inputs %s: first latency %.3f ms, mean %.3f ms, throughput "
+                "%.2f /s, all done at %.3f ms\n",
+                replay.inputs, spacing, replay.first_latency_ms, replay.mean_latency_ms,
+                replay.throughput_per_s, replay.makespan_ms);
+    std::printf("  %-16s %11s %9s %16s %14s\n", "PE", "busy ms", "busy", "peak-live bytes",
+                "memory bytes");
+    for (const int pe : e.used) {
+        const auto& r = replay.pes[static_cast<std::size_t>(pe)];
+        std::printf("  %-16s %11.3f %8.1f%% %16s %14s\n", e.key(pe).c_str(), r.busy_ms,
+                    100.0 * r.utilisation,
+                    grouped(e.peak_live[static_cast<std::size_t>(pe)]).c_str(),
+                    grouped(e.evaluation.pes[static_cast<std::size_t>(pe)].memory_bytes()).c_str());
     }
+    for (const auto& l : replay.links)
+        std::printf("  link %s-%s: %d transfers, busy %.3f ms (%.1f%%)\n",
+                    e.host_name(l.host_a).c_str(), e.host_name(l.host_b).c_str(), l.transfers,
+                    l.busy_ms, 100.0 * l.utilisation);
+}
+
+int run_evaluate_mapping(const EvaluateMappingOptions& options) {
+    options.mapping.check();
+    if (options.inputs < 1)
+        throw InputError("", "--inputs", "the replay needs at least one input");
+    if (!(options.interval_ms >= 0))
+        throw InputError("", "--interval-ms", "the interval between inputs must be 0 or more");
+    const EvaluatedMapping evaluated = evaluate_mapping(options);
+    if (options.json || !options.out.empty()) {
+        emit_json(evaluation_json(evaluated, options), options.json, options.out);
+        if (options.json)
+            return 0;
+    }
+    print_costs(evaluated);
+    if (evaluated.replay)
+        print_replay(evaluated);
     return 0;
 }
 

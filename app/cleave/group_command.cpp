@@ -95,7 +95,8 @@ nlohmann::ordered_json serving_json(const grouping::ServingResult& result, doubl
             {"completion_std_s", result.completion_std_s}};
 }
 
-int run_group(const GroupOptions& options) {
+// The options that need no file, checked before any is read.
+void check_options(const GroupOptions& options) {
     if (options.features.empty() == options.features_file.empty())
         throw InputError("", "--features",
                          "expected exactly one of --features (flops, config, hp, he, ha) and "
@@ -111,10 +112,13 @@ int run_group(const GroupOptions& options) {
         throw InputError("", "--duration-s", "expected a duration above 0 s");
     if (options.batch < 1)
         throw InputError("", "--batch", "expected at least 1 image per task");
+}
+
+// The cluster and what to group it by, checked against the cluster.
+grouping::GroupingRequest grouping_request(const GroupOptions& options) {
     grouping::GroupingRequest request;
     request.cluster = std::make_shared<const device::Cluster>(device::load_cluster(options.cluster));
     const auto& cluster = *request.cluster;
-    const int devices = static_cast<int>(cluster.hosts.size());
     request.groups = options.groups;
     request.vectors = options.vectors;
     request.workload = options.workload;
@@ -127,76 +131,96 @@ int run_group(const GroupOptions& options) {
         throw InputError("", "--exact",
                          "the exact solver takes at most " +
                              std::to_string(grouping::kExactMaxDevices) + " hosts; " +
-                             options.cluster + " has " + std::to_string(devices));
-    // One grouping by the chosen features (from a file, or a set as the studio groups by).
-    const auto found =
+                             options.cluster + " has " + std::to_string(cluster.hosts.size()));
+    return request;
+}
+
+// One grouping by the chosen features (from a file, or a set as the studio groups by), its
+// features normalised, the exact optimum and the serving runs when asked.
+struct GroupsFound {
+    grouping::FeatureSetGrouping found;
+    grouping::FeatureMatrix normalised;
+    std::optional<grouping::Grouping> exact;
+    std::vector<std::pair<double, grouping::ServingResult>> serving; // by task rate
+};
+
+GroupsFound find_groups(const GroupOptions& options, const grouping::GroupingRequest& request) {
+    const auto& cluster = *request.cluster;
+    GroupsFound out;
+    out.found =
         options.features_file.empty()
             ? grouping::group_by(request, options.features, {})
             : grouping::group_table(
                   request, grouping::features_from_file(options.features_file, cluster), {});
-    const auto& table = found.table;
-    const auto& search = found.search;
-    const auto normalised = grouping::normalised(table.values);
-    std::optional<grouping::Grouping> exact;
+    out.normalised = grouping::normalised(out.found.table.values);
     if (options.exact)
-        exact = grouping::balance_exact(normalised, options.groups);
-    std::vector<std::pair<double, grouping::ServingResult>> serving;
+        out.exact = grouping::balance_exact(out.normalised, options.groups);
     if (!options.serve_rates.empty()) {
         const auto image_ms = grouping::workload_ms(request);
         for (const double rate : options.serve_rates)
-            serving.emplace_back(rate, grouping::simulate_serving(search.best.group_of,
-                                                                  options.groups, image_ms,
-                                                                  {.rate_per_s = rate,
-                                                                   .duration_s = options.duration_s,
-                                                                   .batch = options.batch,
-                                                                   .seed = options.seed}));
+            out.serving.emplace_back(rate,
+                                     grouping::simulate_serving(out.found.search.best.group_of,
+                                                                options.groups, image_ms,
+                                                                {.rate_per_s = rate,
+                                                                 .duration_s = options.duration_s,
+                                                                 .batch = options.batch,
+                                                                 .seed = options.seed}));
     }
+    return out;
+}
 
-    if (options.json || !options.out.empty()) {
-        nlohmann::ordered_json scales;
-        const auto divisors = grouping::feature_scales(table.values);
-        for (std::size_t f = 0; f < table.features.size(); ++f)
-            scales[table.features[f]] = divisors[f];
-        nlohmann::ordered_json document{
-            {"cluster", cluster.file},
-            {"features", table.set},
-            {"feature_names", table.features},
-            {"normalisation", "each feature divided by its largest magnitude over the hosts"},
-            {"scales", scales},
-            {"groups", groups_json(table, normalised, search.best, options.groups)},
-            {"objective", search.best.objective},
-            {"search",
-             {{"restarts", options.restarts},
-              {"seed", options.seed},
-              {"kicks", grouping::SearchOptions{}.kicks},
-              {"starts", search.starts},
-              {"starts_reaching_best", search.starts_reaching_best},
-              {"steps", search.steps}}},
-            {"exact", nullptr},
-            {"serving", nullptr},
-            {"notes", table.notes}};
-        if (exact)
-            document["exact"] = {{"objective", exact->objective},
-                                 {"groups", groups_json(table, normalised, *exact, options.groups)},
-                                 {"gap", search.best.objective - exact->objective}};
-        if (!serving.empty()) {
-            auto runs = nlohmann::ordered_json::array();
-            for (const auto& [rate, result] : serving)
-                runs.push_back(serving_json(result, rate));
-            document["serving"] = {{"workload", options.workload},
-                                   {"batch", options.batch},
-                                   {"duration_s", options.duration_s},
-                                   {"runs", runs}};
-        }
-        emit_json(document, options.json, options.out);
-        if (options.json)
-            return 0;
+nlohmann::ordered_json groups_document(const GroupOptions& options, const device::Cluster& cluster,
+                                       const GroupsFound& groups) {
+    const auto& table = groups.found.table;
+    const auto& search = groups.found.search;
+    nlohmann::ordered_json scales;
+    const auto divisors = grouping::feature_scales(table.values);
+    for (std::size_t f = 0; f < table.features.size(); ++f)
+        scales[table.features[f]] = divisors[f];
+    nlohmann::ordered_json document{
+        {"cluster", cluster.file},
+        {"features", table.set},
+        {"feature_names", table.features},
+        {"normalisation", "each feature divided by its largest magnitude over the hosts"},
+        {"scales", scales},
+        {"groups", groups_json(table, groups.normalised, search.best, options.groups)},
+        {"objective", search.best.objective},
+        {"search",
+         {{"restarts", options.restarts},
+          {"seed", options.seed},
+          {"kicks", grouping::SearchOptions{}.kicks},
+          {"starts", search.starts},
+          {"starts_reaching_best", search.starts_reaching_best},
+          {"steps", search.steps}}},
+        {"exact", nullptr},
+        {"serving", nullptr},
+        {"notes", table.notes}};
+    if (groups.exact)
+        document["exact"] = {
+            {"objective", groups.exact->objective},
+            {"groups", groups_json(table, groups.normalised, *groups.exact, options.groups)},
+            {"gap", search.best.objective - groups.exact->objective}};
+    if (!groups.serving.empty()) {
+        auto runs = nlohmann::ordered_json::array();
+        for (const auto& [rate, result] : groups.serving)
+            runs.push_back(serving_json(result, rate));
+        document["serving"] = {{"workload", options.workload},
+                               {"batch", options.batch},
+                               {"duration_s", options.duration_s},
+                               {"runs", runs}};
     }
+    return document;
+}
 
+void print_found(const GroupOptions& options, const device::Cluster& cluster,
+                 const GroupsFound& groups) {
+    const auto& table = groups.found.table;
+    const auto& search = groups.found.search;
+    const auto& exact = groups.exact;
     std::printf("%s: %d hosts in %d groups by %s (%zu feature%s, each divided by its largest "
                 "value)\n",
-                cluster.file.c_str(), devices, options.groups, table.set.c_str(),
-                table.features.size(), table.features.size() == 1 ? "" : "s");
+                cluster.file.c_str(), static_cast<int>(cluster.hosts.size()), options.groups,
+                table.set.c_str(), table.features.size(), table.features.size() == 1 ? "" : "s");
     print_groups(table, search.best, options.groups);
     std::printf("objective %.6g (sum over features of the variance of group sums), best of %d "
                 "starts, reached by %d\n",
@@ -206,10 +230,10 @@ int run_group(const GroupOptions& options) {
                     search.best.objective <= exact->objective + 1e-9 * (1 + exact->objective)
                         ? "reached it"
                         : "did not reach it");
-    if (!serving.empty())
+    if (!groups.serving.empty())
         std::printf("serving %s, %d images a task, arrivals for %g s:\n", options.workload.c_str(),
                     options.batch, options.duration_s);
-    for (const auto& [rate, result] : serving) {
+    for (const auto& [rate, result] : groups.serving) {
         std::printf("  %g tasks/s: mean latency per group", rate);
         for (const auto& g : result.groups)
             std::printf(" %.1f", g.mean_latency_ms);
@@ -218,6 +242,18 @@ int run_group(const GroupOptions& options) {
     }
     for (const auto& note : table.notes)
         std::printf("note: %s\n", note.c_str());
+}
+
+int run_group(const GroupOptions& options) {
+    check_options(options);
+    const auto request = grouping_request(options);
+    const auto groups = find_groups(options, request);
+    if (options.json || !options.out.empty()) {
+        emit_json(groups_document(options, *request.cluster, groups), options.json, options.out);
+        if (options.json)
+            return 0;
+    }
+    print_found(options, *request.cluster, groups);
     return 0;
 }
 

@@ -23,6 +23,99 @@ std::string runtime_name(const std::string& runtime) {
     return name.empty() ? "unnamed runtime" : name;
 }
 
+// The models folders searched, each opened once and kept in `owner`.
+class ModelFolders {
+public:
+    explicit ModelFolders(std::vector<std::unique_ptr<profile::RunModels>>& owner)
+        : owner_(owner) {}
+
+    profile::RunModels* at(const std::string& folder) {
+        auto& found = by_folder_[folder];
+        if (!found) {
+            owner_.push_back(std::make_unique<profile::RunModels>(folder, true));
+            found = owner_.back().get();
+        }
+        return found;
+    }
+
+private:
+    std::vector<std::unique_ptr<profile::RunModels>>& owner_;
+    std::map<std::string, profile::RunModels*> by_folder_;
+};
+
+// The devices a dataset stands for: all its runs as the device named (DEVICE=FILE, one thread
+// count; the dtypes may differ, as a calibration's int64-input networks run on the same float32
+// device), else every library device measured in it.
+std::vector<grouping::DeviceRuns> devices_of(const profile::MeasuredDataset& dataset,
+                                             const std::string& named,
+                                             const std::vector<device::DeviceSpec>& library) {
+    std::vector<grouping::DeviceRuns> found;
+    if (!named.empty()) {
+        std::set<int> threads;
+        grouping::DeviceRuns runs{named, dataset.file, {}};
+        for (const auto& run : dataset.runs) {
+            threads.insert(run.threads);
+            runs.runs.push_back(&run);
+        }
+        if (threads.size() > 1)
+            throw InputError(dataset.file, "/runs",
+                             "runs at several thread counts cannot all stand for one device " +
+                                 named +
+                                 "; give the file without DEVICE= so each library device "
+                                 "measured in it gets its runs");
+        found.push_back(std::move(runs));
+        return found;
+    }
+    found = grouping::measured_devices(dataset, library);
+    if (found.empty())
+        throw InputError(dataset.file, "",
+                         "no library device is measured in this file (a device's "
+                         "measurement.data names the file it stands for); give it as "
+                         "DEVICE=FILE");
+    return found;
+}
+
+// One device's runs prepared with their models (found in `search`, in order; a run whose model
+// none has is skipped, its model added to `missing`), labelled with the runtime and the thread
+// count most of its runs used.
+MeasuredDevice prepared_device(const grouping::DeviceRuns& d,
+                               const profile::MeasuredDataset& dataset,
+                               const std::vector<profile::RunModels*>& search,
+                               std::set<std::string>& missing) {
+    MeasuredDevice device;
+    device.id = d.device;
+    device.label = d.device;
+    device.file = dataset.file;
+    device.spec = device::find_device(d.device);
+    std::map<int, int> threads;
+    for (const auto* run : d.runs) {
+        const graph::Model* model = nullptr;
+        for (auto* folder : search)
+            if ((model = folder->find(*run)))
+                break;
+        if (!model) {
+            missing.insert(run->model);
+            continue;
+        }
+        device.runs.push_back(predict::prepare_run(*model, *run));
+        ++threads[run->threads];
+    }
+    if (device.runs.empty())
+        throw InputError(dataset.file, "",
+                         "no run of " + d.device + " has its model in the models folders");
+    int most = 0, count = 0;
+    for (const auto& [t, n] : threads)
+        if (n > count) {
+            most = t;
+            count = n;
+        }
+    device.figures = predict::device_figures(device.spec, most);
+    const std::string label = " (" + runtime_name(dataset.runtime) + ", " + std::to_string(most) +
+                              " thread" + (most == 1 ? "" : "s") + ")";
+    device.label += label;
+    return device;
+}
+
 } // namespace
 
 void add_measured_device_options(CLI::App& command, std::vector<std::string>& data,
@@ -41,19 +134,11 @@ void add_measured_device_options(CLI::App& command, std::vector<std::string>& da
 MeasuredDevices load_measured_devices(const std::vector<std::string>& data,
                                       const std::vector<std::string>& models) {
     MeasuredDevices out;
-    std::map<std::string, profile::RunModels*> by_folder;
-    const auto folder_models = [&](const std::string& folder) {
-        auto& found = by_folder[folder];
-        if (!found) {
-            out.models.push_back(std::make_unique<profile::RunModels>(folder, true));
-            found = out.models.back().get();
-        }
-        return found;
-    };
+    ModelFolders folders(out.models);
     std::vector<profile::RunModels*> given;
     for (const auto& folder : models)
-        given.push_back(folder_models(folder));
-    std::vector<std::string> named;
+        given.push_back(folders.at(folder));
+    std::vector<std::string> named; // per dataset, the device given for it, or empty
     for (const auto& item : data) {
         const auto eq = item.find('=');
         std::string device, file = item;
@@ -69,75 +154,17 @@ MeasuredDevices load_measured_devices(const std::vector<std::string>& data,
     std::set<std::string> missing;
     for (std::size_t i = 0; i < out.datasets.size(); ++i) {
         const auto& dataset = out.datasets[i];
-        std::vector<grouping::DeviceRuns> found;
-        if (!named[i].empty()) {
-            // One thread count; the dtypes may differ (a calibration's int64-input networks
-            // run on the same float32 device).
-            std::set<int> threads;
-            grouping::DeviceRuns runs{named[i], dataset.file, {}};
-            for (const auto& run : dataset.runs) {
-                threads.insert(run.threads);
-                runs.runs.push_back(&run);
-            }
-            if (threads.size() > 1)
-                throw InputError(dataset.file, "/runs",
-                                 "runs at several thread counts cannot all stand for one device " +
-                                     named[i] +
-                                     "; give the file without DEVICE= so each library device "
-                                     "measured in it gets its runs");
-            found.push_back(std::move(runs));
-        } else {
-            found = grouping::measured_devices(dataset, library);
-            if (found.empty())
-                throw InputError(dataset.file, "",
-                                 "no library device is measured in this file (a device's "
-                                 "measurement.data names the file it stands for); give it as "
-                                 "DEVICE=FILE");
-        }
+        const auto found = devices_of(dataset, named[i], library);
         // A "models" folder beside the data (as cleave calibrate --keep writes them) first: its
         // generated networks are named alike from one calibration to the next.
         std::vector<profile::RunModels*> search;
         std::error_code error;
         const auto beside = std::filesystem::path(dataset.file).parent_path() / "models";
         if (std::filesystem::is_directory(beside, error))
-            search.push_back(folder_models(beside.string()));
+            search.push_back(folders.at(beside.string()));
         search.insert(search.end(), given.begin(), given.end());
-        for (const auto& d : found) {
-            MeasuredDevice device;
-            device.id = d.device;
-            device.label = d.device;
-            device.file = dataset.file;
-            device.spec = device::find_device(d.device);
-            std::map<int, int> threads;
-            for (const auto* run : d.runs) {
-                const graph::Model* model = nullptr;
-                for (auto* folder : search)
-                    if ((model = folder->find(*run)))
-                        break;
-                if (!model) {
-                    missing.insert(run->model);
-                    continue;
-                }
-                device.runs.push_back(predict::prepare_run(*model, *run));
-                ++threads[run->threads];
-            }
-            if (device.runs.empty())
-                throw InputError(dataset.file, "",
-                                 "no run of " + d.device +
-                                     " has its model in the models folders");
-            int most = 0, count = 0;
-            for (const auto& [t, n] : threads)
-                if (n > count) {
-                    most = t;
-                    count = n;
-                }
-            device.figures = predict::device_figures(device.spec, most);
-            const std::string label = " (" + runtime_name(dataset.runtime) + ", " +
-                                      std::to_string(most) + " thread" + (most == 1 ? "" : "s") +
-                                      ")";
-            device.label += label;
-            out.devices.push_back(std::move(device));
-        }
+        for (const auto& d : found)
+            out.devices.push_back(prepared_device(d, dataset, search, missing));
     }
     // A device's id is its label where it is the only one of that id.
     std::map<std::string, int> per_id;

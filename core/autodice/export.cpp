@@ -148,11 +148,13 @@ std::string rank_slots(const device::Cluster& cluster, const device::ClusterPe& 
     return std::to_string(last);
 }
 
-Package make_package(const graph::Model& model, std::vector<PackagePart> parts,
-                     const device::Cluster* cluster, const std::string& source) {
+namespace {
+
+// Per node its rank (its part's index), checking that every key is a PE of the cluster (when
+// given), once, with nodes, and that every node is mapped once.
+std::vector<int> ranks_of_nodes(const graph::Model& model, const std::vector<PackagePart>& parts,
+                                const device::Cluster* cluster, const std::string& source) {
     const std::size_t count = parts.size();
-    if (count == 0)
-        throw InputError(source, "mapping", "maps no nodes; expected at least one PE key");
     std::vector<int> rank_of_node(model.nodes.size(), -1);
     for (std::size_t r = 0; r < count; ++r) {
         const auto& part = parts[r];
@@ -187,10 +189,13 @@ Package make_package(const graph::Model& model, std::vector<PackagePart> parts,
         if (rank_of_node[n] < 0)
             throw InputError(source, "node " + in_quotes(model.nodes[n].name),
                              "is mapped to no PE key; expected every node exactly once");
+    return rank_of_node;
+}
 
-    Package package;
-    for (const auto& part : parts)
-        package.sub_models.push_back(graph::plan_sub_model(model, part.nodes));
+// Per rank, the tensors it receives from other ranks and those it sends them.
+void plan_messages(const graph::Model& model, const std::vector<int>& rank_of_node,
+                   Package& package) {
+    const std::size_t count = package.sub_models.size();
     package.receivers.resize(count);
     package.senders.resize(count);
     for (std::size_t r = 0; r < count; ++r) {
@@ -214,6 +219,12 @@ Package make_package(const graph::Model& model, std::vector<PackagePart> parts,
                 package.senders[r].push_back({t, std::move(ranks)});
         }
     }
+}
+
+// Refuses parts whose sub-models would wait on each other.
+void check_no_waiting_cycle(const std::vector<PackagePart>& parts, const Package& package,
+                            const std::string& source) {
+    const std::size_t count = parts.size();
     std::vector<std::pair<int, int>> waits; // rank r receives a tensor from rank q
     for (std::size_t r = 0; r < count; ++r)
         for (const auto& entry : package.receivers[r])
@@ -230,7 +241,10 @@ Package make_package(const graph::Model& model, std::vector<PackagePart> parts,
                              "); expected each PE key's nodes to need only tensors of keys "
                              "that do not need theirs");
     }
+}
 
+// mapping.json: per PE key its nodes' AutoDiCE names, in node order (the parts' nodes sorted).
+std::string mapping_json(const graph::Model& model, std::vector<PackagePart>& parts) {
     nlohmann::ordered_json mapping = nlohmann::ordered_json::object();
     for (auto& part : parts) {
         std::sort(part.nodes.begin(), part.nodes.end());
@@ -239,26 +253,46 @@ Package make_package(const graph::Model& model, std::vector<PackagePart> parts,
             names.push_back(graph::autodice_name(model, model.nodes[static_cast<std::size_t>(n)]));
         mapping[part.key] = std::move(names);
     }
-    package.mapping_json = mapping.dump(2) + "\n";
+    return mapping.dump(2) + "\n";
+}
+
+// platform.txt, the rankfile (a rank per part, on its PE's host and cores) and the hostfile.
+void write_cluster_files(const device::Cluster& cluster, const std::vector<PackagePart>& parts,
+                         Package& package) {
+    package.platform_txt = device::platform_file_text(device::platform_of(cluster));
+    std::string rankfile;
+    std::string hostfile;
+    std::vector<std::string> hosts;
+    for (std::size_t r = 0; r < parts.size(); ++r) {
+        const device::ClusterPe& pe = *cluster.find_pe(parts[r].key);
+        rankfile += "rank " + std::to_string(r) + "=" + pe.host +
+                    "    slots=" + rank_slots(cluster, pe) + "\n";
+        if (std::find(hosts.begin(), hosts.end(), pe.host) == hosts.end()) {
+            hosts.push_back(pe.host);
+            hostfile += pe.host + "\n";
+        }
+    }
+    package.rankfile = std::move(rankfile);
+    package.hostfile = std::move(hostfile);
+}
+
+} // namespace
+
+Package make_package(const graph::Model& model, std::vector<PackagePart> parts,
+                     const device::Cluster* cluster, const std::string& source) {
+    if (parts.empty())
+        throw InputError(source, "mapping", "maps no nodes; expected at least one PE key");
+    const auto rank_of_node = ranks_of_nodes(model, parts, cluster, source);
+    Package package;
+    for (const auto& part : parts)
+        package.sub_models.push_back(graph::plan_sub_model(model, part.nodes));
+    plan_messages(model, rank_of_node, package);
+    check_no_waiting_cycle(parts, package, source);
+    package.mapping_json = mapping_json(model, parts);
     package.sender_json = comm_json(model, parts, package.senders);
     package.receiver_json = comm_json(model, parts, package.receivers);
-    if (cluster) {
-        package.platform_txt = device::platform_file_text(device::platform_of(*cluster));
-        std::string rankfile;
-        std::string hostfile;
-        std::vector<std::string> hosts;
-        for (std::size_t r = 0; r < count; ++r) {
-            const device::ClusterPe& pe = *cluster->find_pe(parts[r].key);
-            rankfile += "rank " + std::to_string(r) + "=" + pe.host +
-                        "    slots=" + rank_slots(*cluster, pe) + "\n";
-            if (std::find(hosts.begin(), hosts.end(), pe.host) == hosts.end()) {
-                hosts.push_back(pe.host);
-                hostfile += pe.host + "\n";
-            }
-        }
-        package.rankfile = std::move(rankfile);
-        package.hostfile = std::move(hostfile);
-    }
+    if (cluster)
+        write_cluster_files(*cluster, parts, package);
     package.parts = std::move(parts);
     return package;
 }

@@ -1,8 +1,9 @@
 #include "network_choice.hpp"
 
-
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <random>
 
 namespace cleave::calibration {
 
@@ -81,6 +82,45 @@ int next_by_error(const KernelClusters& clusters, const std::vector<Candidate>& 
         }
     }
     return best;
+}
+
+std::vector<double> cluster_errors(const std::vector<predict::RunData>& runs,
+                                   const KernelClusters& clusters,
+                                   const predict::PredictorTrainingOptions& training, int folds) {
+    std::vector<double> error_us(static_cast<std::size_t>(clusters.count()), 0);
+    std::vector<double> us(static_cast<std::size_t>(clusters.count()), 0);
+    std::vector<int> fold(runs.size());
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        fold[i] = static_cast<int>(i % static_cast<std::size_t>(folds));
+    std::shuffle(fold.begin(), fold.end(), std::mt19937(training.seed));
+    for (int f = 0; f < folds; ++f) {
+        std::vector<const predict::RunData*> train;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (fold[i] != f)
+                train.push_back(&runs[i]);
+        if (train.size() == runs.size() || train.empty())
+            continue;
+        const auto predictor = predict::train_predictor(train, training);
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            if (fold[i] != f)
+                continue;
+            std::vector<std::vector<double>> features;
+            for (const auto& s : runs[i].samples)
+                features.push_back(s.features);
+            const auto of_sample = clusters.clusters_of(features);
+            const auto predicted = predict::predict_samples(predictor, runs[i].samples);
+            for (std::size_t s = 0; s < runs[i].samples.size(); ++s) {
+                const auto c = static_cast<std::size_t>(of_sample[s]);
+                error_us[c] += std::abs(predicted[s] - runs[i].samples[s].us);
+                us[c] += runs[i].samples[s].us;
+            }
+        }
+    }
+    std::vector<double> errors(us.size(), -1);
+    for (std::size_t c = 0; c < us.size(); ++c)
+        if (us[c] > 0)
+            errors[c] = error_us[c] / us[c];
+    return errors;
 }
 
 } // namespace cleave::calibration

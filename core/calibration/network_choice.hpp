@@ -7,6 +7,7 @@
 
 #include "calibration_pool.hpp"
 #include "core/predict/kernel_sampling.hpp"
+#include "core/predict/predictor_training.hpp"
 
 #include <vector>
 
@@ -43,5 +44,12 @@ int next_by_coverage(const KernelClusters& clusters, const std::vector<Candidate
 // where nothing measured shows it, which counts as `unknown_error`). -1 without candidates.
 int next_by_error(const KernelClusters& clusters, const std::vector<Candidate>& candidates,
                   const std::vector<double>& cluster_error, double unknown_error);
+
+// Per cluster, the time-weighted mean absolute relative error of predictions for measured
+// kernels from predictors trained without their network (`folds`-fold over networks); -1 where
+// no measured kernel falls. What next_by_error weighs kernels by.
+std::vector<double> cluster_errors(const std::vector<predict::RunData>& runs,
+                                   const KernelClusters& clusters,
+                                   const predict::PredictorTrainingOptions& training, int folds);
 
 } // namespace cleave::calibration

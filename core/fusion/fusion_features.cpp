@@ -70,6 +70,100 @@ SparseMatrix mean_adjacency(std::size_t n, const std::vector<std::vector<int>>& 
     return m;
 }
 
+// Each node's producers and consumers along the edges.
+struct Neighbours {
+    std::vector<std::vector<int>> producers, consumers;
+};
+
+Neighbours neighbours_of(std::size_t n, const std::vector<Edge>& edges) {
+    Neighbours nb{std::vector<std::vector<int>>(n), std::vector<std::vector<int>>(n)};
+    for (const auto& e : edges) {
+        nb.producers[static_cast<std::size_t>(e.to)].push_back(e.from);
+        nb.consumers[static_cast<std::size_t>(e.from)].push_back(e.to);
+    }
+    return nb;
+}
+
+// Node i's row from column `first` on: sizes, neighbour counts, constness, graph output.
+void set_node_numbers(Matrix& nodes, Eigen::Index first, const graph::Model& model, std::size_t i,
+                      const Neighbours& nb, const std::vector<bool>& constant) {
+    const auto& node = model.nodes[i];
+    std::int64_t out_elements = 0, weights = 0;
+    int outputs = 0, rank = 0, initializer_inputs = 0;
+    bool graph_output = false;
+    for (const int t : node.outputs) {
+        if (t < 0)
+            continue;
+        const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
+        ++outputs;
+        graph_output |= tensor.is_graph_output;
+        if (outputs == 1) {
+            out_elements = std::max<std::int64_t>(tensor.elements(), 0);
+            rank = tensor.shape ? static_cast<int>(tensor.shape->size()) : 0;
+        }
+    }
+    for (const int t : node.inputs)
+        if (t >= 0 &&
+            model.tensors[static_cast<std::size_t>(t)].kind == graph::Tensor::Kind::Initializer) {
+            ++initializer_inputs;
+            weights +=
+                std::max<std::int64_t>(model.tensors[static_cast<std::size_t>(t)].elements(), 0);
+        }
+    const double numeric[kNodeNumericFeatures] = {
+        log_scaled(out_elements, 16.0),
+        log_scaled(node.cost.macs, 24.0),
+        log_scaled(weights, 20.0),
+        capped(nb.producers[i].size(), 4.0),
+        capped(nb.consumers[i].size(), 4.0),
+        capped(static_cast<std::size_t>(outputs), 3.0),
+        capped(static_cast<std::size_t>(initializer_inputs), 3.0),
+        capped(static_cast<std::size_t>(rank), 6.0),
+        constant[i] ? 1.0 : 0.0,
+        graph_output ? 1.0 : 0.0,
+    };
+    const auto r = static_cast<Eigen::Index>(i);
+    for (int k = 0; k < kNodeNumericFeatures; ++k)
+        nodes(r, first + k) = numeric[k];
+}
+
+// Edge e's row: which input of its consumer it feeds, its tensor's fan-out and size, and how
+// its two ends sit (constants, single outputs, the consumer's other input).
+void set_edge_features(Matrix& features, std::size_t e, const graph::Model& model, const Edge& edge,
+                       const Neighbours& nb, const std::vector<bool>& constant) {
+    const auto& u = model.nodes[static_cast<std::size_t>(edge.from)];
+    const auto& v = model.nodes[static_cast<std::size_t>(edge.to)];
+    const auto& tensor = model.tensors[static_cast<std::size_t>(edge.tensor)];
+    const auto input = static_cast<std::size_t>(
+        std::find(v.inputs.begin(), v.inputs.end(), edge.tensor) - v.inputs.begin());
+    int other = -1;
+    if (v.inputs.size() == 2)
+        other = v.inputs[0] == edge.tensor ? v.inputs[1] : v.inputs[0];
+    const int first_consumer =
+        *std::min_element(nb.consumers[static_cast<std::size_t>(edge.from)].begin(),
+                          nb.consumers[static_cast<std::size_t>(edge.from)].end());
+    const auto v_out = v.outputs.empty() || v.outputs[0] < 0
+                           ? -1
+                           : model.tensors[static_cast<std::size_t>(v.outputs[0])].elements();
+    const double values[kEdgeFeatures] = {
+        input == 0 ? 1.0 : 0.0,
+        input == 1 ? 1.0 : 0.0,
+        input >= 2 ? 1.0 : 0.0,
+        tensor.consumers.size() == 1 && !tensor.is_graph_output ? 1.0 : 0.0,
+        tensor.is_graph_output ? 1.0 : 0.0,
+        std::count_if(u.outputs.begin(), u.outputs.end(), [](int t) { return t >= 0; }) == 1 ? 1.0
+                                                                                             : 0.0,
+        !u.inputs.empty() && other >= 0 && other == u.inputs[0] ? 1.0 : 0.0,
+        constant[static_cast<std::size_t>(edge.from)] ? 1.0 : 0.0,
+        constant[static_cast<std::size_t>(edge.to)] ? 1.0 : 0.0,
+        first_consumer == edge.to ? 1.0 : 0.0,
+        v_out >= 0 && v_out == tensor.elements() ? 1.0 : 0.0,
+        log_scaled(std::max<std::int64_t>(tensor.elements(), 0), 16.0),
+        capped(tensor.consumers.size(), 4.0),
+    };
+    for (int k = 0; k < kEdgeFeatures; ++k)
+        features(static_cast<Eigen::Index>(e), k) = values[k];
+}
+
 } // namespace
 
 int node_feature_count(const std::vector<std::string>& ops) {
@@ -84,12 +178,7 @@ FusionFeatures fusion_features(const graph::Model& model, const std::vector<Edge
     for (int i = 0; i < vocabulary; ++i)
         op_index.emplace(ops[static_cast<std::size_t>(i)], i);
     const auto constant = load_time_constants(model);
-
-    std::vector<std::vector<int>> producers(n), consumers(n);
-    for (const auto& e : edges) {
-        producers[static_cast<std::size_t>(e.to)].push_back(e.from);
-        consumers[static_cast<std::size_t>(e.from)].push_back(e.to);
-    }
+    const Neighbours nb = neighbours_of(n, edges);
 
     FusionFeatures f;
     f.edge_list = edges;
@@ -99,84 +188,15 @@ FusionFeatures fusion_features(const graph::Model& model, const std::vector<Edge
         const auto r = static_cast<Eigen::Index>(i);
         const auto it = op_index.find(node.op);
         f.nodes(r, it == op_index.end() ? vocabulary : it->second) = 1.0;
-        const int category = op_category(node.op);
-        f.nodes(r, vocabulary + 1 + category) = 1.0;
-        std::int64_t out_elements = 0, weights = 0;
-        int outputs = 0, rank = 0, initializer_inputs = 0;
-        bool graph_output = false;
-        for (const int t : node.outputs) {
-            if (t < 0)
-                continue;
-            const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
-            ++outputs;
-            graph_output |= tensor.is_graph_output;
-            if (outputs == 1) {
-                out_elements = std::max<std::int64_t>(tensor.elements(), 0);
-                rank = tensor.shape ? static_cast<int>(tensor.shape->size()) : 0;
-            }
-        }
-        for (const int t : node.inputs)
-            if (t >= 0 && model.tensors[static_cast<std::size_t>(t)].kind ==
-                              graph::Tensor::Kind::Initializer) {
-                ++initializer_inputs;
-                weights += std::max<std::int64_t>(
-                    model.tensors[static_cast<std::size_t>(t)].elements(), 0);
-            }
-        const double numeric[kNodeNumericFeatures] = {
-            log_scaled(out_elements, 16.0),
-            log_scaled(node.cost.macs, 24.0),
-            log_scaled(weights, 20.0),
-            capped(producers[i].size(), 4.0),
-            capped(consumers[i].size(), 4.0),
-            capped(static_cast<std::size_t>(outputs), 3.0),
-            capped(static_cast<std::size_t>(initializer_inputs), 3.0),
-            capped(static_cast<std::size_t>(rank), 6.0),
-            constant[i] ? 1.0 : 0.0,
-            graph_output ? 1.0 : 0.0,
-        };
-        for (int k = 0; k < kNodeNumericFeatures; ++k)
-            f.nodes(r, vocabulary + 1 + kOpCategories + k) = numeric[k];
+        f.nodes(r, vocabulary + 1 + op_category(node.op)) = 1.0;
+        set_node_numbers(f.nodes, vocabulary + 1 + kOpCategories, model, i, nb, constant);
     }
-    f.predecessors = mean_adjacency(n, producers);
-    f.successors = mean_adjacency(n, consumers);
+    f.predecessors = mean_adjacency(n, nb.producers);
+    f.successors = mean_adjacency(n, nb.consumers);
 
     f.edges = Matrix::Zero(static_cast<Eigen::Index>(edges.size()), kEdgeFeatures);
-    for (std::size_t e = 0; e < edges.size(); ++e) {
-        const auto& edge = edges[e];
-        const auto& u = model.nodes[static_cast<std::size_t>(edge.from)];
-        const auto& v = model.nodes[static_cast<std::size_t>(edge.to)];
-        const auto& tensor = model.tensors[static_cast<std::size_t>(edge.tensor)];
-        const auto input = static_cast<std::size_t>(
-            std::find(v.inputs.begin(), v.inputs.end(), edge.tensor) - v.inputs.begin());
-        int other = -1;
-        if (v.inputs.size() == 2)
-            other = v.inputs[0] == edge.tensor ? v.inputs[1] : v.inputs[0];
-        const int first_consumer =
-            *std::min_element(consumers[static_cast<std::size_t>(edge.from)].begin(),
-                              consumers[static_cast<std::size_t>(edge.from)].end());
-        const auto v_out = v.outputs.empty() || v.outputs[0] < 0
-                               ? -1
-                               : model.tensors[static_cast<std::size_t>(v.outputs[0])].elements();
-        const double values[kEdgeFeatures] = {
-            input == 0 ? 1.0 : 0.0,
-            input == 1 ? 1.0 : 0.0,
-            input >= 2 ? 1.0 : 0.0,
-            tensor.consumers.size() == 1 && !tensor.is_graph_output ? 1.0 : 0.0,
-            tensor.is_graph_output ? 1.0 : 0.0,
-            std::count_if(u.outputs.begin(), u.outputs.end(), [](int t) { return t >= 0; }) == 1
-                ? 1.0
-                : 0.0,
-            !u.inputs.empty() && other >= 0 && other == u.inputs[0] ? 1.0 : 0.0,
-            constant[static_cast<std::size_t>(edge.from)] ? 1.0 : 0.0,
-            constant[static_cast<std::size_t>(edge.to)] ? 1.0 : 0.0,
-            first_consumer == edge.to ? 1.0 : 0.0,
-            v_out >= 0 && v_out == tensor.elements() ? 1.0 : 0.0,
-            log_scaled(std::max<std::int64_t>(tensor.elements(), 0), 16.0),
-            capped(tensor.consumers.size(), 4.0),
-        };
-        for (int k = 0; k < kEdgeFeatures; ++k)
-            f.edges(static_cast<Eigen::Index>(e), k) = values[k];
-    }
+    for (std::size_t e = 0; e < edges.size(); ++e)
+        set_edge_features(f.edges, e, model, edges[e], nb, constant);
     return f;
 }
 

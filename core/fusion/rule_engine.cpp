@@ -497,180 +497,232 @@ void merge_siblings(const graph::Model& model, const FusionRule& rule,
     }
 }
 
-} // namespace
+// The grouping while a rule set applies: the node groups, and per group root the node that gives
+// the kernel its identity and the type a rule gave it.
+class RuleFusion {
+public:
+    RuleFusion(const graph::Model& model, const RuleSet& rules, std::span<const int> parts)
+        : model_(model), groups_(model, parts), anchor_(model.nodes.size()),
+          type_(model.nodes.size()),
+          constant_(rules.fold_constants ? load_time_constants(model)
+                                         : std::vector<bool>(model.nodes.size(), false)) {
+        for (std::size_t n = 0; n < anchor_.size(); ++n)
+            anchor_[n] = static_cast<int>(n);
+    }
 
-KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
-                            std::span<const int> parts) {
-    NodeGroups groups(model, parts);
-    const auto count = model.nodes.size();
-    // Per group root: the node that gives the kernel its identity, and the type a rule gave it.
-    std::vector<int> anchor(count);
-    std::vector<std::string> type(count);
-    for (std::size_t n = 0; n < count; ++n)
-        anchor[n] = static_cast<int>(n);
+    const std::vector<bool>& constant() const { return constant_; }
 
-    const auto constant =
-        rules.fold_constants ? load_time_constants(model) : std::vector<bool>(count, false);
-    for (std::size_t i = count; i-- > 0;) {
-        if (!constant[i])
-            continue;
-        std::vector<int> consumers;
-        for (const int t : model.nodes[i].outputs)
-            if (t >= 0)
-                consumers.insert(consumers.end(), model.tensors[t].consumers.begin(),
-                                 model.tensors[t].consumers.end());
-        if (consumers.empty())
-            continue;
-        const int consumer = *std::min_element(consumers.begin(), consumers.end());
-        const int kept_anchor = anchor[static_cast<std::size_t>(groups.find(consumer))];
-        const std::string kept_type = type[static_cast<std::size_t>(groups.find(consumer))];
-        if (groups.merge(static_cast<int>(i), consumer)) {
-            anchor[static_cast<std::size_t>(groups.find(consumer))] = kept_anchor;
-            type[static_cast<std::size_t>(groups.find(consumer))] = kept_type;
+    // Each load-time constant joins the kernel of its first reader.
+    void join_constants_to_readers() {
+        for (std::size_t i = model_.nodes.size(); i-- > 0;) {
+            if (!constant_[i])
+                continue;
+            std::vector<int> consumers;
+            for (const int t : model_.nodes[i].outputs)
+                if (t >= 0)
+                    consumers.insert(consumers.end(), model_.tensors[t].consumers.begin(),
+                                     model_.tensors[t].consumers.end());
+            if (consumers.empty())
+                continue;
+            const int consumer = *std::min_element(consumers.begin(), consumers.end());
+            const int kept_anchor = anchor_[static_cast<std::size_t>(groups_.find(consumer))];
+            const std::string kept_type = type_[static_cast<std::size_t>(groups_.find(consumer))];
+            if (groups_.merge(static_cast<int>(i), consumer)) {
+                anchor_[static_cast<std::size_t>(groups_.find(consumer))] = kept_anchor;
+                type_[static_cast<std::size_t>(groups_.find(consumer))] = kept_type;
+            }
         }
     }
 
-    const auto edges = node_edges(model);
-    for (const auto& rule : rules.rules) {
+    void apply(const FusionRule& rule, const std::vector<Edge>& edges) {
         const auto reaches =
             rule.to_output_reaches_transpose_through.empty()
                 ? std::vector<bool>()
-                : reaching_transpose(model, rule.to_output_reaches_transpose_through);
+                : reaching_transpose(model_, rule.to_output_reaches_transpose_through);
         if (rule.siblings) {
-            merge_siblings(model, rule, constant, groups, anchor, type);
-            continue;
+            merge_siblings(model_, rule, constant_, groups_, anchor_, type_);
+            return;
         }
         // Nodes joining their consumer's kernel go from the last producer back: a load-time
         // constant two scales share sits with the first, and once the second has joined, its
         // read of that constant no longer looks like a path around the kernel.
         for (std::size_t i = 0; i < edges.size(); ++i) {
             const auto& e = edges[rule.join_consumer ? edges.size() - 1 - i : i];
-            const auto& u = model.nodes[static_cast<std::size_t>(e.from)];
-            const auto& v = model.nodes[static_cast<std::size_t>(e.to)];
-            if (constant[static_cast<std::size_t>(e.from)] ||
-                constant[static_cast<std::size_t>(e.to)])
+            if (constant_[static_cast<std::size_t>(e.from)] ||
+                constant_[static_cast<std::size_t>(e.to)])
                 continue;
-            const int ru = groups.find(e.from), rv = groups.find(e.to);
+            const int ru = groups_.find(e.from), rv = groups_.find(e.to);
             if (ru == rv)
                 continue; // already one kernel
-            if (rule.join_consumer ? anchor[static_cast<std::size_t>(ru)] != e.from ||
-                                         !type[static_cast<std::size_t>(ru)].empty() ||
-                                         (!rule.into_kernel_type.empty() &&
-                                          !rule.into_kernel_type.count(
-                                              type[static_cast<std::size_t>(rv)].empty()
-                                                  ? model
-                                                        .nodes[static_cast<std::size_t>(
-                                                            anchor[static_cast<std::size_t>(rv)])]
-                                                        .op
-                                                  : type[static_cast<std::size_t>(rv)]))
-                                   : anchor[static_cast<std::size_t>(rv)] != e.to)
-                continue; // the joining node already belongs to a kernel of more than itself
-            const auto& anchor_op =
-                model.nodes[static_cast<std::size_t>(anchor[static_cast<std::size_t>(ru)])].op;
-            if (!matches(rule.from, u.op) || !matches(rule.from_kernel, anchor_op) ||
-                !matches(rule.to, v.op) ||
-                !matches(rule.from_kernel_type, type[static_cast<std::size_t>(ru)]))
+            if (!kernels_fit(rule, e, ru, rv) || !tensor_fits(rule, e, rv) ||
+                !shapes_fit(rule, e) || !neighbours_fit(rule, e, ru, reaches))
                 continue;
-            const auto& tensor = model.tensors[static_cast<std::size_t>(e.tensor)];
-            if (rule.to_input >= 0 && (static_cast<std::size_t>(rule.to_input) >= v.inputs.size() ||
-                                       v.inputs[rule.to_input] != e.tensor))
-                continue;
-            // Readers computed at load time (a Shape of the tensor) are gone by then; readers
-            // already one kernel with v (a decomposed LayerNorm's mean and difference) are one.
-            if (rule.single_consumer &&
-                (tensor.is_graph_output ||
-                 std::any_of(tensor.consumers.begin(), tensor.consumers.end(), [&](int c) {
-                     return !constant[static_cast<std::size_t>(c)] && groups.find(c) != rv;
-                 })))
-                continue;
-            if (const auto [input, rank] = rule.from_input_rank; input >= 0) {
-                const int t =
-                    static_cast<std::size_t>(input) < u.inputs.size() ? u.inputs[input] : -1;
-                const auto& shape =
-                    t < 0 ? std::nullopt : model.tensors[static_cast<std::size_t>(t)].shape;
-                if (!shape || static_cast<int>(shape->size()) != rank)
-                    continue;
-            }
-            if (rule.from_scalar_scale && scalar_scaled_input(model, u, constant) < 0)
-                continue;
-            if (rule.to_scalar_scale && scalar_scaled_input(model, v, constant) != e.tensor)
-                continue;
-            if (rule.from_same_type &&
-                (u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() || u.outputs[0] < 0 ||
-                 model.tensors[static_cast<std::size_t>(u.outputs[0])].dtype ==
-                     graph::DataType::Undefined ||
-                 model.tensors[static_cast<std::size_t>(u.inputs[0])].dtype !=
-                     model.tensors[static_cast<std::size_t>(u.outputs[0])].dtype))
-                continue;
-            if (rule.to_channel_constant && !channel_constant(model, v, e.tensor, constant))
-                continue;
-            if (rule.from_matmul_operand && !matmul_operand_layout(model, u, constant))
-                continue;
-            if (rule.transpose_through_split && !transpose_through_split(model, u, e.to, constant))
-                continue;
-            if (rule.to_split_reshape_into_transpose &&
-                !split_reshape_into_transpose(model, v, constant))
-                continue;
-            if (!reaches.empty() && std::none_of(v.outputs.begin(), v.outputs.end(), [&](int t) {
-                    return t >= 0 && reaches[static_cast<std::size_t>(t)];
-                }))
-                continue;
-            if (rule.to_unit_reshape &&
-                !unit_reshape(model, u, e.to, constant, [&](int n) { return groups.find(n); }))
-                continue;
-            if (rule.single_output && std::count_if(u.outputs.begin(), u.outputs.end(),
-                                                    [](int t) { return t >= 0; }) != 1)
-                continue;
-            if (rule.to_runtime_input >= 0) {
-                const auto inputs = runtime_inputs(model, v, constant, rule.latest_input_first);
-                const auto at = static_cast<std::size_t>(rule.to_runtime_input);
-                if (std::count(v.inputs.begin(), v.inputs.end(), e.tensor) != 1 ||
-                    at >= inputs.size() || inputs[at] != e.tensor)
-                    continue;
-            }
-            if (rule.other_inputs_ready) {
-                // Ready: a constant, a graph input, or made by a kernel that starts no later
-                // than u's (kernels run in the order of their first node).
-                const int start = anchor[static_cast<std::size_t>(ru)];
-                const bool ready = std::all_of(v.inputs.begin(), v.inputs.end(), [&](int t) {
-                    if (t < 0 || t == e.tensor)
-                        return true;
-                    const int p = model.tensors[static_cast<std::size_t>(t)].producer;
-                    return p < 0 || constant[static_cast<std::size_t>(p)] ||
-                           anchor[static_cast<std::size_t>(groups.find(p))] <= start;
-                });
-                if (!ready)
-                    continue;
-            }
-            if (rule.other_input_is_from_input) {
-                if (v.inputs.size() != 2 || u.inputs.empty())
-                    continue;
-                const int other = v.inputs[0] == e.tensor ? v.inputs[1] : v.inputs[0];
-                if (other != u.inputs[0])
-                    continue;
-            }
             const auto kept = static_cast<std::size_t>(rule.join_consumer ? rv : ru);
-            const int kept_anchor = anchor[kept];
-            const std::string kept_type = rule.kernel_type.empty() ? type[kept] : rule.kernel_type;
-            if (!groups.merge(e.from, e.to))
+            const int kept_anchor = anchor_[kept];
+            const std::string kept_type = rule.kernel_type.empty() ? type_[kept] : rule.kernel_type;
+            if (!groups_.merge(e.from, e.to))
                 continue;
-            const auto root = static_cast<std::size_t>(groups.find(e.from));
-            anchor[root] = kept_anchor;
-            type[root] = kept_type;
+            const auto root = static_cast<std::size_t>(groups_.find(e.from));
+            anchor_[root] = kept_anchor;
+            type_[root] = kept_type;
         }
     }
 
-    auto graph = make_kernel_graph(model, edges, groups, [&](int root) {
-        const auto r = static_cast<std::size_t>(root);
-        return type[r].empty() ? anchor_kernel_type(model, anchor[r], rules, constant) : type[r];
-    });
+    KernelGraph kernel_graph(const RuleSet& rules, const std::vector<Edge>& edges) {
+        return make_kernel_graph(model_, edges, groups_, [&](int root) {
+            const auto r = static_cast<std::size_t>(root);
+            return type_[r].empty() ? anchor_kernel_type(model_, anchor_[r], rules, constant_)
+                                    : type_[r];
+        });
+    }
+
+private:
+    // The kernels on either side take the join: the joining node is a kernel of itself alone
+    // (of the type the rule joins into), and the ops and kernel types are the rule's.
+    bool kernels_fit(const FusionRule& rule, const Edge& e, int ru, int rv) const {
+        const auto& u = model_.nodes[static_cast<std::size_t>(e.from)];
+        const auto& v = model_.nodes[static_cast<std::size_t>(e.to)];
+        const auto su = static_cast<std::size_t>(ru), sv = static_cast<std::size_t>(rv);
+        if (rule.join_consumer
+                ? anchor_[su] != e.from || !type_[su].empty() ||
+                      (!rule.into_kernel_type.empty() &&
+                       !rule.into_kernel_type.count(
+                           type_[sv].empty()
+                               ? model_.nodes[static_cast<std::size_t>(anchor_[sv])].op
+                               : type_[sv]))
+                : anchor_[sv] != e.to)
+            return false; // the joining node already belongs to a kernel of more than itself
+        const auto& anchor_op = model_.nodes[static_cast<std::size_t>(anchor_[su])].op;
+        return matches(rule.from, u.op) && matches(rule.from_kernel, anchor_op) &&
+               matches(rule.to, v.op) && matches(rule.from_kernel_type, type_[su]);
+    }
+
+    // The edge's tensor: at the rule's input of v, read by v's kernel alone where asked, and u's
+    // input of the rank asked.
+    bool tensor_fits(const FusionRule& rule, const Edge& e, int rv) {
+        const auto& u = model_.nodes[static_cast<std::size_t>(e.from)];
+        const auto& v = model_.nodes[static_cast<std::size_t>(e.to)];
+        const auto& tensor = model_.tensors[static_cast<std::size_t>(e.tensor)];
+        if (rule.to_input >= 0 && (static_cast<std::size_t>(rule.to_input) >= v.inputs.size() ||
+                                   v.inputs[rule.to_input] != e.tensor))
+            return false;
+        // Readers computed at load time (a Shape of the tensor) are gone by then; readers
+        // already one kernel with v (a decomposed LayerNorm's mean and difference) are one.
+        if (rule.single_consumer &&
+            (tensor.is_graph_output ||
+             std::any_of(tensor.consumers.begin(), tensor.consumers.end(), [&](int c) {
+                 return !constant_[static_cast<std::size_t>(c)] && groups_.find(c) != rv;
+             })))
+            return false;
+        if (const auto [input, rank] = rule.from_input_rank; input >= 0) {
+            const int t = static_cast<std::size_t>(input) < u.inputs.size() ? u.inputs[input] : -1;
+            const auto& shape =
+                t < 0 ? std::nullopt : model_.tensors[static_cast<std::size_t>(t)].shape;
+            if (!shape || static_cast<int>(shape->size()) != rank)
+                return false;
+        }
+        return true;
+    }
+
+    // The patterns the rule asks of u and v's values: scalar scales, one dtype through u,
+    // per-channel constants, matmul operand layouts, transposes through splits.
+    bool shapes_fit(const FusionRule& rule, const Edge& e) const {
+        const auto& u = model_.nodes[static_cast<std::size_t>(e.from)];
+        const auto& v = model_.nodes[static_cast<std::size_t>(e.to)];
+        if (rule.from_scalar_scale && scalar_scaled_input(model_, u, constant_) < 0)
+            return false;
+        if (rule.to_scalar_scale && scalar_scaled_input(model_, v, constant_) != e.tensor)
+            return false;
+        if (rule.from_same_type &&
+            (u.inputs.empty() || u.inputs[0] < 0 || u.outputs.empty() || u.outputs[0] < 0 ||
+             model_.tensors[static_cast<std::size_t>(u.outputs[0])].dtype ==
+                 graph::DataType::Undefined ||
+             model_.tensors[static_cast<std::size_t>(u.inputs[0])].dtype !=
+                 model_.tensors[static_cast<std::size_t>(u.outputs[0])].dtype))
+            return false;
+        if (rule.to_channel_constant && !channel_constant(model_, v, e.tensor, constant_))
+            return false;
+        if (rule.from_matmul_operand && !matmul_operand_layout(model_, u, constant_))
+            return false;
+        if (rule.transpose_through_split && !transpose_through_split(model_, u, e.to, constant_))
+            return false;
+        return !rule.to_split_reshape_into_transpose ||
+               split_reshape_into_transpose(model_, v, constant_);
+    }
+
+    // What the rule asks of the nodes around u and v: v's output reaching a transpose, a unit
+    // reshape, u's single output, the input of v as the runtime orders them, v's other inputs
+    // ready, v's other input u's input.
+    bool neighbours_fit(const FusionRule& rule, const Edge& e, int ru,
+                        const std::vector<bool>& reaches) {
+        const auto& u = model_.nodes[static_cast<std::size_t>(e.from)];
+        const auto& v = model_.nodes[static_cast<std::size_t>(e.to)];
+        if (!reaches.empty() && std::none_of(v.outputs.begin(), v.outputs.end(), [&](int t) {
+                return t >= 0 && reaches[static_cast<std::size_t>(t)];
+            }))
+            return false;
+        if (rule.to_unit_reshape &&
+            !unit_reshape(model_, u, e.to, constant_, [&](int n) { return groups_.find(n); }))
+            return false;
+        if (rule.single_output &&
+            std::count_if(u.outputs.begin(), u.outputs.end(), [](int t) { return t >= 0; }) != 1)
+            return false;
+        if (rule.to_runtime_input >= 0) {
+            const auto inputs = runtime_inputs(model_, v, constant_, rule.latest_input_first);
+            const auto at = static_cast<std::size_t>(rule.to_runtime_input);
+            if (std::count(v.inputs.begin(), v.inputs.end(), e.tensor) != 1 ||
+                at >= inputs.size() || inputs[at] != e.tensor)
+                return false;
+        }
+        if (rule.other_inputs_ready) {
+            // Ready: a constant, a graph input, or made by a kernel that starts no later than
+            // u's (kernels run in the order of their first node).
+            const int start = anchor_[static_cast<std::size_t>(ru)];
+            const bool ready = std::all_of(v.inputs.begin(), v.inputs.end(), [&](int t) {
+                if (t < 0 || t == e.tensor)
+                    return true;
+                const int p = model_.tensors[static_cast<std::size_t>(t)].producer;
+                return p < 0 || constant_[static_cast<std::size_t>(p)] ||
+                       anchor_[static_cast<std::size_t>(groups_.find(p))] <= start;
+            });
+            if (!ready)
+                return false;
+        }
+        if (rule.other_input_is_from_input) {
+            if (v.inputs.size() != 2 || u.inputs.empty())
+                return false;
+            const int other = v.inputs[0] == e.tensor ? v.inputs[1] : v.inputs[0];
+            if (other != u.inputs[0])
+                return false;
+        }
+        return true;
+    }
+
+    const graph::Model& model_;
+    NodeGroups groups_;
+    std::vector<int> anchor_;
+    std::vector<std::string> type_;
+    std::vector<bool> constant_;
+};
+
+} // namespace
+
+KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
+                            std::span<const int> parts) {
+    RuleFusion fusion(model, rules, parts);
+    fusion.join_constants_to_readers();
+    const auto edges = node_edges(model);
+    for (const auto& rule : rules.rules)
+        fusion.apply(rule, edges);
+    auto graph = fusion.kernel_graph(rules, edges);
     for (auto& kernel : graph.kernels) {
         const auto it = rules.launches.find(kernel.type);
         kernel.launches = it == rules.launches.end() ? 1 : it->second;
     }
     // A shared constant stays with its first reader for costs and drawing, but runs in no kernel.
     if (rules.fold_constants && rules.share_equal_constants) {
-        const auto shared = shared_constants_in_no_kernel(model, constant, graph.kernel_of_node);
+        const auto shared =
+            shared_constants_in_no_kernel(model, fusion.constant(), graph.kernel_of_node);
         for (std::size_t e = 0; e < graph.edges.size(); ++e)
             if (shared[static_cast<std::size_t>(graph.edges[e].from)])
                 graph.fused[e] = false;

@@ -89,6 +89,96 @@ ConvKernelTypes parse_conv_kernel_types(const JsonReader& reader, const json& se
     return types;
 }
 
+// An optional true or false, false when absent.
+bool flag(const JsonReader& reader, const json& object, const std::string& pointer,
+          const char* key) {
+    return reader.boolean(object, pointer, key, false).value_or(false);
+}
+
+// An optional input index >= 0, -1 when absent.
+int input_index(const JsonReader& reader, const json& object, const std::string& pointer,
+                const char* key) {
+    return reader.whole_number(object, pointer, key, false, 0, std::numeric_limits<int>::max())
+        .value_or(-1);
+}
+
+// One of "rules": what it matches on each side of an edge, and the kernel it makes.
+FusionRule parse_rule(const JsonReader& reader, const json& r, const std::string& pointer) {
+    reader.expect_object(r, pointer, "a rule object");
+    reader.only_known(r, pointer,
+                      {"name",
+                       "from",
+                       "from_kernel",
+                       "from_kernel_type",
+                       "to",
+                       "to_input",
+                       "into_kernel_type",
+                       "from_input_rank",
+                       "from_scalar_scale",
+                       "to_scalar_scale",
+                       "from_same_type",
+                       "to_channel_constant",
+                       "from_matmul_operand",
+                       "to_split_reshape_into_transpose",
+                       "to_unit_reshape",
+                       "to_output_reaches_transpose_through",
+                       "transpose_through_split",
+                       "join_consumer",
+                       "single_consumer",
+                       "single_output",
+                       "other_input_is_from_input",
+                       "to_runtime_input",
+                       "latest_input_first",
+                       "other_inputs_ready",
+                       "siblings",
+                       "kernel_type",
+                       "note"});
+    FusionRule rule;
+    rule.name = reader.string(r, pointer, "name", true, "the rule's name");
+    rule.from = ops(reader, r, pointer, "from");
+    rule.from_kernel = ops(reader, r, pointer, "from_kernel");
+    rule.from_kernel_type = ops(reader, r, pointer, "from_kernel_type");
+    rule.to = ops(reader, r, pointer, "to");
+    rule.to_input = input_index(reader, r, pointer, "to_input");
+    rule.into_kernel_type = ops(reader, r, pointer, "into_kernel_type");
+    if (r.contains("from_input_rank")) {
+        const std::string at = pointer + "/from_input_rank";
+        const json& pair = r["from_input_rank"];
+        if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() ||
+            !pair[1].is_number_unsigned())
+            throw InputError(reader.file(), at, "[input index, rank], two whole numbers");
+        constexpr int most = std::numeric_limits<int>::max();
+        rule.from_input_rank = {reader.whole_number_at(pair[0], at + "/0", 0, most),
+                                reader.whole_number_at(pair[1], at + "/1", 0, most)};
+    }
+    rule.from_scalar_scale = flag(reader, r, pointer, "from_scalar_scale");
+    rule.to_scalar_scale = flag(reader, r, pointer, "to_scalar_scale");
+    rule.from_same_type = flag(reader, r, pointer, "from_same_type");
+    rule.to_channel_constant = flag(reader, r, pointer, "to_channel_constant");
+    rule.from_matmul_operand = flag(reader, r, pointer, "from_matmul_operand");
+    rule.to_split_reshape_into_transpose =
+        flag(reader, r, pointer, "to_split_reshape_into_transpose");
+    rule.to_unit_reshape = flag(reader, r, pointer, "to_unit_reshape");
+    rule.to_output_reaches_transpose_through =
+        ops(reader, r, pointer, "to_output_reaches_transpose_through");
+    rule.transpose_through_split = flag(reader, r, pointer, "transpose_through_split");
+    rule.join_consumer = flag(reader, r, pointer, "join_consumer");
+    if (!rule.into_kernel_type.empty() && !rule.join_consumer)
+        throw InputError(reader.file(), pointer + "/into_kernel_type",
+                         "into_kernel_type only with \"join_consumer\": true");
+    rule.single_consumer = flag(reader, r, pointer, "single_consumer");
+    rule.single_output = flag(reader, r, pointer, "single_output");
+    rule.other_input_is_from_input = flag(reader, r, pointer, "other_input_is_from_input");
+    rule.to_runtime_input = input_index(reader, r, pointer, "to_runtime_input");
+    rule.latest_input_first = ops(reader, r, pointer, "latest_input_first");
+    rule.other_inputs_ready = flag(reader, r, pointer, "other_inputs_ready");
+    rule.siblings = flag(reader, r, pointer, "siblings");
+    if (r.contains("kernel_type")) // empty: the anchor's own type, as when absent
+        rule.kernel_type = reader.string_at(r["kernel_type"], pointer + "/kernel_type",
+                                            "a kernel type name", true);
+    return rule;
+}
+
 } // namespace
 
 RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
@@ -106,92 +196,11 @@ RuleSet parse_rule_set(const std::string& json_text, const std::string& file) {
     set.name = reader.string(root, "", "name", true, "the rule set's name");
     if (root.contains("runtime"))
         set.runtime = reader.string_at(root["runtime"], "/runtime", "what the rules describe", true);
-    const auto flag = [&](const json& object, const std::string& pointer, const char* key) {
-        return reader.boolean(object, pointer, key, false).value_or(false);
-    };
-    const auto input_index = [&](const json& object, const std::string& pointer, const char* key) {
-        return reader.whole_number(object, pointer, key, false, 0, std::numeric_limits<int>::max())
-            .value_or(-1);
-    };
-    set.fold_constants = flag(root, "", "fold_constants");
-    set.share_equal_constants = flag(root, "", "share_equal_constants");
+    set.fold_constants = flag(reader, root, "", "fold_constants");
+    set.share_equal_constants = flag(reader, root, "", "share_equal_constants");
     const auto* rules = reader.array(root, "", "rules", true, "a list of rules");
-    for (std::size_t i = 0; i < rules->size(); ++i) {
-        const std::string pointer = child_pointer("/rules", i);
-        const json& r = (*rules)[i];
-        reader.expect_object(r, pointer, "a rule object");
-        reader.only_known(r, pointer,
-                          {"name",
-                           "from",
-                           "from_kernel",
-                           "from_kernel_type",
-                           "to",
-                           "to_input",
-                           "into_kernel_type",
-                           "from_input_rank",
-                           "from_scalar_scale",
-                           "to_scalar_scale",
-                           "from_same_type",
-                           "to_channel_constant",
-                           "from_matmul_operand",
-                           "to_split_reshape_into_transpose",
-                           "to_unit_reshape",
-                           "to_output_reaches_transpose_through",
-                           "transpose_through_split",
-                           "join_consumer",
-                           "single_consumer",
-                           "single_output",
-                           "other_input_is_from_input",
-                           "to_runtime_input",
-                           "latest_input_first",
-                           "other_inputs_ready",
-                           "siblings",
-                           "kernel_type",
-                           "note"});
-        FusionRule rule;
-        rule.name = reader.string(r, pointer, "name", true, "the rule's name");
-        rule.from = ops(reader, r, pointer, "from");
-        rule.from_kernel = ops(reader, r, pointer, "from_kernel");
-        rule.from_kernel_type = ops(reader, r, pointer, "from_kernel_type");
-        rule.to = ops(reader, r, pointer, "to");
-        rule.to_input = input_index(r, pointer, "to_input");
-        rule.into_kernel_type = ops(reader, r, pointer, "into_kernel_type");
-        if (r.contains("from_input_rank")) {
-            const std::string at = pointer + "/from_input_rank";
-            const json& pair = r["from_input_rank"];
-            if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_unsigned() ||
-                !pair[1].is_number_unsigned())
-                throw InputError(reader.file(), at, "[input index, rank], two whole numbers");
-            constexpr int most = std::numeric_limits<int>::max();
-            rule.from_input_rank = {reader.whole_number_at(pair[0], at + "/0", 0, most),
-                                    reader.whole_number_at(pair[1], at + "/1", 0, most)};
-        }
-        rule.from_scalar_scale = flag(r, pointer, "from_scalar_scale");
-        rule.to_scalar_scale = flag(r, pointer, "to_scalar_scale");
-        rule.from_same_type = flag(r, pointer, "from_same_type");
-        rule.to_channel_constant = flag(r, pointer, "to_channel_constant");
-        rule.from_matmul_operand = flag(r, pointer, "from_matmul_operand");
-        rule.to_split_reshape_into_transpose = flag(r, pointer, "to_split_reshape_into_transpose");
-        rule.to_unit_reshape = flag(r, pointer, "to_unit_reshape");
-        rule.to_output_reaches_transpose_through =
-            ops(reader, r, pointer, "to_output_reaches_transpose_through");
-        rule.transpose_through_split = flag(r, pointer, "transpose_through_split");
-        rule.join_consumer = flag(r, pointer, "join_consumer");
-        if (!rule.into_kernel_type.empty() && !rule.join_consumer)
-            throw InputError(reader.file(), pointer + "/into_kernel_type",
-                             "into_kernel_type only with \"join_consumer\": true");
-        rule.single_consumer = flag(r, pointer, "single_consumer");
-        rule.single_output = flag(r, pointer, "single_output");
-        rule.other_input_is_from_input = flag(r, pointer, "other_input_is_from_input");
-        rule.to_runtime_input = input_index(r, pointer, "to_runtime_input");
-        rule.latest_input_first = ops(reader, r, pointer, "latest_input_first");
-        rule.other_inputs_ready = flag(r, pointer, "other_inputs_ready");
-        rule.siblings = flag(r, pointer, "siblings");
-        if (r.contains("kernel_type")) // empty: the anchor's own type, as when absent
-            rule.kernel_type =
-                reader.string_at(r["kernel_type"], pointer + "/kernel_type", "a kernel type name", true);
-        set.rules.push_back(std::move(rule));
-    }
+    for (std::size_t i = 0; i < rules->size(); ++i)
+        set.rules.push_back(parse_rule(reader, (*rules)[i], child_pointer("/rules", i)));
     if (const auto* section = reader.object(root, "", "conv_kernel_types", false,
                                             "an object describing conv kernel types")) {
         set.conv_kernel_types = parse_conv_kernel_types(reader, *section);

@@ -164,6 +164,104 @@ private:
     mutable std::map<const onnx::OpSchema*, onnx::OpSchema> guarded_;
 };
 
+// What inference knows by tensor name: its type (declared, an initializer's, or inferred), its
+// data where small enough to read, and the shapes libonnx generated.
+struct KnownTensors {
+    std::unordered_map<std::string, onnx::TypeProto*> types;
+    std::unordered_map<std::string, const onnx::TensorProto*> data;
+    std::unordered_map<std::string, onnx::TensorShapeProto> generated;
+    std::deque<onnx::TypeProto> initializer_types;
+    std::deque<onnx::TensorProto> folded;
+};
+
+// The types the graph declares (inputs, initializers, value_info, outputs) and the initializers'
+// data.
+void declare_graph_types(onnx::GraphProto& graph, KnownTensors& known) {
+    auto& types = known.types;
+    for (auto& v : *graph.mutable_input())
+        types[v.name()] = v.mutable_type();
+    for (const auto& t : graph.initializer()) {
+        auto& type = known.initializer_types.emplace_back();
+        auto* tensor = type.mutable_tensor_type();
+        tensor->set_elem_type(t.data_type());
+        auto* shape = tensor->mutable_shape();
+        for (const auto d : t.dims())
+            shape->add_dim()->set_dim_value(d);
+        if (!types.count(t.name()) || !has_type(types[t.name()]))
+            types[t.name()] = &type;
+        if (has_data(t))
+            known.data[t.name()] =
+                &t; // large weights left in the mapped file are never needed here
+    }
+    for (auto& v : *graph.mutable_value_info())
+        types[v.name()] = v.mutable_type();
+    for (auto& v : *graph.mutable_output())
+        types[v.name()] = v.mutable_type();
+}
+
+bool inputs_typed(const onnx::NodeProto& node, const KnownTensors& known) {
+    bool typed = true;
+    for (const auto& input : node.input()) {
+        if (input.empty())
+            continue;
+        const auto it = known.types.find(input);
+        typed &= it != known.types.end() && has_type(it->second);
+    }
+    return typed;
+}
+
+// The node's inferred output types: a new one into the graph's value_info, a known one merged
+// (a conflict with the declared type is warned of).
+void record_outputs(onnx::GraphProto& graph, const onnx::NodeProto& node,
+                    onnx::shape_inference::InferenceContextImpl& context, KnownTensors& known,
+                    const std::function<void(std::string)>& warn) {
+    auto& types = known.types;
+    for (int i = 0; i < node.output_size(); ++i) {
+        const std::string& name = node.output(i);
+        const auto* inferred = context.getOutputType(static_cast<std::size_t>(i));
+        if (name.empty() || !has_type(inferred))
+            continue;
+        const auto existing = types.find(name);
+        if (existing == types.end()) {
+            auto* value = graph.add_value_info();
+            value->set_name(name);
+            *value->mutable_type() = *inferred;
+            types[name] = value->mutable_type();
+            continue;
+        }
+        try {
+            onnx::shape_inference::mergeShapesAndTypes(*inferred, existing->second);
+        } catch (const std::exception& e) {
+            warn("node '" + node.name() + "' (" + node.op_type() + "): inferred type of '" + name +
+                 "' conflicts with the declared one: " +
+                 std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
+        }
+    }
+}
+
+// The data the node's outputs hold for the nodes after it: libonnx's data propagation, a
+// Constant's value, and what `fold` folds.
+void record_data(onnx::NodeProto& node, const onnx::OpSchema& schema, KnownTensors& known,
+                 const NodeFolder& fold, const KnownDims& known_dims) {
+    auto& data = known.data;
+    if (schema.has_data_propagation_function()) {
+        onnx::shape_inference::DataPropagationContextImpl propagation(node, known.types, data,
+                                                                      known.generated);
+        try {
+            schema.GetDataPropagationFunction()(propagation);
+        } catch (const std::exception&) {
+        }
+    }
+    if (node.op_type() == "Constant" && node.output_size() == 1)
+        for (const auto& a : node.attribute())
+            if (a.name() == "value" && a.has_t())
+                data[node.output(0)] = &a.t();
+    if (!fold || node.output_size() < 1)
+        return;
+    if (auto constant = fold(node, known_dims); constant && !data.count(node.output(0)))
+        data[node.output(0)] = &known.folded.emplace_back(std::move(*constant));
+}
+
 } // namespace
 
 void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::string)>& warn,
@@ -176,40 +274,18 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
     const GuardedSchemas guarded_schemas;
     const onnx::ISchemaRegistry* registry = &guarded_schemas;
 
-    std::unordered_map<std::string, onnx::TypeProto*> types;
-    std::unordered_map<std::string, const onnx::TensorProto*> data;
+    KnownTensors known;
     const std::unordered_map<std::string, const onnx::SparseTensorProto*> no_sparse_data;
-    std::unordered_map<std::string, onnx::TensorShapeProto> generated;
-    std::deque<onnx::TypeProto> initializer_types;
-
-    for (auto& v : *graph.mutable_input())
-        types[v.name()] = v.mutable_type();
-    for (const auto& t : graph.initializer()) {
-        auto& type = initializer_types.emplace_back();
-        auto* tensor = type.mutable_tensor_type();
-        tensor->set_elem_type(t.data_type());
-        auto* shape = tensor->mutable_shape();
-        for (const auto d : t.dims())
-            shape->add_dim()->set_dim_value(d);
-        if (!types.count(t.name()) || !has_type(types[t.name()]))
-            types[t.name()] = &type;
-        if (has_data(t))
-            data[t.name()] = &t; // large weights left in the mapped file are never needed here
-    }
-    for (auto& v : *graph.mutable_value_info())
-        types[v.name()] = v.mutable_type();
-    for (auto& v : *graph.mutable_output())
-        types[v.name()] = v.mutable_type();
-
-    std::deque<onnx::TensorProto> folded;
-    const KnownDims known_dims = [&types](const std::string& name) {
+    declare_graph_types(graph, known);
+    const KnownDims known_dims = [&types = known.types](const std::string& name) {
         const auto it = types.find(name);
         return static_dims(it == types.end() ? nullptr : it->second);
     };
 
     onnx::shape_inference::SymbolTableImpl symbols;
     onnx::shape_inference::GraphInferenceContext subgraph_context(
-        types, opsets, &symbols, {}, registry, &generated, static_cast<int>(model.ir_version()));
+        known.types, opsets, &symbols, {}, registry, &known.generated,
+        static_cast<int>(model.ir_version()));
 
     for (auto& node : *graph.mutable_node()) {
         const std::string domain = node.domain() == "ai.onnx" ? "" : node.domain();
@@ -217,20 +293,11 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
         if (opset == opsets.end())
             continue;
         const auto* schema = registry->GetSchema(node.op_type(), opset->second, domain);
-        if (!schema)
-            continue;
-        bool typed = true;
-        for (const auto& input : node.input()) {
-            if (input.empty())
-                continue;
-            const auto it = types.find(input);
-            typed &= it != types.end() && has_type(it->second);
-        }
-        if (!typed)
+        if (!schema || !inputs_typed(node, known))
             continue;
 
-        onnx::shape_inference::InferenceContextImpl context(node, types, data, no_sparse_data,
-                                                            &generated, &subgraph_context);
+        onnx::shape_inference::InferenceContextImpl context(
+            node, known.types, known.data, no_sparse_data, &known.generated, &subgraph_context);
         try {
             if (schema->has_type_and_shape_inference_function())
                 schema->GetTypeAndShapeInferenceFunction()(context);
@@ -242,43 +309,8 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
         } catch (const std::exception&) {
             continue; // this node's outputs stay unknown; libonnx's own driver does the same
         }
-        for (int i = 0; i < node.output_size(); ++i) {
-            const std::string& name = node.output(i);
-            const auto* inferred = context.getOutputType(static_cast<std::size_t>(i));
-            if (name.empty() || !has_type(inferred))
-                continue;
-            const auto existing = types.find(name);
-            if (existing == types.end()) {
-                auto* value = graph.add_value_info();
-                value->set_name(name);
-                *value->mutable_type() = *inferred;
-                types[name] = value->mutable_type();
-                continue;
-            }
-            try {
-                onnx::shape_inference::mergeShapesAndTypes(*inferred, existing->second);
-            } catch (const std::exception& e) {
-                warn("node '" + node.name() + "' (" + node.op_type() + "): inferred type of '" +
-                     name + "' conflicts with the declared one: " +
-                     std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
-            }
-        }
-        if (schema->has_data_propagation_function()) {
-            onnx::shape_inference::DataPropagationContextImpl propagation(node, types, data,
-                                                                          generated);
-            try {
-                schema->GetDataPropagationFunction()(propagation);
-            } catch (const std::exception&) {
-            }
-        }
-        if (node.op_type() == "Constant" && node.output_size() == 1)
-            for (const auto& a : node.attribute())
-                if (a.name() == "value" && a.has_t())
-                    data[node.output(0)] = &a.t();
-        if (!fold || node.output_size() < 1)
-            continue;
-        if (auto constant = fold(node, known_dims); constant && !data.count(node.output(0)))
-            data[node.output(0)] = &folded.emplace_back(std::move(*constant));
+        record_outputs(graph, node, context, known, warn);
+        record_data(node, *schema, known, fold, known_dims);
     }
 }
 

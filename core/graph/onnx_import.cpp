@@ -557,21 +557,12 @@ private:
         return out;
     }
 
-    Model build(const ModelProto& proto) {
-        const GraphProto& graph = proto.graph();
-        Model model;
-        model.file = file_;
-        model.ir_version = proto.ir_version();
-        model.producer = proto.producer_name() +
-                         (proto.producer_version().empty() ? "" : " " + proto.producer_version());
-        for (const auto& opset : proto.opset_import()) {
-            model.opset_imports.push_back({opset.domain(), opset.version()});
-            if (opset.domain().empty() || opset.domain() == "ai.onnx")
-                model.opset = opset.version();
-        }
-
+    // The model's tensors by name, each added at its first mention.
+    struct TensorIndex {
+        Model& model;
         std::unordered_map<std::string, int> index;
-        auto add = [&](const std::string& name, Tensor::Kind kind) {
+
+        int add(const std::string& name, Tensor::Kind kind) {
             const auto [it, inserted] = index.emplace(name, static_cast<int>(model.tensors.size()));
             if (inserted) {
                 model.tensors.push_back({});
@@ -579,47 +570,10 @@ private:
                 model.tensors.back().kind = kind;
             }
             return it->second;
-        };
-        for (int i = 0; i < graph.initializer_size(); ++i) {
-            const auto& t = graph.initializer(i);
-            Tensor& tensor =
-                model.tensors[static_cast<std::size_t>(add(t.name(), Tensor::Kind::Initializer))];
-            tensor.dtype = data_type_from_onnx(t.data_type());
-            tensor.shape = Shape(t.dims().begin(), t.dims().end());
         }
-        for (const auto& v : graph.input()) {
-            if (index.count(v.name()))
-                continue; // an initializer listed as input (IR < 4): a weight, not a user input
-            const int t = add(v.name(), Tensor::Kind::GraphInput);
-            model.inputs.push_back(t);
-            model.tensors[t].shape = shape_of(v.type(), model.tensors[t].dtype);
-        }
-        for (int n = 0; n < graph.node_size(); ++n) {
-            const NodeProto& p = graph.node(n);
-            Node node;
-            node.name = p.name();
-            node.op = p.op_type();
-            node.domain = p.domain();
-            for (const auto& a : p.attribute())
-                node.attributes.push_back(convert(a));
-            std::sort(node.attributes.begin(), node.attributes.end(),
-                      [](const Attribute& a, const Attribute& b) { return a.name < b.name; });
-            for (const auto& in : p.input()) {
-                const int t = in.empty() ? -1 : add(in, Tensor::Kind::Activation);
-                node.inputs.push_back(t);
-                if (t >= 0 &&
-                    (model.tensors[t].consumers.empty() || model.tensors[t].consumers.back() != n))
-                    model.tensors[t].consumers.push_back(n);
-            }
-            for (const auto& out : p.output()) {
-                const int t = out.empty() ? -1 : add(out, Tensor::Kind::Activation);
-                node.outputs.push_back(t);
-                if (t >= 0)
-                    model.tensors[t].producer = n;
-            }
-            model.nodes.push_back(std::move(node));
-        }
-        auto describe = [&](const onnx::ValueInfoProto& v) {
+
+        // A declared type and shape onto a tensor already known; its index, or -1.
+        int describe(const onnx::ValueInfoProto& v) {
             const auto it = index.find(v.name());
             if (it == index.end())
                 return -1;
@@ -631,20 +585,61 @@ private:
             if (shape)
                 t.shape = std::move(shape);
             return it->second;
-        };
-        for (const auto& v : graph.value_info())
-            describe(v);
-        for (const auto& v : graph.output()) {
-            const int t = describe(v);
-            if (t < 0)
-                throw InputError(
-                    file_, "output " + in_quotes(v.name()),
-                    "is produced by no node and is neither an input nor an initializer");
-            model.tensors[t].is_graph_output = true;
-            model.outputs.push_back(t);
         }
+    };
 
-        // Declared dims were checked; inferred ones (a Reshape to a huge constant) are checked here.
+    // Initializers, then the graph inputs that are not initializers.
+    static void add_initializers_and_inputs(const GraphProto& graph, TensorIndex& tensors) {
+        Model& model = tensors.model;
+        for (int i = 0; i < graph.initializer_size(); ++i) {
+            const auto& t = graph.initializer(i);
+            Tensor& tensor = model.tensors[static_cast<std::size_t>(
+                tensors.add(t.name(), Tensor::Kind::Initializer))];
+            tensor.dtype = data_type_from_onnx(t.data_type());
+            tensor.shape = Shape(t.dims().begin(), t.dims().end());
+        }
+        for (const auto& v : graph.input()) {
+            if (tensors.index.count(v.name()))
+                continue; // an initializer listed as input (IR < 4): a weight, not a user input
+            const int t = tensors.add(v.name(), Tensor::Kind::GraphInput);
+            model.inputs.push_back(t);
+            model.tensors[t].shape = shape_of(v.type(), model.tensors[t].dtype);
+        }
+    }
+
+    // Nodes with their attributes (sorted by name), and the tensors they read and write.
+    static void add_nodes(const GraphProto& graph, TensorIndex& tensors) {
+        Model& model = tensors.model;
+        for (int n = 0; n < graph.node_size(); ++n) {
+            const NodeProto& p = graph.node(n);
+            Node node;
+            node.name = p.name();
+            node.op = p.op_type();
+            node.domain = p.domain();
+            for (const auto& a : p.attribute())
+                node.attributes.push_back(convert(a));
+            std::sort(node.attributes.begin(), node.attributes.end(),
+                      [](const Attribute& a, const Attribute& b) { return a.name < b.name; });
+            for (const auto& in : p.input()) {
+                const int t = in.empty() ? -1 : tensors.add(in, Tensor::Kind::Activation);
+                node.inputs.push_back(t);
+                if (t >= 0 &&
+                    (model.tensors[t].consumers.empty() || model.tensors[t].consumers.back() != n))
+                    model.tensors[t].consumers.push_back(n);
+            }
+            for (const auto& out : p.output()) {
+                const int t = out.empty() ? -1 : tensors.add(out, Tensor::Kind::Activation);
+                node.outputs.push_back(t);
+                if (t >= 0)
+                    model.tensors[t].producer = n;
+            }
+            model.nodes.push_back(std::move(node));
+        }
+    }
+
+    // Declared dims were checked; inferred ones (a Reshape to a huge constant) are checked here.
+    // Outputs left without a shape are warned of, five by name.
+    void check_inferred_shapes(const Model& model) {
         for (const auto& t : model.tensors) {
             try {
                 element_count(t.shape);
@@ -661,6 +656,36 @@ private:
                          in_quotes(model.tensors[out].name) + " has no inferred shape");
         if (unknown > 5)
             warn(std::to_string(unknown) + " node outputs in all have no inferred shape");
+    }
+
+    Model build(const ModelProto& proto) {
+        const GraphProto& graph = proto.graph();
+        Model model;
+        model.file = file_;
+        model.ir_version = proto.ir_version();
+        model.producer = proto.producer_name() +
+                         (proto.producer_version().empty() ? "" : " " + proto.producer_version());
+        for (const auto& opset : proto.opset_import()) {
+            model.opset_imports.push_back({opset.domain(), opset.version()});
+            if (opset.domain().empty() || opset.domain() == "ai.onnx")
+                model.opset = opset.version();
+        }
+
+        TensorIndex tensors{model, {}};
+        add_initializers_and_inputs(graph, tensors);
+        add_nodes(graph, tensors);
+        for (const auto& v : graph.value_info())
+            tensors.describe(v);
+        for (const auto& v : graph.output()) {
+            const int t = tensors.describe(v);
+            if (t < 0)
+                throw InputError(
+                    file_, "output " + in_quotes(v.name()),
+                    "is produced by no node and is neither an input nor an initializer");
+            model.tensors[t].is_graph_output = true;
+            model.outputs.push_back(t);
+        }
+        check_inferred_shapes(model);
         return model;
     }
 

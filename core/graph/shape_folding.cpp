@@ -242,6 +242,299 @@ std::optional<Value> transpose(const Value& in, std::vector<std::int64_t> perm) 
     });
 }
 
+// The inputs of a node whose values are known (null where not), by position.
+using Inputs = std::vector<const Value*>;
+
+// The first `count` inputs are there and known.
+bool all_known(const Inputs& in, std::size_t count) {
+    if (in.size() < count)
+        return false;
+    for (std::size_t i = 0; i < count; ++i)
+        if (!in[i])
+            return false;
+    return true;
+}
+
+std::optional<Value> fold_constant(const onnx::NodeProto& n) {
+    if (const auto* a = attribute(n, "value"))
+        return from_tensor(a->t());
+    if (const auto* i = attribute(n, "value_int"))
+        return Value{TensorProto::INT64, {}, {i->i()}};
+    if (const auto* is = attribute(n, "value_ints"))
+        return Value{TensorProto::INT64, {is->ints_size()}, {is->ints().begin(), is->ints().end()}};
+    return std::nullopt;
+}
+
+// Shape's dims of its input from `start` to `end`, where the input's dims are known.
+std::optional<Value> fold_shape(const onnx::NodeProto& n, const KnownDims& known_dims) {
+    const auto dims = known_dims(n.input(0));
+    if (!dims)
+        return std::nullopt;
+    const auto rank = static_cast<std::int64_t>(dims->size());
+    auto clamp = [rank](std::int64_t x) {
+        return std::clamp(x < 0 ? x + rank : x, std::int64_t(0), rank);
+    };
+    const auto start = clamp(int_attribute(n, "start", 0));
+    const auto end = clamp(int_attribute(n, "end", rank));
+    Value v;
+    v.data.assign(dims->begin() + start, dims->begin() + std::max(start, end));
+    v.dims = {static_cast<std::int64_t>(v.data.size())};
+    return v;
+}
+
+std::optional<Value> fold_cast(const onnx::NodeProto& n, const Value& x) {
+    const auto to = int_attribute(n, "to", 0);
+    if (!is_integer(static_cast<int>(to)))
+        return std::nullopt;
+    Value out = x;
+    out.type = static_cast<int>(to);
+    if (to == TensorProto::BOOL)
+        for (auto& v : out.data)
+            v = v != 0;
+    return out;
+}
+
+// Gather from a vector.
+std::optional<Value> fold_gather(const Value& data, const Value& indices) {
+    const auto size = static_cast<std::int64_t>(data.data.size());
+    Value v{data.type, indices.dims, {}};
+    for (auto index : indices.data) {
+        index = index < 0 ? index + size : index;
+        if (index < 0 || index >= size)
+            return std::nullopt;
+        v.data.push_back(data.data[static_cast<std::size_t>(index)]);
+    }
+    return v;
+}
+
+// Unsqueeze or Squeeze, the axes an attribute (older opsets) or the second input.
+std::optional<Value> fold_squeeze(const onnx::NodeProto& n, const Inputs& in) {
+    std::vector<std::int64_t> axes;
+    if (const auto* a = attribute(n, "axes"))
+        axes.assign(a->ints().begin(), a->ints().end());
+    else if (in.size() >= 2 && in[1])
+        axes = in[1]->data;
+    else if (in.size() >= 2 && !in[1] && !n.input(1).empty())
+        return std::nullopt;
+    Value v = *in[0];
+    if (n.op_type() == "Unsqueeze") {
+        const auto rank = static_cast<std::int64_t>(v.dims.size() + axes.size());
+        for (auto& a : axes)
+            a = a < 0 ? a + rank : a;
+        std::sort(axes.begin(), axes.end());
+        for (const auto a : axes) {
+            if (a < 0 || a > static_cast<std::int64_t>(v.dims.size()))
+                return std::nullopt;
+            v.dims.insert(v.dims.begin() + a, 1);
+        }
+        return v;
+    }
+    const auto rank = static_cast<std::int64_t>(v.dims.size());
+    std::vector<std::int64_t> kept;
+    for (std::int64_t i = 0; i < rank; ++i) {
+        const bool listed = std::any_of(
+            axes.begin(), axes.end(), [&](std::int64_t a) { return (a < 0 ? a + rank : a) == i; });
+        if ((axes.empty() && v.dims[i] == 1) || listed)
+            continue;
+        kept.push_back(v.dims[i]);
+    }
+    v.dims = kept;
+    return v;
+}
+
+// Concat of vectors.
+std::optional<Value> fold_concat(const Inputs& in) {
+    Value v{in[0]->type, {0}, {}};
+    for (const auto* part : in) {
+        if (part->dims.size() != 1)
+            return std::nullopt;
+        v.data.insert(v.data.end(), part->data.begin(), part->data.end());
+    }
+    v.dims = {static_cast<std::int64_t>(v.data.size())};
+    return v;
+}
+
+std::optional<Value> fold_slice(const onnx::NodeProto& n, const Inputs& in) {
+    auto optional = [&](int i) { return n.input_size() > i && !n.input(i).empty(); };
+    if ((optional(3) && !in[3]) || (optional(4) && !in[4]))
+        return std::nullopt;
+    return slice(*in[0], *in[1], *in[2], in.size() >= 4 ? in[3] : nullptr,
+                 in.size() >= 5 ? in[4] : nullptr);
+}
+
+// Add, Sub, Mul, Div, Mod, Max or Min; none on an overflow or a division by zero.
+std::optional<Value> fold_arithmetic(const std::string& op, const Value& a, const Value& b) {
+    return broadcast(
+        a, b, a.type, [&](std::int64_t x, std::int64_t y) -> std::optional<std::int64_t> {
+            std::int64_t r = 0;
+            if (op == "Add")
+                return __builtin_add_overflow(x, y, &r) ? std::nullopt : std::optional(r);
+            if (op == "Sub")
+                return __builtin_sub_overflow(x, y, &r) ? std::nullopt : std::optional(r);
+            if (op == "Mul")
+                return __builtin_mul_overflow(x, y, &r) ? std::nullopt : std::optional(r);
+            if (op == "Max")
+                return std::max(x, y);
+            if (op == "Min")
+                return std::min(x, y);
+            if (y == 0 || (y == -1 && x == std::numeric_limits<std::int64_t>::min()))
+                return std::nullopt;
+            return op == "Div" ? x / y : x % y;
+        });
+}
+
+// Equal, Less, Greater, And or Or.
+std::optional<Value> fold_comparison(const std::string& op, const Value& a, const Value& b) {
+    return broadcast(a, b, TensorProto::BOOL,
+                     [&](std::int64_t x, std::int64_t y) -> std::optional<std::int64_t> {
+                         if (op == "Equal")
+                             return x == y;
+                         if (op == "Less")
+                             return x < y;
+                         if (op == "Greater")
+                             return x > y;
+                         return op == "And" ? (x && y) : (x || y);
+                     });
+}
+
+// Neg, Abs or Not; none where the lowest integer would be negated.
+std::optional<Value> fold_unary(const std::string& op, const Value& in) {
+    Value out = in;
+    for (auto& x : out.data) {
+        if (op != "Not" && x == std::numeric_limits<std::int64_t>::min())
+            return std::nullopt;
+        x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : !x;
+    }
+    return out;
+}
+
+// Where(c, x, y) = c ? x : y, built from two broadcasts so shapes follow numpy.
+std::optional<Value> fold_where(const Value& c, const Value& x, const Value& y) {
+    auto chosen =
+        broadcast(c, x, x.type, [](std::int64_t k, std::int64_t v) -> std::optional<std::int64_t> {
+            return k ? v : 0;
+        });
+    auto other =
+        broadcast(c, y, y.type, [](std::int64_t k, std::int64_t v) -> std::optional<std::int64_t> {
+            return k ? 0 : v;
+        });
+    if (!chosen || !other)
+        return std::nullopt;
+    return broadcast(
+        *chosen, *other, x.type,
+        [](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> { return a + b; });
+}
+
+std::optional<Value> fold_range(const Value& from, const Value& to, const Value& by) {
+    const auto start = from.data[0], limit = to.data[0], delta = by.data[0];
+    if (delta == 0)
+        return std::nullopt;
+    Value v{from.type, {0}, {}};
+    for (auto x = start; delta > 0 ? x < limit : x > limit;) {
+        if (v.data.size() >= kMaxFoldedElements)
+            return std::nullopt;
+        v.data.push_back(x);
+        if (__builtin_add_overflow(x, delta, &x))
+            break;
+    }
+    v.dims = {static_cast<std::int64_t>(v.data.size())};
+    return v;
+}
+
+std::optional<Value> fold_constant_of_shape(const onnx::NodeProto& n, const Value& shape) {
+    std::int64_t fill = 0;
+    int type = TensorProto::FLOAT;
+    if (const auto* a = attribute(n, "value")) {
+        const auto v = from_tensor(a->t());
+        if (!v || v->data.size() != 1)
+            return std::nullopt;
+        fill = v->data[0];
+        type = v->type;
+    }
+    if (!is_integer(type) || volume(shape.data) > kMaxFoldedElements)
+        return std::nullopt;
+    return Value{type, shape.data, std::vector<std::int64_t>(volume(shape.data), fill)};
+}
+
+std::optional<Value> fold_reshape(const Value& in, const Value& shape) {
+    std::vector<std::int64_t> dims = shape.data;
+    std::int64_t known = 1;
+    int infer = -1;
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] == 0 && i < in.dims.size())
+            dims[i] = in.dims[i];
+        if (dims[i] == -1)
+            infer = static_cast<int>(i);
+        else if (__builtin_mul_overflow(known, dims[i], &known))
+            return std::nullopt;
+    }
+    if (infer >= 0 && known > 0)
+        dims[static_cast<std::size_t>(infer)] = static_cast<std::int64_t>(in.data.size()) / known;
+    if (volume(dims) != in.data.size())
+        return std::nullopt;
+    return Value{in.type, dims, in.data};
+}
+
+std::optional<Value> fold_expand(const Value& in, const Value& shape) {
+    const Value target{TensorProto::INT64, shape.data,
+                       std::vector<std::int64_t>(volume(shape.data), 0)};
+    return broadcast(in, target, in.type,
+                     [](std::int64_t x, std::int64_t) -> std::optional<std::int64_t> { return x; });
+}
+
+// The value of `n`'s first output, by its op, where what it needs is known.
+std::optional<Value> folded(const onnx::NodeProto& n, const Inputs& in,
+                            const KnownDims& known_dims) {
+    const auto all = [&](std::size_t count) { return all_known(in, count); };
+    const std::string& op = n.op_type();
+    if (op == "Constant")
+        return fold_constant(n);
+    if (op == "Shape" && n.input_size() >= 1)
+        return fold_shape(n, known_dims);
+    if (op == "Size" && n.input_size() >= 1) {
+        if (const auto dims = known_dims(n.input(0)))
+            return Value{TensorProto::INT64, {}, {static_cast<std::int64_t>(volume(*dims))}};
+        return std::nullopt;
+    }
+    if (op == "Identity" && all(1))
+        return *in[0];
+    if (op == "Cast" && all(1))
+        return fold_cast(n, *in[0]);
+    if (op == "Gather" && all(2) && in[0]->dims.size() == 1)
+        return fold_gather(*in[0], *in[1]);
+    if ((op == "Unsqueeze" || op == "Squeeze") && all(1))
+        return fold_squeeze(n, in);
+    if (op == "Concat" && !in.empty() && all(in.size()))
+        return fold_concat(in);
+    if (op == "Slice" && all(3))
+        return fold_slice(n, in);
+    if (op == "Transpose" && all(1)) {
+        std::vector<std::int64_t> perm;
+        if (const auto* a = attribute(n, "perm"))
+            perm.assign(a->ints().begin(), a->ints().end());
+        return transpose(*in[0], perm);
+    }
+    if (all(2) && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Mod" ||
+                   op == "Max" || op == "Min"))
+        return fold_arithmetic(op, *in[0], *in[1]);
+    if (all(2) && (op == "Equal" || op == "Less" || op == "Greater" || op == "And" || op == "Or"))
+        return fold_comparison(op, *in[0], *in[1]);
+    if ((op == "Neg" || op == "Abs" || op == "Not") && all(1))
+        return fold_unary(op, *in[0]);
+    if (op == "Where" && all(3))
+        return fold_where(*in[0], *in[1], *in[2]);
+    if (op == "Range" && all(3) && in[0]->data.size() == 1 && in[1]->data.size() == 1 &&
+        in[2]->data.size() == 1)
+        return fold_range(*in[0], *in[1], *in[2]);
+    if (op == "ConstantOfShape" && all(1))
+        return fold_constant_of_shape(n, *in[0]);
+    if (op == "Reshape" && all(2))
+        return fold_reshape(*in[0], *in[1]);
+    if (op == "Expand" && all(2))
+        return fold_expand(*in[0], *in[1]);
+    return std::nullopt;
+}
+
 class Folder {
 public:
     explicit Folder(const onnx::GraphProto& g) {
@@ -255,228 +548,12 @@ public:
     const Value* fold(const onnx::NodeProto& n, const KnownDims& known_dims) {
         if (!n.domain().empty() && n.domain() != "ai.onnx")
             return nullptr;
-        std::vector<const Value*> in;
+        Inputs in;
         for (const auto& name : n.input()) {
             const auto it = values_.find(name);
             in.push_back(it == values_.end() ? nullptr : &it->second);
         }
-        auto all = [&](std::size_t count) {
-            if (in.size() < count)
-                return false;
-            for (std::size_t i = 0; i < count; ++i)
-                if (!in[i])
-                    return false;
-            return true;
-        };
-        const std::string& op = n.op_type();
-        std::optional<Value> out;
-        if (op == "Constant") {
-            if (const auto* a = attribute(n, "value"))
-                out = from_tensor(a->t());
-            else if (const auto* i = attribute(n, "value_int"))
-                out = Value{TensorProto::INT64, {}, {i->i()}};
-            else if (const auto* is = attribute(n, "value_ints"))
-                out = Value{
-                    TensorProto::INT64, {is->ints_size()}, {is->ints().begin(), is->ints().end()}};
-        } else if (op == "Shape" && n.input_size() >= 1) {
-            if (const auto dims = known_dims(n.input(0))) {
-                const auto rank = static_cast<std::int64_t>(dims->size());
-                auto clamp = [rank](std::int64_t x) {
-                    return std::clamp(x < 0 ? x + rank : x, std::int64_t(0), rank);
-                };
-                const auto start = clamp(int_attribute(n, "start", 0));
-                const auto end = clamp(int_attribute(n, "end", rank));
-                Value v;
-                v.data.assign(dims->begin() + start, dims->begin() + std::max(start, end));
-                v.dims = {static_cast<std::int64_t>(v.data.size())};
-                out = v;
-            }
-        } else if (op == "Size" && n.input_size() >= 1) {
-            if (const auto dims = known_dims(n.input(0)))
-                out = Value{TensorProto::INT64, {}, {static_cast<std::int64_t>(volume(*dims))}};
-        } else if (op == "Identity" && all(1)) {
-            out = *in[0];
-        } else if (op == "Cast" && all(1)) {
-            const auto to = int_attribute(n, "to", 0);
-            if (is_integer(static_cast<int>(to))) {
-                out = *in[0];
-                out->type = static_cast<int>(to);
-                if (to == TensorProto::BOOL)
-                    for (auto& x : out->data)
-                        x = x != 0;
-            }
-        } else if (op == "Gather" && all(2) && in[0]->dims.size() == 1) {
-            const auto size = static_cast<std::int64_t>(in[0]->data.size());
-            Value v{in[0]->type, in[1]->dims, {}};
-            for (auto index : in[1]->data) {
-                index = index < 0 ? index + size : index;
-                if (index < 0 || index >= size)
-                    return nullptr;
-                v.data.push_back(in[0]->data[static_cast<std::size_t>(index)]);
-            }
-            out = v;
-        } else if ((op == "Unsqueeze" || op == "Squeeze") && all(1)) {
-            std::vector<std::int64_t> axes;
-            if (const auto* a = attribute(n, "axes"))
-                axes.assign(a->ints().begin(), a->ints().end());
-            else if (in.size() >= 2 && in[1])
-                axes = in[1]->data;
-            else if (in.size() >= 2 && !in[1] && !n.input(1).empty())
-                return nullptr;
-            Value v = *in[0];
-            if (op == "Unsqueeze") {
-                const auto rank = static_cast<std::int64_t>(v.dims.size() + axes.size());
-                for (auto& a : axes)
-                    a = a < 0 ? a + rank : a;
-                std::sort(axes.begin(), axes.end());
-                for (const auto a : axes) {
-                    if (a < 0 || a > static_cast<std::int64_t>(v.dims.size()))
-                        return nullptr;
-                    v.dims.insert(v.dims.begin() + a, 1);
-                }
-            } else {
-                const auto rank = static_cast<std::int64_t>(v.dims.size());
-                std::vector<std::int64_t> kept;
-                for (std::int64_t i = 0; i < rank; ++i) {
-                    const bool listed = std::any_of(axes.begin(), axes.end(), [&](std::int64_t a) {
-                        return (a < 0 ? a + rank : a) == i;
-                    });
-                    if ((axes.empty() && v.dims[i] == 1) || listed)
-                        continue;
-                    kept.push_back(v.dims[i]);
-                }
-                v.dims = kept;
-            }
-            out = v;
-        } else if (op == "Concat" && !in.empty() && all(in.size())) {
-            Value v{in[0]->type, {0}, {}};
-            for (const auto* part : in) {
-                if (part->dims.size() != 1)
-                    return nullptr;
-                v.data.insert(v.data.end(), part->data.begin(), part->data.end());
-            }
-            v.dims = {static_cast<std::int64_t>(v.data.size())};
-            out = v;
-        } else if (op == "Slice" && all(3)) {
-            auto optional = [&](int i) { return n.input_size() > i && !n.input(i).empty(); };
-            if ((optional(3) && !in[3]) || (optional(4) && !in[4]))
-                return nullptr;
-            out = slice(*in[0], *in[1], *in[2], in.size() >= 4 ? in[3] : nullptr,
-                        in.size() >= 5 ? in[4] : nullptr);
-        } else if (op == "Transpose" && all(1)) {
-            std::vector<std::int64_t> perm;
-            if (const auto* a = attribute(n, "perm"))
-                perm.assign(a->ints().begin(), a->ints().end());
-            out = transpose(*in[0], perm);
-        } else if (all(2) && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" ||
-                              op == "Mod" || op == "Max" || op == "Min")) {
-            out = broadcast(
-                *in[0], *in[1], in[0]->type,
-                [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
-                    std::int64_t r = 0;
-                    if (op == "Add")
-                        return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional(r);
-                    if (op == "Sub")
-                        return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional(r);
-                    if (op == "Mul")
-                        return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
-                    if (op == "Max")
-                        return std::max(a, b);
-                    if (op == "Min")
-                        return std::min(a, b);
-                    if (b == 0 || (b == -1 && a == std::numeric_limits<std::int64_t>::min()))
-                        return std::nullopt;
-                    return op == "Div" ? a / b : a % b;
-                });
-        } else if (all(2) && (op == "Equal" || op == "Less" || op == "Greater" || op == "And" ||
-                              op == "Or")) {
-            out = broadcast(*in[0], *in[1], TensorProto::BOOL,
-                            [&](std::int64_t a, std::int64_t b) -> std::optional<std::int64_t> {
-                                if (op == "Equal")
-                                    return a == b;
-                                if (op == "Less")
-                                    return a < b;
-                                if (op == "Greater")
-                                    return a > b;
-                                return op == "And" ? (a && b) : (a || b);
-                            });
-        } else if ((op == "Neg" || op == "Abs" || op == "Not") && all(1)) {
-            out = *in[0];
-            for (auto& x : out->data) {
-                if (op != "Not" && x == std::numeric_limits<std::int64_t>::min())
-                    return nullptr;
-                x = op == "Neg" ? -x : op == "Abs" ? std::abs(x) : !x;
-            }
-        } else if (op == "Where" && all(3)) {
-            // Where(c, x, y) = c ? x : y, built from two broadcasts so shapes follow numpy.
-            auto chosen =
-                broadcast(*in[0], *in[1], in[1]->type,
-                          [](std::int64_t c, std::int64_t x) -> std::optional<std::int64_t> {
-                              return c ? x : 0;
-                          });
-            auto other =
-                broadcast(*in[0], *in[2], in[2]->type,
-                          [](std::int64_t c, std::int64_t y) -> std::optional<std::int64_t> {
-                              return c ? 0 : y;
-                          });
-            if (chosen && other)
-                out = broadcast(*chosen, *other, in[1]->type,
-                                [](std::int64_t x, std::int64_t y) -> std::optional<std::int64_t> {
-                                    return x + y;
-                                });
-        } else if (op == "Range" && all(3) && in[0]->data.size() == 1 && in[1]->data.size() == 1 &&
-                   in[2]->data.size() == 1) {
-            const auto start = in[0]->data[0], limit = in[1]->data[0], delta = in[2]->data[0];
-            if (delta == 0)
-                return nullptr;
-            Value v{in[0]->type, {0}, {}};
-            for (auto x = start; delta > 0 ? x < limit : x > limit;) {
-                if (v.data.size() >= kMaxFoldedElements)
-                    return nullptr;
-                v.data.push_back(x);
-                if (__builtin_add_overflow(x, delta, &x))
-                    break;
-            }
-            v.dims = {static_cast<std::int64_t>(v.data.size())};
-            out = v;
-        } else if (op == "ConstantOfShape" && all(1)) {
-            std::int64_t fill = 0;
-            int type = TensorProto::FLOAT;
-            if (const auto* a = attribute(n, "value")) {
-                const auto v = from_tensor(a->t());
-                if (!v || v->data.size() != 1)
-                    return nullptr;
-                fill = v->data[0];
-                type = v->type;
-            }
-            if (!is_integer(type) || volume(in[0]->data) > kMaxFoldedElements)
-                return nullptr;
-            out = Value{type, in[0]->data, std::vector<std::int64_t>(volume(in[0]->data), fill)};
-        } else if (op == "Reshape" && all(2)) {
-            std::vector<std::int64_t> dims = in[1]->data;
-            std::int64_t known = 1;
-            int infer = -1;
-            for (std::size_t i = 0; i < dims.size(); ++i) {
-                if (dims[i] == 0 && i < in[0]->dims.size())
-                    dims[i] = in[0]->dims[i];
-                if (dims[i] == -1)
-                    infer = static_cast<int>(i);
-                else if (__builtin_mul_overflow(known, dims[i], &known))
-                    return nullptr;
-            }
-            if (infer >= 0 && known > 0)
-                dims[static_cast<std::size_t>(infer)] =
-                    static_cast<std::int64_t>(in[0]->data.size()) / known;
-            if (volume(dims) != in[0]->data.size())
-                return nullptr;
-            out = Value{in[0]->type, dims, in[0]->data};
-        } else if (op == "Expand" && all(2)) {
-            const Value shape{TensorProto::INT64, in[1]->data,
-                              std::vector<std::int64_t>(volume(in[1]->data), 0)};
-            out = broadcast(
-                *in[0], shape, in[0]->type,
-                [](std::int64_t x, std::int64_t) -> std::optional<std::int64_t> { return x; });
-        }
+        auto out = folded(n, in, known_dims);
         if (!out || n.output_size() < 1 || n.output(0).empty())
             return nullptr;
         return &(values_[n.output(0)] = std::move(*out));

@@ -189,45 +189,53 @@ std::string sub_model_tensor_name(const std::string& name, SubModelNaming naming
     return renamed;
 }
 
-std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
-                              const std::filesystem::path& file, SubModelNaming naming, bool sync) {
-    if (!model.source)
-        throw InputError(model.file, "",
-                         "the model was not loaded from ONNX; no sub-model can be written");
-    const OnnxSource& source = *model.source;
-    const onnx::ModelProto& whole = source.proto;
-    const onnx::GraphProto& graph = whole.graph();
+namespace {
 
-    // Names: each tensor the sub-model holds, renamed once, checked for collisions.
-    std::unordered_map<std::string, std::string> names;
-    std::unordered_set<std::string> taken;
-    auto name_of = [&](const std::string& original) -> const std::string& {
-        auto it = names.find(original);
-        if (it != names.end())
+// One sub-model being written: the whole model's graph, the sub-model's tensor names (each
+// renamed once, checked for collisions) and where the declared types are.
+class SubModelWriter {
+public:
+    SubModelWriter(const Model& model, const SubModelPlan& plan, SubModelNaming naming)
+        : model_(model), plan_(plan), naming_(naming), source_(*model.source),
+          graph_(source_.proto.graph()) {
+        // Where the declared types are: graph inputs, value_info (inferred) and graph outputs.
+        for (const auto& v : graph_.value_info())
+            declared_.emplace(v.name(), &v);
+        for (const auto& v : graph_.output())
+            declared_.emplace(v.name(), &v);
+        for (const auto& v : graph_.input())
+            graph_inputs_.emplace(v.name(), &v);
+    }
+
+    std::uint64_t write(const std::filesystem::path& file, bool sync) {
+        onnx::GraphProto sub;
+        sub.set_name(graph_.name());
+        add_nodes(sub);
+        const std::vector<int> streamed = add_initializers(sub);
+        add_values(sub);
+        return pieces(sub, streamed).write(file, sync);
+    }
+
+private:
+    const std::string& name_of(const std::string& original) {
+        auto it = names_.find(original);
+        if (it != names_.end())
             return it->second;
-        std::string renamed = sub_model_tensor_name(original, naming);
-        if (!taken.insert(renamed).second)
-            throw InputError(model.file, "tensor " + in_quotes(original),
+        std::string renamed = sub_model_tensor_name(original, naming_);
+        if (!taken_.insert(renamed).second)
+            throw InputError(model_.file, "tensor " + in_quotes(original),
                              "its AutoDiCE name " + in_quotes(renamed) +
                                  " is also another tensor's; rename one of them in the model");
-        return names.emplace(original, std::move(renamed)).first->second;
-    };
+        return names_.emplace(original, std::move(renamed)).first->second;
+    }
 
-    // Where the declared types are: graph inputs, value_info (inferred) and graph outputs.
-    std::unordered_map<std::string, const onnx::ValueInfoProto*> declared;
-    for (const auto& v : graph.value_info())
-        declared.emplace(v.name(), &v);
-    for (const auto& v : graph.output())
-        declared.emplace(v.name(), &v);
-    std::unordered_map<std::string, const onnx::ValueInfoProto*> graph_inputs;
-    for (const auto& v : graph.input())
-        graph_inputs.emplace(v.name(), &v);
-    auto value_info = [&](onnx::ValueInfoProto* out, int t) {
-        const Tensor& tensor = model.tensors[t];
+    // Tensor t's type and shape as declared, else as inferred, under its sub-model name.
+    void value_info(onnx::ValueInfoProto* out, int t) {
+        const Tensor& tensor = model_.tensors[t];
         const onnx::ValueInfoProto* found = nullptr;
-        if (const auto input = graph_inputs.find(tensor.name); input != graph_inputs.end())
+        if (const auto input = graph_inputs_.find(tensor.name); input != graph_inputs_.end())
             found = input->second;
-        else if (const auto d = declared.find(tensor.name); d != declared.end())
+        else if (const auto d = declared_.find(tensor.name); d != declared_.end())
             found = d->second;
         if (found)
             out->CopyFrom(*found);
@@ -244,98 +252,134 @@ std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
             }
         }
         out->set_name(name_of(tensor.name));
-    };
-
-    onnx::ModelProto header;
-    header.set_ir_version(whole.ir_version());
-    *header.mutable_opset_import() = whole.opset_import();
-    header.set_producer_name(whole.producer_name());
-    header.set_producer_version(whole.producer_version());
-    header.set_domain(whole.domain());
-    header.set_model_version(whole.model_version());
-    *header.mutable_metadata_props() = whole.metadata_props();
-    *header.mutable_functions() = whole.functions();
-
-    onnx::GraphProto sub;
-    sub.set_name(graph.name());
-    for (const int n : plan.nodes) {
-        onnx::NodeProto* node = sub.add_node();
-        node->CopyFrom(graph.node(n));
-        node->set_name(naming == SubModelNaming::autodice ? autodice_name(model, model.nodes[n])
-                                                          : model.nodes[n].name);
-        for (auto& in : *node->mutable_input())
-            if (!in.empty())
-                in = name_of(in);
-        for (auto& out : *node->mutable_output())
-            if (!out.empty())
-                out = name_of(out);
     }
 
-    std::unordered_map<std::string, int> initializer_index;
-    for (int i = 0; i < graph.initializer_size(); ++i)
-        initializer_index.emplace(graph.initializer(i).name(), i);
-    std::vector<int> streamed; // initializers whose raw bytes stay in the mapped file
-    for (const int t : plan.initializers) {
-        const std::string& original = model.tensors[t].name;
-        const int i = initializer_index.at(original);
-        const onnx::TensorProto& tensor = graph.initializer(i);
-        if (tensor.data_location() == onnx::TensorProto::EXTERNAL)
-            throw InputError(model.file, "initializer " + in_quotes(original),
-                             "keeps its data in an external file; sub-models of such models "
-                             "are not supported");
-        if (source.initializer_payloads[static_cast<std::size_t>(i)]) {
-            streamed.push_back(i);
-            continue;
+    void add_nodes(onnx::GraphProto& sub) {
+        for (const int n : plan_.nodes) {
+            onnx::NodeProto* node = sub.add_node();
+            node->CopyFrom(graph_.node(n));
+            node->set_name(naming_ == SubModelNaming::autodice
+                               ? autodice_name(model_, model_.nodes[n])
+                               : model_.nodes[n].name);
+            for (auto& in : *node->mutable_input())
+                if (!in.empty())
+                    in = name_of(in);
+            for (auto& out : *node->mutable_output())
+                if (!out.empty())
+                    out = name_of(out);
         }
-        onnx::TensorProto* copy = sub.add_initializer();
-        copy->CopyFrom(tensor);
-        copy->set_name(name_of(original));
     }
+
+    // The initializers the nodes read: small ones copied into the graph; returns the large
+    // ones, whose raw bytes stay in the mapped file and are streamed after it.
+    std::vector<int> add_initializers(onnx::GraphProto& sub) {
+        std::unordered_map<std::string, int> initializer_index;
+        for (int i = 0; i < graph_.initializer_size(); ++i)
+            initializer_index.emplace(graph_.initializer(i).name(), i);
+        std::vector<int> streamed;
+        for (const int t : plan_.initializers) {
+            const std::string& original = model_.tensors[t].name;
+            const int i = initializer_index.at(original);
+            const onnx::TensorProto& tensor = graph_.initializer(i);
+            if (tensor.data_location() == onnx::TensorProto::EXTERNAL)
+                throw InputError(model_.file, "initializer " + in_quotes(original),
+                                 "keeps its data in an external file; sub-models of such models "
+                                 "are not supported");
+            if (source_.initializer_payloads[static_cast<std::size_t>(i)]) {
+                streamed.push_back(i);
+                continue;
+            }
+            onnx::TensorProto* copy = sub.add_initializer();
+            copy->CopyFrom(tensor);
+            copy->set_name(name_of(original));
+        }
+        return streamed;
+    }
+
     // Inputs: graph inputs the nodes read (an initializer listed as input stays listed), then
-    // the activations produced elsewhere.
-    for (const auto& v : graph.input()) {
-        const int t = model.find_tensor(v.name());
-        if (t < 0 || model.tensors[t].kind != Tensor::Kind::Initializer)
-            continue;
-        if (std::find(plan.initializers.begin(), plan.initializers.end(), t) !=
-            plan.initializers.end())
+    // the activations produced elsewhere; the outputs; the shapes of the tensors inside, for
+    // runtimes that read them.
+    void add_values(onnx::GraphProto& sub) {
+        for (const auto& v : graph_.input()) {
+            const int t = model_.find_tensor(v.name());
+            if (t < 0 || model_.tensors[t].kind != Tensor::Kind::Initializer)
+                continue;
+            if (std::find(plan_.initializers.begin(), plan_.initializers.end(), t) !=
+                plan_.initializers.end())
+                value_info(sub.add_input(), t);
+        }
+        for (const int t : plan_.inputs)
             value_info(sub.add_input(), t);
+        for (const int t : plan_.outputs)
+            value_info(sub.add_output(), t);
+        std::unordered_set<int> border(plan_.outputs.begin(), plan_.outputs.end());
+        for (const int n : plan_.nodes)
+            for (const int t : model_.nodes[n].outputs)
+                if (t >= 0 && !border.count(t) && declared_.count(model_.tensors[t].name))
+                    value_info(sub.add_value_info(), t);
     }
-    for (const int t : plan.inputs)
-        value_info(sub.add_input(), t);
-    for (const int t : plan.outputs)
-        value_info(sub.add_output(), t);
-    // Shapes of the tensors inside, for runtimes that read them.
-    std::unordered_set<int> border(plan.outputs.begin(), plan.outputs.end());
-    for (const int n : plan.nodes)
-        for (const int t : model.nodes[n].outputs)
-            if (t >= 0 && !border.count(t) && declared.count(model.tensors[t].name))
-                value_info(sub.add_value_info(), t);
+
+    // The whole model's ModelProto fields, less its graph.
+    onnx::ModelProto header() const {
+        const onnx::ModelProto& whole = source_.proto;
+        onnx::ModelProto out;
+        out.set_ir_version(whole.ir_version());
+        *out.mutable_opset_import() = whole.opset_import();
+        out.set_producer_name(whole.producer_name());
+        out.set_producer_version(whole.producer_version());
+        out.set_domain(whole.domain());
+        out.set_model_version(whole.model_version());
+        *out.mutable_metadata_props() = whole.metadata_props();
+        *out.mutable_functions() = whole.functions();
+        return out;
+    }
 
     // ModelProto fields, then the graph: its small part, then each large initializer as its
     // TensorProto header followed by the raw bytes from the model file.
-    Pieces pieces;
-    std::string graph_bytes = sub.SerializeAsString();
-    std::vector<std::string> tensor_heads;
-    std::uint64_t graph_length = graph_bytes.size();
-    for (const int i : streamed) {
-        onnx::TensorProto head = graph.initializer(i);
-        head.set_name(name_of(head.name()));
-        const auto payload = source.raw_initializer(i);
-        std::string bytes = head.SerializeAsString();
-        bytes += field_header(kTensorRawData, payload.size());
-        const std::uint64_t tensor_length = bytes.size() + payload.size();
-        bytes.insert(0, field_header(kGraphInitializer, tensor_length));
-        graph_length += bytes.size() + payload.size();
-        tensor_heads.push_back(std::move(bytes));
+    Pieces pieces(const onnx::GraphProto& sub, const std::vector<int>& streamed) {
+        Pieces out;
+        std::string graph_bytes = sub.SerializeAsString();
+        std::vector<std::string> tensor_heads;
+        std::uint64_t graph_length = graph_bytes.size();
+        for (const int i : streamed) {
+            onnx::TensorProto head = graph_.initializer(i);
+            head.set_name(name_of(head.name()));
+            const auto payload = source_.raw_initializer(i);
+            std::string bytes = head.SerializeAsString();
+            bytes += field_header(kTensorRawData, payload.size());
+            const std::uint64_t tensor_length = bytes.size() + payload.size();
+            bytes.insert(0, field_header(kGraphInitializer, tensor_length));
+            graph_length += bytes.size() + payload.size();
+            tensor_heads.push_back(std::move(bytes));
+        }
+        out.add(header().SerializeAsString() + field_header(kModelGraph, graph_length));
+        out.add(std::move(graph_bytes));
+        for (std::size_t s = 0; s < streamed.size(); ++s) {
+            out.add(std::move(tensor_heads[s]));
+            out.add(source_.raw_initializer(streamed[s]));
+        }
+        return out;
     }
-    pieces.add(header.SerializeAsString() + field_header(kModelGraph, graph_length));
-    pieces.add(std::move(graph_bytes));
-    for (std::size_t s = 0; s < streamed.size(); ++s) {
-        pieces.add(std::move(tensor_heads[s]));
-        pieces.add(source.raw_initializer(streamed[s]));
-    }
-    return pieces.write(file, sync);
+
+    const Model& model_;
+    const SubModelPlan& plan_;
+    SubModelNaming naming_;
+    const OnnxSource& source_;
+    const onnx::GraphProto& graph_;
+    std::unordered_map<std::string, std::string> names_;
+    std::unordered_set<std::string> taken_;
+    std::unordered_map<std::string, const onnx::ValueInfoProto*> declared_;
+    std::unordered_map<std::string, const onnx::ValueInfoProto*> graph_inputs_;
+};
+
+} // namespace
+
+std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
+                              const std::filesystem::path& file, SubModelNaming naming, bool sync) {
+    if (!model.source)
+        throw InputError(model.file, "",
+                         "the model was not loaded from ONNX; no sub-model can be written");
+    return SubModelWriter(model, plan, naming).write(file, sync);
 }
 
 } // namespace cleave::graph

@@ -103,25 +103,29 @@ std::vector<DeviceRuns> measured_devices(const profile::MeasuredDataset& data,
     return found;
 }
 
-DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
-                                     profile::RunModels& models,
-                                     const DeviceVectorOptions& options) {
-    if (devices.size() < 2)
-        throw InputError("", "--data",
-                         "device vectors compare devices: expected the runs of at least two "
-                         "devices, got " +
-                             std::to_string(devices.size()));
-    DeviceVectors out;
-    // Benchmarks: the (model, input shape, dtype) runs every device has, by name.
-    std::vector<std::map<std::string, const profile::MeasuredRun*>> by_name(devices.size());
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-        out.devices.push_back(devices[d].device);
-        out.files.push_back(devices[d].file);
+namespace {
+
+// Per device, its runs with times by benchmark name ((model, input shape, dtype)).
+using RunsByName = std::vector<std::map<std::string, const profile::MeasuredRun*>>;
+
+RunsByName runs_by_name(const std::vector<DeviceRuns>& devices) {
+    RunsByName by_name(devices.size());
+    for (std::size_t d = 0; d < devices.size(); ++d)
         for (const auto* run : devices[d].runs) {
             if (!run->e2e_ms.empty())
                 by_name[d].emplace(benchmark_name(*run), run);
         }
-    }
+    return by_name;
+}
+
+// The benchmarks every device ran whose model is in the folder (one missing from the folder
+// drops the benchmark, with a note), into out.benchmarks; returns each one's summed kernel
+// features. Throws when fewer than 3 are left.
+std::vector<std::vector<double>> benchmark_features(const std::vector<DeviceRuns>& devices,
+                                                    const RunsByName& by_name,
+                                                    profile::RunModels& models,
+                                                    const DeviceVectorOptions& options,
+                                                    DeviceVectors& out) {
     std::vector<std::string> common;
     for (const auto& [name, run] : by_name.front()) {
         bool everywhere = true;
@@ -130,7 +134,6 @@ DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
         if (everywhere)
             common.push_back(name);
     }
-    // The model behind each benchmark; one missing from the folder drops the benchmark.
     std::vector<std::vector<double>> features; // [benchmark][feature]
     const auto method = fusion::find_fusion_method(options.rules);
     for (const auto& name : common) {
@@ -153,28 +156,22 @@ DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
                              " measured runs (same model and input shape) whose model is in the "
                              "models folder; expected at least 3");
     }
-    const std::size_t bench_count = out.benchmarks.size();
-    for (std::size_t d = 0; d < devices.size(); ++d) {
-        std::vector<double> row;
-        for (const auto& name : out.benchmarks)
-            row.push_back(cleave::median(by_name[d].at(name)->e2e_ms));
-        out.hp_ms.push_back(std::move(row));
-    }
+    return features;
+}
 
-    // HE, Algorithm 1: features ranked by their mean |Pearson r| with the devices' latencies;
-    // greedily kept unless nearly collinear with one already kept.
-    const auto& names = predict::summed_feature_names();
-    std::vector<std::vector<double>> columns(names.size(), std::vector<double>(bench_count));
-    for (std::size_t b = 0; b < bench_count; ++b)
-        for (std::size_t f = 0; f < names.size(); ++f)
-            columns[f][b] = features[b][f];
+// HE, Algorithm 1: features (columns, one value per benchmark) ranked by their mean |Pearson r|
+// with the devices' latencies; greedily kept unless nearly collinear with one already kept.
+std::vector<std::size_t> he_features(const std::vector<std::vector<double>>& columns,
+                                     const std::vector<std::vector<double>>& hp_ms,
+                                     const DeviceVectorOptions& options) {
+    const std::size_t bench_count = hp_ms.front().size();
     std::vector<std::pair<double, std::size_t>> ranked;
-    for (std::size_t f = 0; f < names.size(); ++f) {
+    for (std::size_t f = 0; f < columns.size(); ++f) {
         double score = 0;
-        for (const auto& y : out.hp_ms)
+        for (const auto& y : hp_ms)
             score += std::abs(pearson(columns[f], y));
         if (score > 0)
-            ranked.emplace_back(score / static_cast<double>(devices.size()), f);
+            ranked.emplace_back(score / static_cast<double>(hp_ms.size()), f);
     }
     std::stable_sort(ranked.begin(), ranked.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -190,13 +187,15 @@ DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
         if (distinct)
             kept.push_back(f);
     }
-    out.he_features.push_back("fixed_ms");
-    for (const auto f : kept)
-        out.he_features.push_back(names[f]);
+    return kept;
+}
 
-    // Per device: latency = fixed + sum_j w_j x_j, w >= 0, on relative errors; feature j's share
-    // is w_j times its mean over the benchmarks, over the fitted latency of that mean.
-    const auto n = static_cast<Eigen::Index>(bench_count);
+// Per device: latency = fixed + sum_j w_j x_j, w >= 0, on relative errors; feature j's share is
+// w_j times its mean over the benchmarks, over the fitted latency of that mean. Into out.he and
+// out.he_fit_mape.
+void fit_he_shares(const std::vector<std::vector<double>>& columns,
+                   const std::vector<std::size_t>& kept, DeviceVectors& out) {
+    const auto n = static_cast<Eigen::Index>(out.benchmarks.size());
     Eigen::MatrixXd x(n, static_cast<Eigen::Index>(kept.size() + 1));
     std::vector<double> scale(kept.size() + 1, 1.0);
     for (Eigen::Index b = 0; b < n; ++b)
@@ -222,6 +221,43 @@ DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
         const Eigen::VectorXd fit = x * Eigen::Map<const Eigen::VectorXd>(w.data(), x.cols());
         out.he_fit_mape.push_back(100.0 * ((fit - y).cwiseAbs().cwiseQuotient(y)).mean());
     }
+}
+
+} // namespace
+
+DeviceVectors compute_device_vectors(const std::vector<DeviceRuns>& devices,
+                                     profile::RunModels& models,
+                                     const DeviceVectorOptions& options) {
+    if (devices.size() < 2)
+        throw InputError("", "--data",
+                         "device vectors compare devices: expected the runs of at least two "
+                         "devices, got " +
+                             std::to_string(devices.size()));
+    DeviceVectors out;
+    for (const auto& device : devices) {
+        out.devices.push_back(device.device);
+        out.files.push_back(device.file);
+    }
+    const auto by_name = runs_by_name(devices);
+    const auto features = benchmark_features(devices, by_name, models, options, out);
+    const std::size_t bench_count = out.benchmarks.size();
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+        std::vector<double> row;
+        for (const auto& name : out.benchmarks)
+            row.push_back(cleave::median(by_name[d].at(name)->e2e_ms));
+        out.hp_ms.push_back(std::move(row));
+    }
+
+    const auto& names = predict::summed_feature_names();
+    std::vector<std::vector<double>> columns(names.size(), std::vector<double>(bench_count));
+    for (std::size_t b = 0; b < bench_count; ++b)
+        for (std::size_t f = 0; f < names.size(); ++f)
+            columns[f][b] = features[b][f];
+    const auto kept = he_features(columns, out.hp_ms, options);
+    out.he_features.push_back("fixed_ms");
+    for (const auto f : kept)
+        out.he_features.push_back(names[f]);
+    fit_he_shares(columns, kept, out);
     return out;
 }
 

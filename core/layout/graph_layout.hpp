@@ -5,6 +5,7 @@
 
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/model.hpp"
+#include "model_blocks.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -27,6 +28,7 @@ struct Rect {
     double right() const { return x + width; }
     double bottom() const { return y + height; }
     bool contains(const Rect& other) const;
+    Rect united(const Rect& other) const; // the smallest rectangle holding both
 };
 
 struct Size {
@@ -56,10 +58,10 @@ struct LayoutBlock {
 };
 
 struct GraphLayout {
-    Rect bounds;                 // everything below lies inside
-    std::vector<Rect> nodes;     // per model node
-    std::vector<EdgePath> edges; // per fusion::node_edges(model) edge, in that order
-    std::vector<Rect> kernels;   // per kernel when kernels were given, else empty
+    Rect bounds;                     // everything below lies inside
+    std::vector<Rect> nodes;         // per model node
+    std::vector<EdgePath> edges;     // per fusion::node_edges(model) edge, in that order
+    std::vector<Rect> kernels;       // per kernel when kernels were given, else empty
     std::vector<LayoutBlock> blocks; // top to bottom; empty when laid out as one graph
 };
 
@@ -97,12 +99,7 @@ EdgePath arc_at(const fusion::Edge& e, const Rect& from, const Rect& to, double 
 // The runs of kernels, in the kernel graph's order, that lie in one block of the model's stacked
 // layout (GraphLayout::blocks: a large model's scopes, a transformer's layers), named by the
 // block's scope (empty for a run of nodes without one); none when the model is laid out whole.
-// What the Partition tab labels its kernel strip with.
-struct KernelRun {
-    std::string name;
-    int begin = 0; // first kernel
-    int end = 0;   // one past the last
-};
+// What the Partition tab labels its kernel strip with (model_blocks.hpp).
 std::vector<KernelRun> block_kernel_runs(const graph::Model& model,
                                          const fusion::KernelGraph& kernels,
                                          const LayoutOptions& options = {});

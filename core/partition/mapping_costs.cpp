@@ -23,9 +23,17 @@ MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph&
                            const std::vector<std::vector<double>>& kernel_ms)
     : kernel_count_(static_cast<int>(kernels.kernels.size())),
       pe_count_(static_cast<int>(cluster.pes.size())) {
+    sum_prefixes(kernels, kernel_ms);
+    collect_carried_tensors(model, kernels);
+    index_live_tensors(model);
+    take_links_and_power(cluster);
+}
+
+// Per PE the latency of kernels [0, k), and the weights and outputs of kernels [0, k).
+void MappingCosts::sum_prefixes(const fusion::KernelGraph& kernels,
+                                const std::vector<std::vector<double>>& kernel_ms) {
     const auto K = static_cast<std::size_t>(kernel_count_);
     const auto P = static_cast<std::size_t>(pe_count_);
-
     prefix_ms_.assign(P * (K + 1), 0.0);
     has_latencies_.assign(P, false);
     for (std::size_t pe = 0; pe < P && pe < kernel_ms.size(); ++pe) {
@@ -42,8 +50,11 @@ MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph&
         weight_prefix_[k + 1] = weight_prefix_[k] + kernels.kernels[k].weight_bytes;
         output_prefix_[k + 1] = output_prefix_[k] + kernels.kernels[k].bytes_out;
     }
+}
 
-    // Every activation read outside the kernel that produces it, and every graph input.
+// Every activation read outside the kernel that produces it, and every graph input.
+void MappingCosts::collect_carried_tensors(const graph::Model& model,
+                                           const fusion::KernelGraph& kernels) {
     std::vector<int> reading;
     for (std::size_t t = 0; t < model.tensors.size(); ++t) {
         const auto& tensor = model.tensors[t];
@@ -74,7 +85,10 @@ MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph&
                      [](const CarriedTensor& a, const CarriedTensor& b) {
                          return a.producer < b.producer;
                      });
+}
 
+void MappingCosts::index_live_tensors(const graph::Model& model) {
+    const auto K = static_cast<std::size_t>(kernel_count_);
     // Cut b carries the tensors with producer < b <= last consumer; listed producer descending
     // so a segment [a, b) stops at the first producer below a.
     std::vector<int> count(K + 1, 0);
@@ -100,7 +114,11 @@ MappingCosts::MappingCosts(const graph::Model& model, const fusion::KernelGraph&
             crossing_[b] += !constant[static_cast<std::size_t>(
                 model.tensors[static_cast<std::size_t>(t.tensor)].producer)];
         }
+}
 
+// Per pair of PEs the transfer time of a byte and the link's latency; per PE its power and host.
+void MappingCosts::take_links_and_power(const device::Cluster& cluster) {
+    const auto P = static_cast<std::size_t>(pe_count_);
     ms_per_byte_.assign(P * P, 0.0);
     link_ms_.assign(P * P, 0.0);
     for (std::size_t a = 0; a < P; ++a)

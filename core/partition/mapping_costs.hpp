@@ -147,6 +147,12 @@ public:
 private:
     void reset(Evaluation& out) const;
     void finish(Evaluation& out) const;
+    // The construction's steps, in order.
+    void sum_prefixes(const fusion::KernelGraph& kernels,
+                      const std::vector<std::vector<double>>& kernel_ms);
+    void collect_carried_tensors(const graph::Model& model, const fusion::KernelGraph& kernels);
+    void index_live_tensors(const graph::Model& model);
+    void take_links_and_power(const device::Cluster& cluster);
 
     int kernel_count_ = 0;
     int pe_count_ = 0;

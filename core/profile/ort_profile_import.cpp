@@ -282,22 +282,19 @@ ort_trace_input_shapes(const OrtTrace& trace, const graph::Model& model,
     return shapes;
 }
 
-OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
-                             const std::vector<graph::WrittenNode>& optimized,
-                             const OrtImportOptions& options) {
-    OrtImport result;
-    result.runs_in_trace = static_cast<int>(trace.runs.size());
-    const int skipped = std::clamp(options.warmups, 0, result.runs_in_trace - 1);
-    const int end = options.runs > 0 ? std::min(result.runs_in_trace, skipped + options.runs)
-                                     : result.runs_in_trace;
-    result.runs_kept = end - skipped;
+namespace {
 
-    // Kernels by (node name, occurrence within a run), in the order they first ran.
-    struct Kernel {
-        const OrtKernelEvent* first = nullptr;
-        std::vector<double> us;
-    };
-    std::vector<Kernel> kernels;
+// A kernel of the trace: its first event and its time in each run kept.
+struct TraceKernel {
+    const OrtKernelEvent* first = nullptr;
+    std::vector<double> us;
+};
+
+// Kernels by (node name, occurrence within a run), in the order they first ran, over runs
+// [skipped, end); their end-to-end times go to result.run, their providers to result.providers.
+std::vector<TraceKernel> trace_kernels(const OrtTrace& trace, int skipped, int end,
+                                       OrtImport& result) {
+    std::vector<TraceKernel> kernels;
     std::map<std::pair<std::string, int>, std::size_t> index;
     MeasuredRun& run = result.run;
     for (std::size_t r = static_cast<std::size_t>(skipped); r < static_cast<std::size_t>(end);
@@ -316,49 +313,68 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
                 result.providers.push_back(event.provider);
         }
     }
+    return kernels;
+}
 
-    // Each kernel's node in the optimised graph: the first not yet taken with its name and op.
+// Each kernel's node in the optimised graph: the first not yet taken with its name and op.
+// Per optimised node, its kernel (-1: none).
+std::vector<int> optimized_kernels(const OrtTrace& trace, const std::vector<TraceKernel>& kernels,
+                                   const std::vector<graph::WrittenNode>& optimized,
+                                   const OrtImportOptions& options) {
     std::vector<int> kernel_of_optimized(optimized.size(), -1);
-    if (!optimized.empty()) {
-        std::unordered_map<std::string, std::vector<int>> by_name;
-        for (std::size_t o = 0; o < optimized.size(); ++o)
-            by_name[optimized[o].name].push_back(static_cast<int>(o));
-        for (std::size_t k = 0; k < kernels.size(); ++k) {
-            const auto& event = *kernels[k].first;
-            int match = -1;
-            // ORT calls a node the optimised model leaves unnamed "<op>_<node index>".
-            std::vector<std::string> names{event.node};
-            if (is_unnamed_node_label(event.node, event.op))
-                names.emplace_back();
-            for (const auto& name : names) {
-                const auto it = by_name.find(name);
-                if (it == by_name.end() || match >= 0)
-                    continue;
-                for (const int o : it->second)
-                    if (kernel_of_optimized[static_cast<std::size_t>(o)] < 0 &&
-                        optimized[static_cast<std::size_t>(o)].op == event.op) {
-                        match = o;
-                        break;
-                    }
-            }
-            if (match < 0)
-                throw InputError(trace.file,
-                                 event.pointer + " (node '" + event.node + "', " + event.op + ")",
-                                 "names a node that " + options.optimized_file +
-                                     " does not have; expected the optimised model saved by the "
-                                     "session that wrote this trace");
-            kernel_of_optimized[static_cast<std::size_t>(match)] = static_cast<int>(k);
+    if (optimized.empty())
+        return kernel_of_optimized;
+    std::unordered_map<std::string, std::vector<int>> by_name;
+    for (std::size_t o = 0; o < optimized.size(); ++o)
+        by_name[optimized[o].name].push_back(static_cast<int>(o));
+    for (std::size_t k = 0; k < kernels.size(); ++k) {
+        const auto& event = *kernels[k].first;
+        int match = -1;
+        // ORT calls a node the optimised model leaves unnamed "<op>_<node index>".
+        std::vector<std::string> names{event.node};
+        if (is_unnamed_node_label(event.node, event.op))
+            names.emplace_back();
+        for (const auto& name : names) {
+            const auto it = by_name.find(name);
+            if (it == by_name.end() || match >= 0)
+                continue;
+            for (const int o : it->second)
+                if (kernel_of_optimized[static_cast<std::size_t>(o)] < 0 &&
+                    optimized[static_cast<std::size_t>(o)].op == event.op) {
+                    match = o;
+                    break;
+                }
         }
+        if (match < 0)
+            throw InputError(trace.file,
+                             event.pointer + " (node '" + event.node + "', " + event.op + ")",
+                             "names a node that " + options.optimized_file +
+                                 " does not have; expected the optimised model saved by the "
+                                 "session that wrote this trace");
+        kernel_of_optimized[static_cast<std::size_t>(match)] = static_cast<int>(k);
     }
+    return kernel_of_optimized;
+}
 
+// Per model node, the kernel that computes it (-1: none yet); the first claim holds.
+struct NodeClaims {
+    std::vector<int> of_node;
+
+    void claim(int node, int kernel) {
+        if (node >= 0 && kernel >= 0 && of_node[static_cast<std::size_t>(node)] < 0)
+            of_node[static_cast<std::size_t>(node)] = kernel;
+    }
+};
+
+// A node the optimiser kept (or fused into a node that kept its name), a node whose output a
+// kernel writes (fusions keep the last node's output), or, without the optimised graph, a node
+// a kernel names; then the node a fused kernel is named after.
+void claim_named_nodes(NodeClaims& claims, const graph::Model& model,
+                       const std::vector<TraceKernel>& kernels,
+                       const std::vector<graph::WrittenNode>& optimized,
+                       const std::vector<int>& kernel_of_optimized) {
     const std::size_t count = model.nodes.size();
-    std::vector<int> kernel_of_node(count, -1);
-    auto claim = [&](int node, int kernel) {
-        if (node >= 0 && kernel >= 0 && kernel_of_node[static_cast<std::size_t>(node)] < 0)
-            kernel_of_node[static_cast<std::size_t>(node)] = kernel;
-    };
     if (!optimized.empty()) {
-        // A node the optimiser kept (or fused into a node that kept its name) ...
         std::unordered_map<std::string, int> kernel_by_name;
         std::unordered_map<std::string, int> kernel_by_output;
         for (std::size_t o = 0; o < optimized.size(); ++o) {
@@ -374,47 +390,54 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
         for (std::size_t n = 0; n < count; ++n)
             if (const auto it = kernel_by_name.find(model.nodes[n].name);
                 it != kernel_by_name.end())
-                claim(static_cast<int>(n), it->second);
-        // ... a node whose output a kernel writes: fusions keep the last node's output ...
+                claims.claim(static_cast<int>(n), it->second);
+        // A node whose output a kernel writes: fusions keep the last node's output.
         for (std::size_t n = 0; n < count; ++n)
             for (const int t : model.nodes[n].outputs)
                 if (t >= 0)
                     if (const auto it =
                             kernel_by_output.find(model.tensors[static_cast<std::size_t>(t)].name);
                         it != kernel_by_output.end())
-                        claim(static_cast<int>(n), it->second);
+                        claims.claim(static_cast<int>(n), it->second);
     } else {
         for (std::size_t k = 0; k < kernels.size(); ++k)
-            claim(model.find_node(kernels[k].first->node), static_cast<int>(k));
+            claims.claim(model.find_node(kernels[k].first->node), static_cast<int>(k));
     }
-    // ... and the node a fused kernel is named after.
     for (std::size_t k = 0; k < kernels.size(); ++k)
-        claim(model.find_node(grown_from(kernels[k].first->node)), static_cast<int>(k));
-    // MatMulAddFusion turns a 3-D MatMul + Add into a Gemm between two Reshapes it adds; the
-    // second writes the Add's output, or, merged with a Reshape after the Add
-    // (FuseContiguousReshapes), that Reshape's, so the Add is claimed by it or by no kernel. It
-    // is computed by the Gemm its MatMul went to.
+        claims.claim(model.find_node(grown_from(kernels[k].first->node)), static_cast<int>(k));
+}
+
+// MatMulAddFusion turns a 3-D MatMul + Add into a Gemm between two Reshapes it adds; the second
+// writes the Add's output, or, merged with a Reshape after the Add (FuseContiguousReshapes),
+// that Reshape's, so the Add is claimed by it or by no kernel. It is computed by the Gemm its
+// MatMul went to.
+void claim_gemm_adds(NodeClaims& claims, const graph::Model& model,
+                     const std::vector<TraceKernel>& kernels) {
+    const std::size_t count = model.nodes.size();
     for (std::size_t n = 0; n < count; ++n) {
-        const int k = kernel_of_node[n];
+        const int k = claims.of_node[n];
         if (model.nodes[n].op != "Add" ||
             (k >= 0 &&
              grown_from(kernels[static_cast<std::size_t>(k)].first->node) != "gemm_output_reshape"))
             continue;
         for (const int t : model.nodes[n].inputs) {
             const int p = t < 0 ? -1 : model.tensors[static_cast<std::size_t>(t)].producer;
-            const int gemm = p < 0 ? -1 : kernel_of_node[static_cast<std::size_t>(p)];
+            const int gemm = p < 0 ? -1 : claims.of_node[static_cast<std::size_t>(p)];
             if (gemm >= 0 && model.nodes[static_cast<std::size_t>(p)].op == "MatMul" &&
                 kernels[static_cast<std::size_t>(gemm)].first->op == "Gemm") {
-                kernel_of_node[n] = gemm;
+                claims.of_node[n] = gemm;
                 break;
             }
         }
     }
+}
 
-    // FuseContiguousReshapes merges a chain of Reshape, Squeeze and Unsqueeze nodes into one
-    // Reshape named after the chain's first ("<first>_new_reshape"); the rest of the chain,
-    // gone from the optimised graph, is computed by it (timm's Swin: two Reshapes into a 3-D
-    // MatMul, merged with the Gemm's input Reshape), not by the kernel the chain feeds.
+// FuseContiguousReshapes merges a chain of Reshape, Squeeze and Unsqueeze nodes into one Reshape
+// named after the chain's first ("<first>_new_reshape"); the rest of the chain, gone from the
+// optimised graph, is computed by it (timm's Swin: two Reshapes into a 3-D MatMul, merged with
+// the Gemm's input Reshape), not by the kernel the chain feeds.
+void claim_merged_reshapes(NodeClaims& claims, const graph::Model& model,
+                           const std::vector<TraceKernel>& kernels) {
     const auto reshape_like = [](const std::string& op) {
         return op == "Reshape" || op == "Squeeze" || op == "Unsqueeze";
     };
@@ -423,90 +446,90 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
         if (!name.ends_with("_new_reshape"))
             continue;
         int n = model.find_node(grown_from(name));
-        while (n >= 0 && kernel_of_node[static_cast<std::size_t>(n)] == static_cast<int>(k)) {
+        while (n >= 0 && claims.of_node[static_cast<std::size_t>(n)] == static_cast<int>(k)) {
             const auto next = model.consumers_of(model.nodes[static_cast<std::size_t>(n)]);
-            if (next.size() != 1 || kernel_of_node[static_cast<std::size_t>(next[0])] >= 0 ||
+            if (next.size() != 1 || claims.of_node[static_cast<std::size_t>(next[0])] >= 0 ||
                 !reshape_like(model.nodes[static_cast<std::size_t>(next[0])].op))
                 break;
-            claim(next[0], static_cast<int>(k));
+            claims.claim(next[0], static_cast<int>(k));
             n = next[0];
         }
     }
+}
 
-    // Nodes no kernel claims were fused into a kernel next to them. The optimised graph keeps a
-    // fusion's output, so such a node fed the kernel that took its pattern; by names alone,
-    // ORT's fusions mostly grow from their first node (Conv + BatchNormalization + Relu), so
-    // a node joins the kernel it reads from, except the f of x * f(x).
-    const std::vector<bool> constant = fusion::load_time_constants(model);
-    if (!optimized.empty()) {
+// Nodes no kernel claims were fused into a kernel next to them. The optimised graph keeps a
+// fusion's output, so such a node fed the kernel that took its pattern; by names alone, ORT's
+// fusions mostly grow from their first node (Conv + BatchNormalization + Relu), so a node joins
+// the kernel it reads from, except the f of x * f(x).
+void claim_fused_neighbours(NodeClaims& claims, const graph::Model& model,
+                            const std::vector<bool>& constant, bool with_optimized) {
+    const std::size_t count = model.nodes.size();
+    if (with_optimized) {
         for (std::size_t n = count; n-- > 0;)
             if (!constant[n])
-                claim(static_cast<int>(n),
-                      earliest_consumer_kernel(model, model.nodes[n], kernel_of_node));
+                claims.claim(static_cast<int>(n),
+                             earliest_consumer_kernel(model, model.nodes[n], claims.of_node));
         for (std::size_t n = 0; n < count; ++n)
             if (!constant[n])
-                claim(static_cast<int>(n),
-                      latest_producer_kernel(model, model.nodes[n], kernel_of_node));
+                claims.claim(static_cast<int>(n),
+                             latest_producer_kernel(model, model.nodes[n], claims.of_node));
     } else {
         for (std::size_t n = 0; n < count; ++n)
-            if (!constant[n] && kernel_of_node[n] < 0) {
-                const int gate = gate_consumer_kernel(model, model.nodes[n], kernel_of_node);
-                claim(static_cast<int>(n),
-                      gate >= 0 ? gate
-                                : latest_producer_kernel(model, model.nodes[n], kernel_of_node));
+            if (!constant[n] && claims.of_node[n] < 0) {
+                const int gate = gate_consumer_kernel(model, model.nodes[n], claims.of_node);
+                claims.claim(static_cast<int>(n),
+                             gate >= 0
+                                 ? gate
+                                 : latest_producer_kernel(model, model.nodes[n], claims.of_node));
             }
         for (std::size_t n = count; n-- > 0;)
             if (!constant[n])
-                claim(static_cast<int>(n),
-                      earliest_consumer_kernel(model, model.nodes[n], kernel_of_node));
+                claims.claim(static_cast<int>(n),
+                             earliest_consumer_kernel(model, model.nodes[n], claims.of_node));
     }
+}
 
-    // Load-time constants, as the shared Xeon measurements list them: one whose tensor the
-    // optimised graph still has belongs to the kernel that reads it, to none when several do (ORT
-    // keeps one of several equal constants and points every reader at it); one whose tensor the
-    // optimiser removed (a duplicate, or folded away) to the kernel of its first reader.
-    if (!optimized.empty()) {
-        std::unordered_map<std::string, std::set<int>> readers;
-        for (std::size_t o = 0; o < optimized.size(); ++o)
-            if (const int k = kernel_of_optimized[o]; k >= 0)
-                for (const auto& in : optimized[o].inputs)
-                    readers[in].insert(k);
-        for (std::size_t n = count; n-- > 0;) {
-            if (!constant[n] || kernel_of_node[n] >= 0)
-                continue;
-            std::set<int> reading;
-            bool kept = false;
-            for (const int t : model.nodes[n].outputs)
-                if (t >= 0)
-                    if (const auto it =
-                            readers.find(model.tensors[static_cast<std::size_t>(t)].name);
-                        it != readers.end()) {
-                        kept = true;
-                        reading.insert(it->second.begin(), it->second.end());
-                    }
-            if (!kept)
-                claim(static_cast<int>(n),
-                      earliest_consumer_kernel(model, model.nodes[n], kernel_of_node));
-            else if (reading.size() == 1)
-                claim(static_cast<int>(n), *reading.begin());
-        }
+// Load-time constants, as the shared Xeon measurements list them: one whose tensor the optimised
+// graph still has belongs to the kernel that reads it, to none when several do (ORT keeps one of
+// several equal constants and points every reader at it); one whose tensor the optimiser removed
+// (a duplicate, or folded away) to the kernel of its first reader.
+void claim_constants(NodeClaims& claims, const graph::Model& model,
+                     const std::vector<bool>& constant,
+                     const std::vector<graph::WrittenNode>& optimized,
+                     const std::vector<int>& kernel_of_optimized) {
+    const std::size_t count = model.nodes.size();
+    std::unordered_map<std::string, std::set<int>> readers;
+    for (std::size_t o = 0; o < optimized.size(); ++o)
+        if (const int k = kernel_of_optimized[o]; k >= 0)
+            for (const auto& in : optimized[o].inputs)
+                readers[in].insert(k);
+    for (std::size_t n = count; n-- > 0;) {
+        if (!constant[n] || claims.of_node[n] >= 0)
+            continue;
+        std::set<int> reading;
+        bool kept = false;
+        for (const int t : model.nodes[n].outputs)
+            if (t >= 0)
+                if (const auto it = readers.find(model.tensors[static_cast<std::size_t>(t)].name);
+                    it != readers.end()) {
+                    kept = true;
+                    reading.insert(it->second.begin(), it->second.end());
+                }
+        if (!kept)
+            claims.claim(static_cast<int>(n),
+                         earliest_consumer_kernel(model, model.nodes[n], claims.of_node));
+        else if (reading.size() == 1)
+            claims.claim(static_cast<int>(n), *reading.begin());
     }
+}
 
-    bool any_covered = false;
-    for (std::size_t n = 0; n < count; ++n) {
-        result.run_time_nodes += constant[n] ? 0 : 1;
-        if (kernel_of_node[n] >= 0) {
-            result.covered_nodes += constant[n] ? 0 : 1;
-            any_covered = true;
-        }
-    }
-    if (!any_covered)
-        throw InputError(trace.file, "",
-                         "none of its " + std::to_string(kernels.size()) +
-                             " kernels is a node of " + model.file + " (the first is '" +
-                             kernels.front().first->node +
-                             "'); expected the trace of a session of this model");
-
+// The run: the model's input, the variation of its times, and per kernel its name, op, domain,
+// the nodes it covers and its median time.
+void fill_run(MeasuredRun& run, const graph::Model& model, const OrtImportOptions& options,
+              const std::vector<TraceKernel>& kernels,
+              const std::vector<graph::WrittenNode>& optimized,
+              const std::vector<int>& kernel_of_optimized, const std::vector<int>& kernel_of_node) {
+    const std::size_t count = model.nodes.size();
     run.model = std::filesystem::path(model.file).stem().string();
     run.threads = options.threads;
     if (!model.inputs.empty()) {
@@ -533,6 +556,47 @@ OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
         kernel.us = median(kernels[k].us);
         run.kernels.push_back(std::move(kernel));
     }
+}
+
+} // namespace
+
+OrtImport import_ort_profile(const OrtTrace& trace, const graph::Model& model,
+                             const std::vector<graph::WrittenNode>& optimized,
+                             const OrtImportOptions& options) {
+    OrtImport result;
+    result.runs_in_trace = static_cast<int>(trace.runs.size());
+    const int skipped = std::clamp(options.warmups, 0, result.runs_in_trace - 1);
+    const int end = options.runs > 0 ? std::min(result.runs_in_trace, skipped + options.runs)
+                                     : result.runs_in_trace;
+    result.runs_kept = end - skipped;
+    const auto kernels = trace_kernels(trace, skipped, end, result);
+    const auto kernel_of_optimized = optimized_kernels(trace, kernels, optimized, options);
+
+    const std::size_t count = model.nodes.size();
+    NodeClaims claims{std::vector<int>(count, -1)};
+    claim_named_nodes(claims, model, kernels, optimized, kernel_of_optimized);
+    claim_gemm_adds(claims, model, kernels);
+    claim_merged_reshapes(claims, model, kernels);
+    const std::vector<bool> constant = fusion::load_time_constants(model);
+    claim_fused_neighbours(claims, model, constant, !optimized.empty());
+    if (!optimized.empty())
+        claim_constants(claims, model, constant, optimized, kernel_of_optimized);
+
+    bool any_covered = false;
+    for (std::size_t n = 0; n < count; ++n) {
+        result.run_time_nodes += constant[n] ? 0 : 1;
+        if (claims.of_node[n] >= 0) {
+            result.covered_nodes += constant[n] ? 0 : 1;
+            any_covered = true;
+        }
+    }
+    if (!any_covered)
+        throw InputError(trace.file, "",
+                         "none of its " + std::to_string(kernels.size()) +
+                             " kernels is a node of " + model.file + " (the first is '" +
+                             kernels.front().first->node +
+                             "'); expected the trace of a session of this model");
+    fill_run(result.run, model, options, kernels, optimized, kernel_of_optimized, claims.of_node);
     return result;
 }
 

@@ -72,14 +72,8 @@ json optional_object(const JsonReader& reader, const json& root, const std::stri
     return value ? *value : json::object();
 }
 
-} // namespace
-
-Project parse_project(const std::string& json_text, const fs::path& path) {
-    const std::string file = path.string();
-    const JsonReader reader(file);
-    const json root = reader.parse(json_text, kExpected);
-    reader.expect_object(root, "", kExpected);
-
+// The format and a schema version this Cleave reads; returns the version.
+int checked_version(const JsonReader& reader, const json& root) {
     const std::string format = reader.string(root, "", "format", true, "\"cleave-project\"");
     if (format != kFormat)
         reader.fail("/format", "expected \"cleave-project\", found \"" + format + "\"");
@@ -91,13 +85,11 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
                                     version->dump() + "); this Cleave reads versions up to " +
                                     std::to_string(kSchemaVersion) +
                                     ": open it with a newer Cleave");
-    reader.only_known(root, "", {"format", "version", "model", "cluster", "kernels", "mapping",
-                                 "dse", "grouping", "autosave"});
+    return version->get<int>();
+}
 
-    Project project;
-    project.version = version->get<int>();
-    const fs::path folder = folder_of(path);
-
+void parse_model(const JsonReader& reader, const json& root, const fs::path& folder,
+                 Project& project) {
     if (const json* model = reader.object(root, "", "model", false,
                                           "an object with \"path\" and \"input_shapes\"")) {
         reader.only_known(*model, "/model", {"path", "input_shapes"});
@@ -120,7 +112,11 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
             }
         }
     }
+}
 
+void parse_cluster(const JsonReader& reader, const json& root, const fs::path& folder,
+                   Project& project) {
+    const std::string& file = reader.file();
     if (const json* cluster = reader.object(root, "", "cluster", false,
                                             "an object with \"path\" and/or \"inline\"")) {
         reader.only_known(*cluster, "/cluster", {"path", "inline"});
@@ -142,7 +138,10 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
             reader.fail("/cluster", "expected \"path\", \"inline\" or both");
         project.cluster = std::move(ref);
     }
+}
 
+void parse_kernels(const JsonReader& reader, const json& root, const fs::path& folder,
+                   Project& project) {
     if (const json* kernels = reader.object(root, "", "kernels", false,
                                             "an object with \"rules\" and \"device\"")) {
         reader.only_known(*kernels, "/kernels", {"rules", "device"});
@@ -155,7 +154,10 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
         if (!device.empty())
             project.device = resolved_device(device, folder);
     }
+}
 
+// The mapping as AutoDiCE writes it: per PE a list of node names.
+void parse_mapping(const JsonReader& reader, const json& root, Project& project) {
     project.mapping = optional_object(reader, root, "mapping", "an AutoDiCE mapping.json object");
     for (const auto& [key, nodes] : project.mapping.items()) {
         const std::string pointer = child_pointer("/mapping", key);
@@ -167,10 +169,10 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
                 reader.fail(child_pointer(pointer, i),
                             "expected a node name, found " + std::string(nodes[i].type_name()));
     }
-    project.dse = optional_object(reader, root, "dse", "an object (the DSE tab's state)");
-    project.grouping =
-        optional_object(reader, root, "grouping", "an object (the grouping panel's state)");
+}
 
+void parse_autosave(const JsonReader& reader, const json& root, const fs::path& folder,
+                    Project& project) {
     if (const json* autosave = reader.object(root, "", "autosave", false,
                                              "an object with \"project\" and \"written\"")) {
         reader.only_known(*autosave, "/autosave", {"project", "written"});
@@ -182,6 +184,28 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
         info.written = reader.string(*autosave, "/autosave", "written", false, "a time");
         project.autosave = std::move(info);
     }
+}
+
+} // namespace
+
+Project parse_project(const std::string& json_text, const fs::path& path) {
+    const JsonReader reader(path.string());
+    const json root = reader.parse(json_text, kExpected);
+    reader.expect_object(root, "", kExpected);
+    Project project;
+    project.version = checked_version(reader, root);
+    reader.only_known(root, "",
+                      {"format", "version", "model", "cluster", "kernels", "mapping", "dse",
+                       "grouping", "autosave"});
+    const fs::path folder = folder_of(path);
+    parse_model(reader, root, folder, project);
+    parse_cluster(reader, root, folder, project);
+    parse_kernels(reader, root, folder, project);
+    parse_mapping(reader, root, project);
+    project.dse = optional_object(reader, root, "dse", "an object (the DSE tab's state)");
+    project.grouping =
+        optional_object(reader, root, "grouping", "an object (the grouping panel's state)");
+    parse_autosave(reader, root, folder, project);
     return project;
 }
 
