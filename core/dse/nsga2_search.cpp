@@ -141,13 +141,254 @@ void check_settings(const SearchSettings& settings, int pe_count, int kernel_cou
                                  " evaluations); raise it or lower --population");
 }
 
+namespace {
+
+// Where a mapping was first met, for the solutions reported: its stage, level and generation.
+struct Origin {
+    int stage;
+    Level level;
+    int serial;
+};
+
+// One search across its phases: what is kept from phase to phase, and each phase's steps.
+class SearchRun {
+public:
+    SearchRun(const MappingSpace& space, const SearchSettings& settings,
+              const GenerationCallback& on_generation, const SearchControl* control,
+              SearchResult& result)
+        : space_(space), settings_(settings), on_generation_(on_generation), control_(control),
+          result_(result), objective_count_(static_cast<std::size_t>(space.objectives().count())),
+          random_(settings.seed) {
+        for (const auto& phase : result_.plan)
+            budget_ += phase.evaluations;
+    }
+
+    void run() {
+        for (std::size_t index = 0; index < result_.plan.size(); ++index)
+            if (!run_phase(index))
+                break;
+    }
+
+private:
+    // The phase under way: its NSGA-II population and the hypervolume's best so far.
+    struct Phase {
+        std::size_t index;
+        StagePlan& plan;
+        const MappingProblem& problem;
+        pagmo::population population;
+        double best_hypervolume = -1;
+        int best_generation = 0;
+    };
+
+    // False when the search was cancelled.
+    bool run_phase(std::size_t index) {
+        StagePlan& plan = result_.plan[index];
+        plan.generations += static_cast<int>(unspent_ / settings_.population);
+        plan.evaluations = settings_.population * (plan.generations + 1);
+        const auto& costs = space_.costs();
+        const GeneLayout layout{settings_.encoding, costs.kernel_count(), plan.pes,
+                                settings_.assign_pes};
+        const std::vector<int> stage_pes(space_.pes().begin(), space_.pes().begin() + plan.pes);
+        const MappingProblem problem(space_, layout, stage_pes, plan.level);
+        const unsigned phase_seed = settings_.seed * 7919u + static_cast<unsigned>(index);
+        Phase phase{index, plan, problem,
+                    pagmo::population{pagmo::problem{problem}, 0u, phase_seed}};
+        for (const auto& genes : seeds(layout, plan, stage_pes))
+            phase.population.push_back(genes);
+        pagmo::nsga2 nsga2(1u, settings_.crossover, kCrossoverIndex, settings_.mutation,
+                           kMutationIndex, phase_seed);
+
+        const std::int64_t phase_budget = plan.evaluations;
+        result_.front = report(phase, 0);
+        for (int generation = 1; generation <= plan.generations; ++generation) {
+            if (control_ && !control_->proceed()) {
+                result_.cancelled = true;
+                break;
+            }
+            phase.population = nsga2.evolve(phase.population);
+            result_.front = report(phase, generation);
+        }
+        const auto spent = static_cast<std::int64_t>(phase.population.get_problem().get_fevals());
+        result_.evaluations += spent;
+        if (result_.cancelled)
+            return false;
+        plan.evaluations = spent;
+        unspent_ = phase_budget - spent;
+        carry(phase, layout);
+        return true;
+    }
+
+    // Seeds: the previous level's whole population, or the previous stage's Pareto set, as it
+    // is and refined onto the PEs this stage adds; random genes for the rest.
+    std::vector<std::vector<double>> seeds(const GeneLayout& layout, const StagePlan& plan,
+                                           const std::vector<int>& stage_pes) {
+        std::vector<std::vector<double>> seeds;
+        std::set<std::vector<double>> seen;
+        const auto seed_with = [&](std::vector<double> genes) {
+            if (static_cast<int>(seeds.size()) < settings_.population && seen.insert(genes).second)
+                seeds.push_back(std::move(genes));
+        };
+        const bool new_stage = plan.level == Level::analytical && !carried_.empty();
+        for (const auto& genes : carried_)
+            seed_with(new_stage ? widen_genes(carried_layout_, genes, layout, random_) : genes);
+        if (new_stage && settings_.refine_seeds && settings_.encoding == Encoding::spe &&
+            settings_.assign_pes) {
+            const std::vector<int> carried_pes(space_.pes().begin(),
+                                               space_.pes().begin() + carried_layout_.pes);
+            for (const auto balance : {Balance::compute, Balance::memory})
+                for (const auto& genes : carried_)
+                    seed_with(encode_spe(layout,
+                                         split_longest_segments(
+                                             space_,
+                                             decode_spe(carried_layout_, genes, carried_pes),
+                                             carried_layout_.pes, plan.pes, balance),
+                                         stage_pes, random_));
+        }
+        while (static_cast<int>(seeds.size()) < settings_.population)
+            seeds.push_back(random_genes(layout, random_));
+        return seeds;
+    }
+
+    // What the next phase starts from: a replay level the whole population, a new stage the
+    // Pareto set.
+    void carry(const Phase& phase, const GeneLayout& layout) {
+        carried_.clear();
+        carried_layout_ = layout;
+        const bool next_is_replay = phase.index + 1 < result_.plan.size() &&
+                                    result_.plan[phase.index + 1].level == Level::replay;
+        if (next_is_replay) {
+            carried_ = phase.population.get_x();
+            return;
+        }
+        for (const std::size_t i : non_dominated(phase.population.get_f()))
+            carried_.push_back(phase.population.get_x()[i]);
+    }
+
+    // A generation reported: its front (and population), hypervolume and whether the phase ends.
+    std::vector<Solution> report(Phase& phase, int generation) {
+        StagePlan& plan = phase.plan;
+        Generation step;
+        step.phase = &plan;
+        step.phase_index = static_cast<int>(phase.index);
+        step.phases = static_cast<int>(result_.plan.size());
+        step.generation = generation;
+        step.serial = serial_++;
+        step.evaluations = result_.evaluations +
+                           static_cast<std::int64_t>(phase.population.get_problem().get_fevals());
+        step.budget = budget_;
+        step.front = front(phase, step.serial);
+        std::vector<std::vector<double>> points;
+        for (const auto& s : step.front)
+            points.push_back(s.normalised);
+        step.hypervolume = hypervolume(points, result_.reference_point);
+        if (step.hypervolume > phase.best_hypervolume * (1 + 1e-9)) {
+            phase.best_hypervolume = step.hypervolume;
+            phase.best_generation = generation;
+        }
+        const bool last_phase = phase.index + 1 == result_.plan.size();
+        const bool stalled = !last_phase && settings_.stage_patience > 0 &&
+                             generation - phase.best_generation >= settings_.stage_patience;
+        step.phase_end = generation == plan.generations || stalled;
+        if (stalled)
+            plan.generations = generation; // what the next phase is told ran
+        if (settings_.report_population)
+            step.population = population(phase, step.serial);
+        result_.history.push_back(
+            {plan.stage, plan.level, generation, step.evaluations, step.hypervolume});
+        if (on_generation_)
+            on_generation_(step);
+        return step.front;
+    }
+
+    // The population's feasible Pareto set, each mapping once, with where it was first met.
+    std::vector<Solution> front(const Phase& phase, int serial) {
+        const auto& f = phase.population.get_f();
+        const auto& x = phase.population.get_x();
+        std::vector<std::vector<double>> feasible;
+        std::vector<std::size_t> which;
+        for (std::size_t i = 0; i < f.size(); ++i)
+            if (f[i][0] < kInfeasiblePenalty) {
+                feasible.push_back(f[i]);
+                which.push_back(i);
+            }
+        std::vector<Solution> front;
+        std::set<std::string> listed;
+        for (const std::size_t i : non_dominated(feasible)) {
+            Solution solution;
+            solution.mapping = phase.problem.mapping(x[which[i]]);
+            const auto key = mapping_id(solution.mapping);
+            if (!listed.insert(key).second)
+                continue;
+            const auto origin =
+                first_seen_.try_emplace(key, Origin{phase.plan.stage, phase.plan.level, serial})
+                    .first->second;
+            solution.stage = origin.stage;
+            solution.level = origin.level;
+            solution.generation = origin.serial;
+            solution.normalised = feasible[i];
+            for (std::size_t j = 0; j < objective_count_; ++j)
+                solution.objectives.push_back(feasible[i][j] * space_.best_single_pe()[j]);
+            solution.throughput_per_s = 1000.0 / solution.objectives[0];
+            front.push_back(std::move(solution));
+        }
+        return front;
+    }
+
+    // Every distinct mapping of the population (report_population), infeasible ones with the
+    // figures the penalty hides.
+    std::vector<Solution> population(const Phase& phase, int serial) {
+        const auto& f = phase.population.get_f();
+        const auto& x = phase.population.get_x();
+        std::vector<Solution> all;
+        std::set<std::string> distinct;
+        for (std::size_t i = 0; i < f.size(); ++i) {
+            Solution solution;
+            solution.mapping = phase.problem.mapping(x[i]);
+            const auto key = mapping_id(solution.mapping);
+            if (!distinct.insert(key).second)
+                continue;
+            solution.stage = phase.plan.stage;
+            solution.level = phase.plan.level;
+            solution.generation = first_evaluated_.try_emplace(key, serial).first->second;
+            solution.feasible = f[i][0] < kInfeasiblePenalty;
+            if (solution.feasible) {
+                solution.normalised = f[i];
+                for (std::size_t j = 0; j < objective_count_; ++j)
+                    solution.objectives.push_back(f[i][j] * space_.best_single_pe()[j]);
+            } else {
+                // The penalty hides the figures; work them out again (not counted).
+                solution.objectives = space_.raw_objectives(phase.problem.figures(x[i]));
+                solution.normalised = space_.normalised(solution.objectives);
+            }
+            solution.throughput_per_s = 1000.0 / solution.objectives[0];
+            all.push_back(std::move(solution));
+        }
+        return all;
+    }
+
+    const MappingSpace& space_;
+    const SearchSettings& settings_;
+    const GenerationCallback& on_generation_;
+    const SearchControl* control_;
+    SearchResult& result_;
+    std::size_t objective_count_;
+    std::int64_t budget_ = 0;
+    std::mt19937 random_;
+    std::map<std::string, Origin> first_seen_;
+    std::map<std::string, int> first_evaluated_; // with report_population
+    int serial_ = 0;
+    std::vector<std::vector<double>> carried_;
+    GeneLayout carried_layout_;
+    std::int64_t unspent_ = 0; // evaluations a phase that ended early left to the next
+};
+
+} // namespace
+
 SearchResult run_search(const MappingSpace& space, const SearchSettings& settings,
                         const GenerationCallback& on_generation, const SearchControl* control) {
-    const auto& costs = space.costs();
     const int pe_count = static_cast<int>(space.pes().size());
-    check_settings(settings, pe_count, costs.kernel_count());
+    check_settings(settings, pe_count, space.costs().kernel_count());
     const auto objective_count = static_cast<std::size_t>(space.objectives().count());
-
     SearchResult result;
     result.plan = plan_search(settings, pe_count);
     result.reference_point = settings.reference_point.empty()
@@ -156,182 +397,7 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
     if (result.reference_point.size() != objective_count)
         throw InputError("", "reference_point",
                          std::to_string(objective_count) + " values, one per objective");
-    const std::int64_t budget = [&] {
-        std::int64_t total = 0;
-        for (const auto& phase : result.plan)
-            total += phase.evaluations;
-        return total;
-    }();
-
-    std::mt19937 random(settings.seed);
-    struct Origin {
-        int stage;
-        Level level;
-        int serial;
-    };
-    std::map<std::string, Origin> first_seen;
-    std::map<std::string, int> first_evaluated; // with report_population
-    int serial = 0;
-    std::vector<std::vector<double>> carried;
-    GeneLayout carried_layout;
-    std::int64_t unspent = 0; // evaluations a phase that ended early left to the next
-    for (std::size_t index = 0; index < result.plan.size(); ++index) {
-        StagePlan& phase = result.plan[index];
-        const bool last_phase = index + 1 == result.plan.size();
-        phase.generations += static_cast<int>(unspent / settings.population);
-        phase.evaluations = settings.population * (phase.generations + 1);
-        const GeneLayout layout{settings.encoding, costs.kernel_count(), phase.pes,
-                                settings.assign_pes};
-        const std::vector<int> stage_pes(space.pes().begin(), space.pes().begin() + phase.pes);
-        const MappingProblem problem(space, layout, stage_pes, phase.level);
-        const unsigned phase_seed = settings.seed * 7919u + static_cast<unsigned>(index);
-
-        // Seeds: the previous level's whole population, or the previous stage's Pareto set, as it
-        // is and refined onto the PEs this stage adds.
-        std::vector<std::vector<double>> seeds;
-        std::set<std::vector<double>> seen;
-        const auto seed_with = [&](std::vector<double> genes) {
-            if (static_cast<int>(seeds.size()) < settings.population && seen.insert(genes).second)
-                seeds.push_back(std::move(genes));
-        };
-        const bool new_stage = phase.level == Level::analytical && !carried.empty();
-        for (const auto& genes : carried)
-            seed_with(new_stage ? widen_genes(carried_layout, genes, layout, random) : genes);
-        if (new_stage && settings.refine_seeds && settings.encoding == Encoding::spe &&
-            settings.assign_pes) {
-            const std::vector<int> carried_pes(space.pes().begin(),
-                                               space.pes().begin() + carried_layout.pes);
-            for (const auto balance : {Balance::compute, Balance::memory})
-                for (const auto& genes : carried)
-                    seed_with(encode_spe(layout,
-                                         split_longest_segments(
-                                             space, decode_spe(carried_layout, genes, carried_pes),
-                                             carried_layout.pes, phase.pes, balance),
-                                         stage_pes, random));
-        }
-        while (static_cast<int>(seeds.size()) < settings.population)
-            seeds.push_back(random_genes(layout, random));
-        pagmo::population population{pagmo::problem{problem}, 0u, phase_seed};
-        for (const auto& genes : seeds)
-            population.push_back(genes);
-        pagmo::nsga2 nsga2(1u, settings.crossover, kCrossoverIndex, settings.mutation,
-                           kMutationIndex, phase_seed);
-
-        // The hypervolume's best so far in this phase and the generation that reached it.
-        double best_hypervolume = -1;
-        int best_generation = 0;
-        const auto report = [&](int generation) {
-            Generation step;
-            step.phase = &phase;
-            step.phase_index = static_cast<int>(index);
-            step.phases = static_cast<int>(result.plan.size());
-            step.generation = generation;
-            step.serial = serial++;
-            step.evaluations = result.evaluations +
-                               static_cast<std::int64_t>(population.get_problem().get_fevals());
-            step.budget = budget;
-            const auto& f = population.get_f();
-            const auto& x = population.get_x();
-            std::vector<std::vector<double>> feasible;
-            std::vector<std::size_t> which;
-            for (std::size_t i = 0; i < f.size(); ++i)
-                if (f[i][0] < kInfeasiblePenalty) {
-                    feasible.push_back(f[i]);
-                    which.push_back(i);
-                }
-            std::set<std::string> listed;
-            for (const std::size_t i : non_dominated(feasible)) {
-                Solution solution;
-                solution.mapping = problem.mapping(x[which[i]]);
-                const auto key = mapping_id(solution.mapping);
-                if (!listed.insert(key).second)
-                    continue;
-                const auto origin =
-                    first_seen.try_emplace(key, Origin{phase.stage, phase.level, step.serial})
-                        .first->second;
-                solution.stage = origin.stage;
-                solution.level = origin.level;
-                solution.generation = origin.serial;
-                solution.normalised = feasible[i];
-                for (std::size_t j = 0; j < objective_count; ++j)
-                    solution.objectives.push_back(feasible[i][j] * space.best_single_pe()[j]);
-                solution.throughput_per_s = 1000.0 / solution.objectives[0];
-                step.front.push_back(std::move(solution));
-            }
-            std::vector<std::vector<double>> points;
-            for (const auto& s : step.front)
-                points.push_back(s.normalised);
-            step.hypervolume = hypervolume(points, result.reference_point);
-            if (step.hypervolume > best_hypervolume * (1 + 1e-9)) {
-                best_hypervolume = step.hypervolume;
-                best_generation = generation;
-            }
-            const bool stalled = !last_phase && settings.stage_patience > 0 &&
-                                 generation - best_generation >= settings.stage_patience;
-            step.phase_end = generation == phase.generations || stalled;
-            if (stalled)
-                phase.generations = generation; // what the next phase is told ran
-            if (settings.report_population) {
-                std::set<std::string> distinct;
-                for (std::size_t i = 0; i < f.size(); ++i) {
-                    Solution solution;
-                    solution.mapping = problem.mapping(x[i]);
-                    const auto key = mapping_id(solution.mapping);
-                    if (!distinct.insert(key).second)
-                        continue;
-                    solution.stage = phase.stage;
-                    solution.level = phase.level;
-                    solution.generation =
-                        first_evaluated.try_emplace(key, step.serial).first->second;
-                    solution.feasible = f[i][0] < kInfeasiblePenalty;
-                    if (solution.feasible) {
-                        solution.normalised = f[i];
-                        for (std::size_t j = 0; j < objective_count; ++j)
-                            solution.objectives.push_back(f[i][j] * space.best_single_pe()[j]);
-                    } else {
-                        // The penalty hides the figures; work them out again (not counted).
-                        solution.objectives = space.raw_objectives(problem.figures(x[i]));
-                        solution.normalised = space.normalised(solution.objectives);
-                    }
-                    solution.throughput_per_s = 1000.0 / solution.objectives[0];
-                    step.population.push_back(std::move(solution));
-                }
-            }
-            result.history.push_back(
-                {phase.stage, phase.level, generation, step.evaluations, step.hypervolume});
-            if (on_generation)
-                on_generation(step);
-            return step.front;
-        };
-
-        const std::int64_t phase_budget = phase.evaluations;
-        result.front = report(0);
-        for (int generation = 1; generation <= phase.generations; ++generation) {
-            if (control && !control->proceed()) {
-                result.cancelled = true;
-                break;
-            }
-            population = nsga2.evolve(population);
-            result.front = report(generation);
-        }
-        const auto spent = static_cast<std::int64_t>(population.get_problem().get_fevals());
-        result.evaluations += spent;
-        if (result.cancelled)
-            break;
-        phase.evaluations = spent;
-        unspent = phase_budget - spent;
-
-        carried.clear();
-        carried_layout = layout;
-        const bool next_is_replay =
-            index + 1 < result.plan.size() && result.plan[index + 1].level == Level::replay;
-        if (next_is_replay) {
-            carried = population.get_x();
-        } else {
-            for (const std::size_t i : non_dominated(population.get_f()))
-                carried.push_back(population.get_x()[i]);
-        }
-    }
+    SearchRun(space, settings, on_generation, control, result).run();
     return result;
 }
 
