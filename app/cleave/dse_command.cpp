@@ -93,41 +93,12 @@ const char* level_name(dse::Level level, bool measured) {
     return measured ? "measured" : "replay";
 }
 
-int run_dse(const DseOptions& options) {
-    // Settings first, so bad flags are refused before any model is read.
-    const auto settings = settings_of(options);
-    dse::check_settings(settings);
-    if (!options.measure.empty() && options.measure != "mpi")
-        throw InputError("", "--measure", "mpi, not '" + options.measure + "'");
-    if (!options.measure.empty() && settings.levels != 2)
-        throw InputError("", "--measure", "measuring is level 2: it needs --levels 2");
-    dse::ExplorationOptions exploration;
-    exploration.rules = options.rules;
-    exploration.predictor_file = options.predictor;
-    exploration.latency_objective = options.latency;
-    exploration.max_pes = options.max_pes;
-    exploration.replay_inputs = options.replay_inputs;
-    const auto inputs = dse::prepare_exploration(
-        options.model.load(), device::load_cluster(options.cluster), exploration);
-    const auto& space = *inputs->space;
-    const auto& cluster = inputs->cluster;
-    const auto key = [&](int pe) { return cluster.pes[static_cast<std::size_t>(pe)].key; };
-    Progress progress;
-    for (const auto& note : inputs->notes)
-        progress.line("cleave: note: " + note);
-    std::unique_ptr<DseMeasurement> measurement;
-    if (!options.measure.empty()) {
-        measurement = std::make_unique<DseMeasurement>(*inputs, options.launch, !quiet());
-        inputs->space->set_measurement(
-            [m = measurement.get()](const partition::KernelAssignment& a) {
-                return m->measure(a);
-            });
-    }
-
+// The search with a progress line per generation; Ctrl-C stops it after the generation it is in
+// and the front so far is written as usual, marked "cancelled".
+dse::SearchResult search(const dse::MappingSpace& space, const dse::SearchSettings& settings,
+                         Progress& progress) {
     int last_phase = -1;
     dse::SearchControl control;
-    // Ctrl-C: the search stops after the generation it is in and the front so far is written as
-    // usual, marked "cancelled".
     std::optional<Interrupt> interrupt(std::in_place);
     const auto on_generation = [&](const dse::Generation& step) {
         if (interrupt->raised() && !control.cancelled()) {
@@ -155,43 +126,60 @@ int run_dse(const DseOptions& options) {
     progress.clear();
     std::sort(result.front.begin(), result.front.end(),
               [](const auto& a, const auto& b) { return a.throughput_per_s > b.throughput_per_s; });
+    return result;
+}
 
-    auto notes = inputs->notes;
-    if (result.front.empty() && !result.cancelled) {
-        notes.push_back(dse::empty_front_explanation(settings.encoding));
-        progress.line("cleave: note: " + notes.back());
-    }
-    const auto names = dse::objective_names(space.objectives());
-    const auto& best = space.best_single_pe();
-    const auto& objectives = space.objectives();
+// The front beside the best single PE.
+struct FrontSummary {
+    double best_bottleneck_ms = 0;
+    double best_memory = 0;
+    int beat_throughput = 0;
+    int beat_memory = 0;
+};
+
+FrontSummary summarise(const dse::MappingSpace& space, const dse::SearchResult& result) {
     using dse::Objective;
-    const double best_bottleneck_ms = objectives.value(best, Objective::bottleneck_ms);
-    const double best_memory = objectives.value(best, Objective::max_memory_bytes);
-    int beat_throughput = 0, beat_memory = 0;
+    const auto& objectives = space.objectives();
+    const auto& best = space.best_single_pe();
+    FrontSummary summary;
+    summary.best_bottleneck_ms = objectives.value(best, Objective::bottleneck_ms);
+    summary.best_memory = objectives.value(best, Objective::max_memory_bytes);
     for (const auto& s : result.front) {
-        beat_throughput +=
-            objectives.value(s.objectives, Objective::bottleneck_ms) < best_bottleneck_ms ? 1 : 0;
-        beat_memory +=
-            objectives.value(s.objectives, Objective::max_memory_bytes) < best_memory ? 1 : 0;
+        summary.beat_throughput +=
+            objectives.value(s.objectives, Objective::bottleneck_ms) < summary.best_bottleneck_ms
+                ? 1
+                : 0;
+        summary.beat_memory +=
+            objectives.value(s.objectives, Objective::max_memory_bytes) < summary.best_memory ? 1
+                                                                                             : 0;
     }
+    return summary;
+}
 
-    if (options.json || !options.out.empty()) {
-        nlohmann::ordered_json searched = nlohmann::ordered_json::array();
-        for (const int pe : space.pes())
-            searched.push_back(key(pe));
-        nlohmann::ordered_json best_single = nlohmann::ordered_json::object();
-        for (std::size_t j = 0; j < names.size(); ++j)
-            best_single[names[j]] = best[j];
-        best_single["throughput_per_s"] = 1000.0 / best_bottleneck_ms;
-        auto plan = nlohmann::ordered_json::array();
-        for (const auto& phase : result.plan)
-            plan.push_back({{"stage", phase.stage},
-                            {"pes", phase.pes},
-                            {"level", static_cast<int>(phase.level)},
-                            {"generations", phase.generations},
-                            {"evaluations", phase.evaluations}});
-        nlohmann::ordered_json document{
-            {"model", inputs->model.file},
+nlohmann::ordered_json front_document(const DseOptions& options,
+                                      const dse::SearchSettings& settings,
+                                      const dse::ExplorationInputs& inputs,
+                                      const dse::SearchResult& result,
+                                      const std::vector<std::string>& notes,
+                                      const FrontSummary& summary) {
+    const auto& space = *inputs.space;
+    const auto& cluster = inputs.cluster;
+    const auto names = dse::objective_names(space.objectives());
+    nlohmann::ordered_json searched = nlohmann::ordered_json::array();
+    for (const int pe : space.pes())
+        searched.push_back(cluster.pes[static_cast<std::size_t>(pe)].key);
+    nlohmann::ordered_json best_single = nlohmann::ordered_json::object();
+    for (std::size_t j = 0; j < names.size(); ++j)
+        best_single[names[j]] = space.best_single_pe()[j];
+    best_single["throughput_per_s"] = 1000.0 / summary.best_bottleneck_ms;
+    auto plan = nlohmann::ordered_json::array();
+    for (const auto& phase : result.plan)
+        plan.push_back({{"stage", phase.stage},
+                        {"pes", phase.pes},
+                        {"level", static_cast<int>(phase.level)},
+                        {"generations", phase.generations},
+                        {"evaluations", phase.evaluations}});
+    return {{"model", inputs.model.file},
             {"cluster", cluster.file},
             {"rules", options.rules},
             {"kernels", space.costs().kernel_count()},
@@ -218,43 +206,90 @@ int run_dse(const DseOptions& options) {
             {"plan", plan},
             {"evaluations", result.evaluations},
             {"cancelled", result.cancelled},
-            {"beats_best_single_pe", {{"throughput", beat_throughput}, {"memory", beat_memory}}},
+            {"beats_best_single_pe",
+             {{"throughput", summary.beat_throughput}, {"memory", summary.beat_memory}}},
             {"front", dse::front_json(result.front, names, cluster)},
             {"hypervolume", dse::history_json(result.history)}};
-        if (measurement)
-            document["measurements"] = measurement->json();
-        emit_json(document, options.json, options.out);
-        if (options.json)
-            return result.cancelled ? kInterruptedExit : 0;
-    }
+}
 
+void print_front(const DseOptions& options, const dse::ExplorationInputs& inputs,
+                 const dse::SearchResult& result, const FrontSummary& summary) {
+    using dse::Objective;
+    const auto& space = *inputs.space;
+    const auto& cluster = inputs.cluster;
+    const auto& objectives = space.objectives();
     std::printf("%s on %s: %d kernels by %s, %zu PEs searched, %lld evaluations\n",
-                inputs->model.file.c_str(), cluster.file.c_str(), space.costs().kernel_count(),
+                inputs.model.file.c_str(), cluster.file.c_str(), space.costs().kernel_count(),
                 options.rules.c_str(), space.pes().size(),
                 static_cast<long long>(result.evaluations));
     char best_energy[48] = "";
-    if (space.objectives().energy)
+    if (objectives.energy)
         std::snprintf(best_energy, sizeof best_energy, ", %.3f mJ",
-                      objectives.value(best, Objective::max_energy_mj));
-    std::printf("best single PE: %.2f /s, %s bytes%s\n", 1000.0 / best_bottleneck_ms,
-                grouped(static_cast<std::int64_t>(best_memory)).c_str(), best_energy);
+                      objectives.value(space.best_single_pe(), Objective::max_energy_mj));
+    std::printf("best single PE: %.2f /s, %s bytes%s\n", 1000.0 / summary.best_bottleneck_ms,
+                grouped(static_cast<std::int64_t>(summary.best_memory)).c_str(), best_energy);
     std::printf("front: %zu mappings, %d beat it in throughput, %d in memory; hypervolume %.4f\n\n",
-                result.front.size(), beat_throughput, beat_memory,
+                result.front.size(), summary.beat_throughput, summary.beat_memory,
                 result.history.empty() ? 0.0 : result.history.back().hypervolume);
     std::printf("  %12s %16s %12s  %s\n", "throughput/s", "max memory B",
-                space.objectives().energy ? "max energy mJ" : "", "mapping (points | PEs)");
+                objectives.energy ? "max energy mJ" : "", "mapping (points | PEs)");
     for (const auto& s : result.front) {
         char energy[32] = "";
-        if (space.objectives().energy)
+        if (objectives.energy)
             std::snprintf(energy, sizeof energy, "%.3f",
                           objectives.value(s.objectives, Objective::max_energy_mj));
         std::printf("  %12.2f %16s %12s  %s\n", s.throughput_per_s,
                     grouped(static_cast<std::int64_t>(
                                 objectives.value(s.objectives, Objective::max_memory_bytes)))
                         .c_str(),
-                    energy,
-                    dse::mapping_key(s.mapping, cluster).c_str());
+                    energy, dse::mapping_key(s.mapping, cluster).c_str());
     }
+}
+
+int run_dse(const DseOptions& options) {
+    // Settings first, so bad flags are refused before any model is read.
+    const auto settings = settings_of(options);
+    dse::check_settings(settings);
+    if (!options.measure.empty() && options.measure != "mpi")
+        throw InputError("", "--measure", "mpi, not '" + options.measure + "'");
+    if (!options.measure.empty() && settings.levels != 2)
+        throw InputError("", "--measure", "measuring is level 2: it needs --levels 2");
+    dse::ExplorationOptions exploration;
+    exploration.rules = options.rules;
+    exploration.predictor_file = options.predictor;
+    exploration.latency_objective = options.latency;
+    exploration.max_pes = options.max_pes;
+    exploration.replay_inputs = options.replay_inputs;
+    const auto inputs = dse::prepare_exploration(
+        options.model.load(), device::load_cluster(options.cluster), exploration);
+    const auto& space = *inputs->space;
+    Progress progress;
+    for (const auto& note : inputs->notes)
+        progress.line("cleave: note: " + note);
+    std::unique_ptr<DseMeasurement> measurement;
+    if (!options.measure.empty()) {
+        measurement = std::make_unique<DseMeasurement>(*inputs, options.launch, !quiet());
+        inputs->space->set_measurement(
+            [m = measurement.get()](const partition::KernelAssignment& a) {
+                return m->measure(a);
+            });
+    }
+    const auto result = search(space, settings, progress);
+    auto notes = inputs->notes;
+    if (result.front.empty() && !result.cancelled) {
+        notes.push_back(dse::empty_front_explanation(settings.encoding));
+        progress.line("cleave: note: " + notes.back());
+    }
+    const auto summary = summarise(space, result);
+    if (options.json || !options.out.empty()) {
+        auto document = front_document(options, settings, *inputs, result, notes, summary);
+        if (measurement)
+            document["measurements"] = measurement->json();
+        emit_json(document, options.json, options.out);
+        if (options.json)
+            return result.cancelled ? kInterruptedExit : 0;
+    }
+    print_front(options, *inputs, result, summary);
     // Ctrl-C: the front so far is written as promised, and the exit status says it was cut short.
     return result.cancelled ? kInterruptedExit : 0;
 }
