@@ -5,6 +5,7 @@
 #include "core/json_file.hpp"
 #include "ui/charts/group_bars_chart.hpp"
 #include "ui/document/cluster_document.hpp"
+#include "ui/document/task_runner.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -12,7 +13,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,7 +23,6 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -39,7 +38,8 @@ QString num(double value, int digits = 4) {
 } // namespace
 
 GroupingPage::GroupingPage(GroupingDocument* document, QWidget* parent)
-    : QWidget(parent), grouping_(document), cluster_(document->cluster()) {
+    : QWidget(parent), grouping_(document), cluster_(document->cluster()),
+      runner_(new TaskRunner(this)) {
     setObjectName("groupingPage");
     createFields();
     auto* settings = layOutSettings();
@@ -262,7 +262,7 @@ void GroupingPage::pushSettings() {
 }
 
 bool GroupingPage::run() {
-    if (running_)
+    if (runner_->isRunning())
         return false;
     grouping::GroupingRequest job = grouping_->request();
     if (!job.cluster) {
@@ -271,7 +271,6 @@ bool GroupingPage::run() {
         return false;
     }
     error_->clear();
-    running_ = true;
     runButton_->setEnabled(false);
     status_->setText(tr("Grouping %1 hosts into %2 groups by every feature set…")
                          .arg(job.cluster->hosts.size())
@@ -282,36 +281,33 @@ bool GroupingPage::run() {
         QString error;
         double seconds = 0;
     };
-    auto* watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        const Result result = watcher->result();
-        running_ = false;
-        runButton_->setEnabled(true);
-        if (generation == grouping_->generation()) {
-            if (!result.outcome) {
-                showError(result.error);
-            } else if (grouping::grouping_hosts(*result.outcome->request.cluster) !=
-                       grouping::grouping_hosts(cluster_->cluster())) {
-                status_->setText(tr("The hosts changed while grouping: group again."));
-            } else {
-                seconds_ = result.seconds;
-                grouping_->setOutcome(result.outcome);
+    runner_->start<Result>(
+        [job = std::move(job)]() -> Result {
+            QElapsedTimer clock;
+            clock.start();
+            try {
+                auto outcome = std::make_shared<const grouping::GroupingOutcome>(
+                    grouping::run_grouping(job));
+                return {outcome, {}, clock.elapsed() / 1000.0};
+            } catch (const std::exception& e) {
+                return {nullptr, QString::fromStdString(e.what()), 0};
             }
-        }
-        emit finished();
-    });
-    watcher->setFuture(QtConcurrent::run([job = std::move(job)]() -> Result {
-        QElapsedTimer clock;
-        clock.start();
-        try {
-            auto outcome =
-                std::make_shared<const grouping::GroupingOutcome>(grouping::run_grouping(job));
-            return {outcome, {}, clock.elapsed() / 1000.0};
-        } catch (const std::exception& e) {
-            return {nullptr, QString::fromStdString(e.what()), 0};
-        }
-    }));
+        },
+        [this, generation](const Result& result) {
+            runButton_->setEnabled(true);
+            if (generation == grouping_->generation()) {
+                if (!result.outcome) {
+                    showError(result.error);
+                } else if (grouping::grouping_hosts(*result.outcome->request.cluster) !=
+                           grouping::grouping_hosts(cluster_->cluster())) {
+                    status_->setText(tr("The hosts changed while grouping: group again."));
+                } else {
+                    seconds_ = result.seconds;
+                    grouping_->setOutcome(result.outcome);
+                }
+            }
+            emit finished();
+        });
     return true;
 }
 
@@ -324,7 +320,7 @@ void GroupingPage::showError(const QString& message) {
 void GroupingPage::clusterChanged() {
     const int hosts = cluster_->hostCount();
     groups_->setMaximum(std::max(1, hosts));
-    runButton_->setEnabled(!running_ && hosts > 0);
+    runButton_->setEnabled(!runner_->isRunning() && hosts > 0);
     workloadChanged();
 }
 
@@ -378,6 +374,10 @@ QHash<QString, int> GroupingPage::groupOfHost() const {
         groups.insert(QString::fromStdString(hosts[d].host),
                       outcome->chosen.search.best.group_of[d]);
     return groups;
+}
+
+bool GroupingPage::isRunning() const {
+    return runner_->isRunning();
 }
 
 QString GroupingPage::statusText() const {

@@ -28,6 +28,7 @@ class QTableView;
 namespace cleave::ui {
 
 class ClusterDocument;
+class TaskRunner;
 
 class GroupingPage : public QWidget {
     Q_OBJECT
@@ -43,7 +44,7 @@ public:
     // Starts grouping the cluster on show off the UI thread; false, with the reason on show,
     // when it cannot start.
     bool run();
-    bool isRunning() const { return running_; }
+    bool isRunning() const;
     // The groups (from 0) of the result on show, by host name; empty without one.
     QHash<QString, int> groupOfHost() const;
 
@@ -98,7 +99,7 @@ private:
     QLabel* error_;
     GroupingResultView* result_;
 
-    bool running_ = false;
+    TaskRunner* runner_;
     bool applying_ = false; // showing the document's settings: no edit
     double seconds_ = 0;    // how long the grouping on show took; 0: not timed here
 };
