@@ -2,6 +2,8 @@
 // place inside it and what was expected, so every front end can print one precise message.
 #pragma once
 
+#include "task_control.hpp" // Cancelled, for those that still look for it here
+
 #include <stdexcept>
 #include <string>
 
@@ -21,12 +23,6 @@ private:
     std::string file_;
     std::string place_;
     std::string problem_;
-};
-
-// Thrown when a long operation was cancelled through its progress callback.
-class Cancelled : public std::runtime_error {
-public:
-    Cancelled() : std::runtime_error("cancelled") {}
 };
 
 } // namespace cleave
