@@ -2,8 +2,6 @@
 // place inside it and what was expected, so every front end can print one precise message.
 #pragma once
 
-#include "task_control.hpp" // Cancelled, for those that still look for it here
-
 #include <stdexcept>
 #include <string>
 

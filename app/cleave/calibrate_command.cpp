@@ -159,7 +159,9 @@ int run_calibrate(const CalibrateOptions& options) {
         fs::create_directories(work);
     }
 
-    const Interrupt interrupt;
+    Progress progress;
+    ProgressControl printed(progress);
+    const Interrupt interrupt(printed.control());
     calibration::CalibrationOptions run;
     run.device_id = options.device;
     run.threads = options.threads;
@@ -171,12 +173,7 @@ int run_calibrate(const CalibrateOptions& options) {
         examples.empty() ? std::vector<fs::path>{} : calibration::example_models_in(examples);
     run.work_folder = work;
     run.keep_networks = !options.keep.empty();
-    Progress progress;
-    run.progress = [&progress](const std::string& line) { progress.line(line); };
-    run.poll = [&interrupt] {
-        if (interrupt.raised())
-            throw Cancelled();
-    };
+    run.control = &printed.control();
     calibration::CalibrationResult result;
     try {
         result = calibration::calibrate(*profiler, run);

@@ -87,41 +87,15 @@ dse::SearchSettings settings_of(const DseOptions& options) {
     return settings;
 }
 
-const char* level_name(dse::Level level, bool measured) {
-    if (level == dse::Level::analytical)
-        return "analytical";
-    return measured ? "measured" : "replay";
-}
-
 // The search with a progress line per generation; Ctrl-C stops it after the generation it is in
 // and the front so far is written as usual, marked "cancelled".
 dse::SearchResult search(const dse::MappingSpace& space, const dse::SearchSettings& settings,
                          Progress& progress) {
-    int last_phase = -1;
-    dse::SearchControl control;
-    std::optional<Interrupt> interrupt(std::in_place);
-    const auto on_generation = [&](const dse::Generation& step) {
-        if (interrupt->raised() && !control.cancelled()) {
-            control.cancel();
-            progress.line("cleave: interrupted: stopping after this generation with the front so "
-                          "far");
-        }
-        char state[256];
-        std::snprintf(state, sizeof state,
-                      "stage %d (%d PEs) level %d (%s) generation %d/%d: %lld/%lld evaluations, "
-                      "front %zu, hypervolume %.4f",
-                      step.phase->stage, step.phase->pes, static_cast<int>(step.phase->level),
-                      level_name(step.phase->level, space.measured()), step.generation,
-                      step.phase->generations, static_cast<long long>(step.evaluations),
-                      static_cast<long long>(step.budget), step.front.size(), step.hypervolume);
-        // A phase's first and last generations stay; the ones between pass.
-        if (step.phase_index != last_phase || step.phase_end)
-            progress.line(state);
-        else
-            progress.update(state);
-        last_phase = step.phase_index;
-    };
-    auto result = dse::run_search(space, settings, on_generation, &control);
+    ProgressControl printed(progress);
+    printed.note_when_cancelled(
+        "cleave: interrupted: stopping after this generation with the front so far");
+    std::optional<Interrupt> interrupt(std::in_place, printed.control());
+    auto result = dse::run_search(space, settings, {}, &printed.control());
     interrupt.reset();
     progress.clear();
     std::sort(result.front.begin(), result.front.end(),

@@ -238,10 +238,9 @@ int run_evaluate(EvaluateOptions& options) {
             options.training.device = device;
             options.training.rules = options.rules;
             Progress progress;
-            const auto families = predict::leave_family_out(
-                loaded.runs, method, options.training, [&](const std::string& family) {
-                    progress.update(device + ": holding out " + family);
-                });
+            ProgressControl printed(progress, device + ": ");
+            const auto families = predict::leave_family_out(loaded.runs, method, options.training,
+                                                            &printed.control());
             progress.clear();
             devices.push_back(report(device, families, options));
         }

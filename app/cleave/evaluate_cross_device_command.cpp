@@ -49,7 +49,8 @@ int run_evaluate_cross_device(EvaluateCrossDeviceOptions& options) {
         devices.push_back(std::move(device));
     }
     Progress progress;
-    options.evaluation.progress = [&progress](const std::string& line) { progress.line(line); };
+    ProgressControl printed(progress);
+    options.evaluation.control = &printed.control();
     const auto results = predict::evaluate_cross_device(devices, method, options.evaluation);
 
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();

@@ -58,12 +58,8 @@ int run_fuse_train(FuseTrainOptions options) {
                 " and whose family is not held out");
 
     Progress progress;
-    options.training.progress = [&](int epoch, double loss) {
-        char state[64];
-        std::snprintf(state, sizeof state, "epoch %d/%d  loss %.5f", epoch,
-                      options.training.epochs, loss);
-        progress.update(state);
-    };
+    ProgressControl printed(progress);
+    options.training.control = &printed.control();
     const auto learned = fusion::train_learned_fusion(examples, options.training);
     fusion::save_learned_fusion(learned, options.out);
 

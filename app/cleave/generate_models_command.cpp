@@ -30,11 +30,9 @@ struct GenerateOptions {
 
 int write_specs(const std::vector<modelgen::ModelSpec>& specs, const GenerateOptions& options) {
     Progress progress;
-    const auto written = modelgen::write_models(
-        specs, options.out, options.seed, [&](int done, int total, const std::string& name) {
-            progress.update("[" + std::to_string(done) + "/" + std::to_string(total) + "] " +
-                            name);
-        });
+    ProgressControl printed(progress);
+    const auto written =
+        modelgen::write_models(specs, options.out, options.seed, &printed.control());
     progress.clear();
     std::uint64_t bytes = 0;
     auto models = nlohmann::ordered_json::array();

@@ -1,7 +1,10 @@
-// Ctrl-C for long commands: while an Interrupt is alive, SIGINT only raises its flag, so the
-// command can stop where it chooses (after a generation, between networks) and leave the user's
-// files whole; the previous handler comes back when it goes.
+// Ctrl-C for long commands: while an Interrupt is alive, SIGINT only raises its flag and cancels
+// the command's TaskControl, so the work stops at its next safe point (after a generation,
+// between networks) and leaves the user's files whole; the previous handler comes back when it
+// goes.
 #pragma once
+
+#include "core/task_control.hpp"
 
 #include <csignal>
 
@@ -13,7 +16,7 @@ inline constexpr int kInterruptedExit = 128 + SIGINT;
 
 class Interrupt {
 public:
-    Interrupt();
+    explicit Interrupt(TaskControl& control);
     ~Interrupt();
     Interrupt(const Interrupt&) = delete;
     Interrupt& operator=(const Interrupt&) = delete;

@@ -47,7 +47,8 @@ int run_profile(ProfileCommandOptions options) {
 
     const auto model = options.model.load();
     Progress progress;
-    options.profile.progress = [&progress](const std::string& line) { progress.line(line); };
+    ProgressControl printed(progress);
+    options.profile.control = &printed.control();
     profile::MeasuredRun run = profiler->profile(model, options.profile);
 
     profile::put_run(data, run);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <unistd.h>
+#include <utility>
 
 namespace cleave::cli {
 
@@ -68,6 +69,22 @@ void Progress::clear() {
     std::fprintf(stderr, "%*s\r", static_cast<int>(live_width_), "");
     std::fflush(stderr);
     live_width_ = 0;
+}
+
+ProgressControl::ProgressControl(Progress& progress, std::string prefix)
+    : progress_(progress), prefix_(std::move(prefix)),
+      control_([this](const TaskProgress& report) { print(report); }) {}
+
+void ProgressControl::print(const TaskProgress& report) {
+    if (!noted_ && !cancelled_note_.empty() && control_.cancelled()) {
+        progress_.line(cancelled_note_);
+        noted_ = true;
+    }
+    const std::string state = prefix_ + std::string(report.stage);
+    if (report.lasting)
+        progress_.line(state);
+    else
+        progress_.update(state);
 }
 
 } // namespace cleave::cli

@@ -4,6 +4,8 @@
 // the global --quiet, which leaves results and errors alone.
 #pragma once
 
+#include "core/task_control.hpp"
+
 #include <chrono>
 #include <string>
 
@@ -34,6 +36,27 @@ private:
     bool terminal_;
     std::size_t live_width_ = 0;
     std::chrono::steady_clock::time_point last_printed_{};
+};
+
+// The one way a command shows a core operation's progress: it hands the operation control(),
+// whose reports print through `progress`, each after `prefix`: a lasting report as a line(),
+// any other as the passing state (update()). Ctrl-C cancels it while an Interrupt holds it.
+class ProgressControl {
+public:
+    explicit ProgressControl(Progress& progress, std::string prefix = {});
+
+    TaskControl& control() { return control_; }
+    // A line printed once, before the first report after a cancel: what happens now.
+    void note_when_cancelled(std::string note) { cancelled_note_ = std::move(note); }
+
+private:
+    void print(const TaskProgress& report);
+
+    Progress& progress_;
+    std::string prefix_;
+    std::string cancelled_note_;
+    bool noted_ = false;
+    TaskControl control_; // last: its callback prints through the members above
 };
 
 } // namespace cleave::cli

@@ -5,6 +5,7 @@
 #include "mapping_file.hpp"
 #include "run_summary.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -130,9 +131,11 @@ PackageMeasurement measure_package(const MpiLaunch& launch, const std::filesyste
             break;
         if (done < 0 && errno != EINTR)
             throw std::runtime_error("lost the measuring job: " + std::string(std::strerror(errno)));
-        if (launch.cancel && *launch.cancel) {
+        try {
+            checkpoint(launch.control);
+        } catch (const Cancelled&) {
             kill_group(pid);
-            throw MeasurementCancelled();
+            throw;
         }
         const double waited =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -185,7 +188,7 @@ PackageMeasurement measure_assignment(const MpiLaunch& launch, const graph::Mode
             measure_package(launch, folder, model.file, static_cast<int>(package.parts.size()));
         std::filesystem::remove_all(folder, ignored);
         return result;
-    } catch (const MeasurementCancelled&) {
+    } catch (const Cancelled&) {
         std::filesystem::remove_all(folder, ignored);
         throw;
     }

@@ -9,10 +9,9 @@
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/model.hpp"
 #include "core/partition/mapping.hpp"
+#include "core/task_control.hpp"
 
-#include <atomic>
 #include <filesystem>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -28,12 +27,9 @@ struct MpiLaunch {
     // false: `-np R --oversubscribe --bind-to none`, every rank on this machine; true: the
     // package's rankfile (`-rf PACKAGE/rankfile`), ranks on the cluster's hosts.
     bool use_rankfile = false;
-    // Set from another thread: the job is killed and measure_package throws MeasurementCancelled.
-    const std::atomic<bool>* cancel = nullptr;
-};
-
-struct MeasurementCancelled : std::runtime_error {
-    MeasurementCancelled() : std::runtime_error("the measurement was cancelled") {}
+    // Checked while the job runs: once it is cancelled, the job is killed and measure_package
+    // throws cleave::Cancelled.
+    const TaskControl* control = nullptr;
 };
 
 // The command line (argv, launcher first) that runs `package` with `ranks` ranks.
@@ -52,7 +48,7 @@ struct PackageMeasurement {
 // Runs the exported `package` (ranks = its mapping's PE keys) and reads its run-summary.json.
 // Throws InputError (place --measure) when the launcher cannot be started, and std::runtime_error
 // with the job's last output lines when the job fails, is killed past job_timeout_s, or leaves no
-// summary; MeasurementCancelled when launch.cancel was set.
+// summary; cleave::Cancelled once launch.control is cancelled.
 PackageMeasurement measure_package(const MpiLaunch& launch, const std::filesystem::path& package,
                                    const std::filesystem::path& model, int ranks);
 

@@ -143,14 +143,7 @@ private:
                    : std::chrono::duration<double>(Clock::now().time_since_epoch()).count();
     }
     double elapsed() const { return now() - start_; }
-    void say(const std::string& line) const {
-        if (options_.progress)
-            options_.progress(line);
-    }
-    void poll() const {
-        if (options_.poll)
-            options_.poll();
-    }
+    void say(const std::string& line) const { report_line(options_.control, line); }
 
     void expect();
     std::vector<Candidate> candidates() const;
@@ -233,8 +226,7 @@ Calibration::Calibration(profile::Profiler& profiler, const CalibrationOptions& 
     pool_options_.simulation_models = simulation_models_per_space(options.minutes);
     pool_options_.seed = options.seed;
     pool_options_.method = &method_;
-    pool_options_.progress = [this](const std::string& line) { say(line); };
-    pool_options_.poll = [this] { poll(); };
+    pool_options_.control = options.control;
     pool_ = build_pool(pool_options_);
     clusters_ = cluster_pool_kernels(pool_, kClusters, options.seed);
     result_.pool_networks = static_cast<int>(pool_.size());
@@ -543,7 +535,7 @@ void Calibration::measure_for_coverage() {
         " clusters");
     const double coverage_until = elapsed() + 0.5 * (measure_until_ - elapsed());
     while (elapsed() < coverage_until) {
-        poll();
+        checkpoint(options_.control);
         if (!measure_next(
                 [&](const std::vector<Candidate>& list) {
                     return next_by_coverage(clusters_, list, measured_per_cluster_,
@@ -566,7 +558,7 @@ std::size_t Calibration::families_measured() const {
 void Calibration::measure_where_it_errs() {
     const double round_s = std::max(15.0, 0.15 * measure_until_);
     while (elapsed() < measure_until_ && runs_.size() >= 2) {
-        poll();
+        checkpoint(options_.control);
         const double began = elapsed();
         std::vector<const predict::RunData*> all;
         for (const auto& r : runs_)
@@ -593,7 +585,7 @@ void Calibration::measure_where_it_errs() {
         const double until = std::min(measure_until_, elapsed() + round_s);
         bool any = false;
         while (elapsed() < until) {
-            poll();
+            checkpoint(options_.control);
             if (!measure_next(
                     [&](const std::vector<Candidate>& list) {
                         return next_by_error(clusters_, list, errors, unknown);
@@ -694,8 +686,7 @@ void Calibration::score_kinds() {
     say("scoring predictor kinds on " + std::to_string(runs_.size()) + " networks, their " +
         std::to_string(families_measured()) + " families held out in " + std::to_string(kFolds) +
         " folds");
-    const ScoringBudget budget{[this] { return elapsed(); }, budget_s_, [this] { poll(); },
-                               [this](const std::string& line) { say(line); }};
+    const ScoringBudget budget{[this] { return elapsed(); }, budget_s_, options_.control};
     result_.kinds =
         calibration::score_kinds(kinds_, runs_, method_, training_, kFolds, budget, best_);
 }
@@ -709,7 +700,8 @@ CalibrationResult Calibration::train_kept_kind() {
         all.push_back(&r);
     auto final_training = training_;
     final_training.kind = kept;
-    final_training.poll = [this] { poll(); };
+    const TaskControl fitting(options_.control); // cancels it; its steps are not shown
+    final_training.control = &fitting;
     result_.predictor = predict::train_predictor(all, final_training);
     result_.seconds = elapsed();
     result_.device = calibrated_device(options_.device_id, result_.data.runtime, options_.threads,

@@ -11,6 +11,7 @@
 #include "core/predict/predictor_training.hpp"
 #include "core/profile/measured_dataset.hpp"
 #include "core/profile/profiler.hpp"
+#include "core/task_control.hpp"
 
 #include <filesystem>
 #include <functional>
@@ -31,8 +32,9 @@ struct CalibrationOptions {
     // calibration take several GB); true: they stay in the work folder beside the data.
     bool keep_networks = false;
     std::vector<std::string> kinds;    // predictor kinds to score; empty: every installed one
-    std::function<void(const std::string&)> progress; // lines for people
-    std::function<void()> poll;                       // called often; throws Cancelled to stop
+    // Told each step as a lasting line for people; checked often, a cancel stops the
+    // calibration with cleave::Cancelled.
+    const TaskControl* control = nullptr;
     // Seconds on the clock the budget is kept by; empty: the steady clock. Tests pass their own.
     std::function<double()> clock;
 };
@@ -92,7 +94,7 @@ struct CalibrationResult {
 };
 
 // Throws InputError for options it cannot run (no kind installed, a budget too small to
-// measure one network), Cancelled through `poll`.
+// measure one network), Cancelled once options.control is cancelled.
 CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOptions& options);
 
 // The calibrated device: this machine's CPU as one PE of `threads` cores running `runtime`.

@@ -111,8 +111,7 @@ std::vector<PoolNetwork> generated(const PoolOptions& options,
         // for the transformer space, the family each network is named after.
         pool.push_back(pool_network(s.name, profile::model_family(s.name), file,
                                     graph::load_model(file), *options.method, false));
-        if (options.poll)
-            options.poll();
+        checkpoint(options.control);
     }
     return pool;
 }
@@ -142,11 +141,10 @@ std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
     std::erase_if(specs, [](const modelgen::ModelSpec& s) {
         return !s.input_shape.empty() && s.input_shape.front() != 1;
     });
-    if (options.progress)
-        options.progress("writing " + std::to_string(specs.size()) + " benchmark networks and " +
-                         std::to_string(options.simulation_models) +
-                         " of each simulation space into " +
-                         (options.work_folder / "models").string());
+    report_line(options.control,
+                "writing " + std::to_string(specs.size()) + " benchmark networks and " +
+                    std::to_string(options.simulation_models) + " of each simulation space into " +
+                    (options.work_folder / "models").string());
     auto pool = generated(options, specs);
     auto simulated = more_simulation_models(options, 0, options.simulation_models);
     pool.insert(pool.end(), std::make_move_iterator(simulated.begin()),
@@ -164,12 +162,11 @@ std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
                 : graph::load_model(path);
         pool.push_back(pool_network(name, profile::model_family(name), path, std::move(model),
                               *options.method, true));
-        if (options.poll)
-            options.poll();
+        checkpoint(options.control);
     }
-    if (options.progress)
-        options.progress(std::to_string(pool.size()) + " networks to choose from (" +
-                         std::to_string(options.example_models.size()) + " example models)");
+    report_line(options.control, std::to_string(pool.size()) + " networks to choose from (" +
+                                     std::to_string(options.example_models.size()) +
+                                     " example models)");
     return pool;
 }
 

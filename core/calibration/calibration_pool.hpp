@@ -6,9 +6,9 @@
 
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/model.hpp"
+#include "core/task_control.hpp"
 
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,8 +35,7 @@ struct PoolOptions {
     int simulation_models = 40;                        // per simulation space
     unsigned seed = 1;
     const fusion::FusionMethod* method = nullptr;
-    std::function<void(const std::string&)> progress; // a line for people
-    std::function<void()> poll; // called between networks; may throw Cancelled
+    const TaskControl* control = nullptr; // told a lasting line per step, checked per network
 };
 
 // The benchmark suite, `simulation_models` networks of each simulation space and the example

@@ -18,6 +18,10 @@ std::string fixed(double value, int decimals) {
     return text;
 }
 
+void say(const ScoringBudget& budget, const std::string& line) {
+    report_line(budget.control, line);
+}
+
 FamilyError family_error(const predict::FamilyResult& family) {
     std::vector<double> errors;
     for (const auto& r : family.runs)
@@ -35,33 +39,33 @@ KindScore score_kind(const std::string& kind, const std::vector<predict::RunData
                      const predict::PredictorTrainingOptions& training, int folds,
                      const ScoringBudget& budget, bool first, double best_fit_s,
                      double& slowest_fold) {
+    // Thrown from the reports of the scoring's steps, which the calibration does not show.
     struct BudgetSpent {};
     KindScore score;
     score.kind = kind;
     const double began = budget.elapsed();
     double fold_began = began;
-    auto kind_training = training;
-    kind_training.kind = kind;
-    kind_training.poll = [&] {
-        budget.poll();
-        if (!first && budget.elapsed() + 1.25 * best_fit_s > budget.budget_s)
+    const auto check_budget = [&](double next_s) {
+        if (!first && budget.elapsed() + next_s + 1.25 * best_fit_s > budget.budget_s)
             throw BudgetSpent{};
     };
+    // Before each class model: the budget.
+    const TaskControl fitting(budget.control, [&](const TaskProgress&) { check_budget(0); });
+    // Before each fold: the budget, and whether a fold like the slowest so far would end in time.
+    const TaskControl scoring(budget.control, [&](const TaskProgress&) {
+        check_budget(0);
+        slowest_fold = std::max(slowest_fold, budget.elapsed() - fold_began);
+        fold_began = budget.elapsed();
+        check_budget(slowest_fold);
+    });
+    auto kind_training = training;
+    kind_training.kind = kind;
+    kind_training.control = &fitting;
     std::vector<predict::FamilyResult> held_out;
     try {
-        held_out = predict::leave_family_out(
-            runs, method, kind_training,
-            [&](const std::string&) {
-                kind_training.poll();
-                slowest_fold = std::max(slowest_fold, budget.elapsed() - fold_began);
-                fold_began = budget.elapsed();
-                // A fold like the slowest so far would not end in time.
-                if (!first && budget.elapsed() + slowest_fold + 1.25 * best_fit_s > budget.budget_s)
-                    throw BudgetSpent{};
-            },
-            folds);
+        held_out = predict::leave_family_out(runs, method, kind_training, &scoring, folds);
     } catch (const BudgetSpent&) {
-        budget.say("  " + kind + ": not scored, the budget is spent");
+        say(budget, "  " + kind + ": not scored, the budget is spent");
         return score;
     }
     slowest_fold = std::max(slowest_fold, budget.elapsed() - fold_began);
@@ -74,8 +78,8 @@ KindScore score_kind(const std::string& kind, const std::vector<predict::RunData
     score.e2e = predict::summarise_errors(pooled);
     score.scored = true;
     score.seconds = budget.elapsed() - began;
-    budget.say("  " + kind + ": " + fixed(100 * score.e2e.mape, 1) +
-               "% end-to-end MAPE on held-out families (" + fixed(score.seconds, 1) + " s)");
+    say(budget, "  " + kind + ": " + fixed(100 * score.e2e.mape, 1) +
+                    "% end-to-end MAPE on held-out families (" + fixed(score.seconds, 1) + " s)");
     return score;
 }
 
@@ -117,7 +121,7 @@ std::vector<KindScore> score_kinds(const std::vector<std::string>& kinds,
     std::vector<KindScore> scores;
     double best_fit_s = 0; // the best kind's slowest fold: what its fit on everything takes
     for (const auto& kind : kinds) {
-        budget.poll();
+        checkpoint(budget.control);
         double slowest_fold = 0;
         KindScore score = score_kind(kind, runs, method, training, folds, budget, scores.empty(),
                                      best_fit_s, slowest_fold);

@@ -21,8 +21,7 @@ std::vector<std::string> kinds_to_score(const CalibrationOptions& options);
 struct ScoringBudget {
     std::function<double()> elapsed;             // seconds since the calibration began
     double budget_s = 0;                         // the whole calibration's
-    std::function<void()> poll;                  // may throw Cancelled
-    std::function<void(const std::string&)> say; // a line for people
+    const TaskControl* control = nullptr;        // the calibration's: lines for people, cancel
 };
 
 // Each kind scored with each family held out in `folds` folds, in order; `best` is set to the

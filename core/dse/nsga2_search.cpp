@@ -5,7 +5,9 @@
 #include "pareto_front.hpp"
 #include "stage_seeds.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <pagmo/algorithms/nsga2.hpp>
 #include <pagmo/population.hpp>
@@ -30,33 +32,6 @@ int stage_count(const SearchSettings& settings, int pe_count) {
 }
 
 } // namespace
-
-void SearchControl::cancel() {
-    {
-        const std::lock_guard lock(mutex_);
-        cancelled_ = true;
-    }
-    changed_.notify_all();
-}
-
-void SearchControl::pause() {
-    const std::lock_guard lock(mutex_);
-    paused_ = true;
-}
-
-void SearchControl::resume() {
-    {
-        const std::lock_guard lock(mutex_);
-        paused_ = false;
-    }
-    changed_.notify_all();
-}
-
-bool SearchControl::proceed() const {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return !paused_ || cancelled_; });
-    return !cancelled_;
-}
 
 std::vector<StagePlan> plan_search(const SearchSettings& settings, int pe_count) {
     const int stages = stage_count(settings, pe_count);
@@ -154,7 +129,7 @@ struct Origin {
 class SearchRun {
 public:
     SearchRun(const MappingSpace& space, const SearchSettings& settings,
-              const GenerationCallback& on_generation, const SearchControl* control,
+              const GenerationCallback& on_generation, const TaskControl* control,
               SearchResult& result)
         : space_(space), settings_(settings), on_generation_(on_generation), control_(control),
           result_(result), objective_count_(static_cast<std::size_t>(space.objectives().count())),
@@ -199,14 +174,15 @@ private:
                            kMutationIndex, phase_seed);
 
         const std::int64_t phase_budget = plan.evaluations;
-        result_.front = report(phase, 0);
-        for (int generation = 1; generation <= plan.generations; ++generation) {
-            if (control_ && !control_->proceed()) {
-                result_.cancelled = true;
-                break;
+        try {
+            report(phase, 0);
+            for (int generation = 1; generation <= plan.generations; ++generation) {
+                checkpoint(control_);
+                phase.population = nsga2.evolve(phase.population);
+                report(phase, generation);
             }
-            phase.population = nsga2.evolve(phase.population);
-            result_.front = report(phase, generation);
+        } catch (const Cancelled&) {
+            result_.cancelled = true; // the front of the last generation reported stays
         }
         const auto spent = static_cast<std::int64_t>(phase.population.get_problem().get_fevals());
         result_.evaluations += spent;
@@ -264,8 +240,9 @@ private:
             carried_.push_back(phase.population.get_x()[i]);
     }
 
-    // A generation reported: its front (and population), hypervolume and whether the phase ends.
-    std::vector<Solution> report(Phase& phase, int generation) {
+    // A generation reported: its front (and population), hypervolume and whether the phase ends;
+    // the front is the search's so far. Throws Cancelled once the control is cancelled.
+    void report(Phase& phase, int generation) {
         StagePlan& plan = phase.plan;
         Generation step;
         step.phase = &plan;
@@ -297,7 +274,30 @@ private:
             {plan.stage, plan.level, generation, step.evaluations, step.hypervolume});
         if (on_generation_)
             on_generation_(step);
-        return step.front;
+        const std::string stage = describe(step);
+        result_.front = std::move(step.front);
+        // A phase's first and last generations are lasting steps; the ones between pass.
+        report_progress(control_, {.fraction = std::min(1.0, static_cast<double>(step.evaluations) /
+                                                                 static_cast<double>(budget_)),
+                                   .stage = stage,
+                                   .lasting = generation == 0 || step.phase_end});
+    }
+
+    // "stage 2 (4 PEs) level 1 (analytical) generation 7/40: 1400/10000 evaluations, front 5,
+    // hypervolume 0.3120"
+    std::string describe(const Generation& step) const {
+        const char* level = step.phase->level == Level::analytical ? "analytical"
+                            : space_.measured()                    ? "measured"
+                                                                   : "replay";
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "stage %d (%d PEs) level %d (%s) generation %d/%d: %lld/%lld evaluations, "
+                      "front %zu, hypervolume %.4f",
+                      step.phase->stage, step.phase->pes, static_cast<int>(step.phase->level),
+                      level, step.generation, step.phase->generations,
+                      static_cast<long long>(step.evaluations), static_cast<long long>(step.budget),
+                      step.front.size(), step.hypervolume);
+        return text;
     }
 
     // The population's feasible Pareto set, each mapping once, with where it was first met.
@@ -369,7 +369,7 @@ private:
     const MappingSpace& space_;
     const SearchSettings& settings_;
     const GenerationCallback& on_generation_;
-    const SearchControl* control_;
+    const TaskControl* control_;
     SearchResult& result_;
     std::size_t objective_count_;
     std::int64_t budget_ = 0;
@@ -385,7 +385,7 @@ private:
 } // namespace
 
 SearchResult run_search(const MappingSpace& space, const SearchSettings& settings,
-                        const GenerationCallback& on_generation, const SearchControl* control) {
+                        const GenerationCallback& on_generation, const TaskControl* control) {
     const int pe_count = static_cast<int>(space.pes().size());
     check_settings(settings, pe_count, space.costs().kernel_count());
     const auto objective_count = static_cast<std::size_t>(space.objectives().count());

@@ -3,18 +3,16 @@
 // its population seeded from stage k-1's Pareto set, each stage in two levels (1: analytical
 // objectives; 2: the replay simulator, seeded from level 1's population). Every evaluation counts
 // once against one budget whatever its level, so runs compare at equal evaluations. Each
-// generation is reported with its front and hypervolume; a SearchControl pauses or cancels the
+// generation is reported with its front and hypervolume; a TaskControl pauses or cancels the
 // search between generations from another thread (a Qt panel runs run_search on a worker).
 #pragma once
 
+#include "core/task_control.hpp"
 #include "mapping_space.hpp"
 #include "split_point_encoding.hpp"
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <vector>
 
 namespace cleave::dse {
@@ -114,30 +112,15 @@ struct SearchResult {
     bool cancelled = false;
 };
 
-// Thread-safe: another thread may pause, resume or cancel while run_search runs.
-class SearchControl {
-public:
-    void cancel();
-    void pause();
-    void resume();
-    bool cancelled() const { return cancelled_; }
-    bool paused() const { return paused_; }
-    // Blocks while paused; false once cancelled.
-    bool proceed() const;
-
-private:
-    std::atomic<bool> cancelled_{false};
-    std::atomic<bool> paused_{false};
-    mutable std::mutex mutex_;
-    mutable std::condition_variable changed_;
-};
-
 using GenerationCallback = std::function<void(const Generation&)>;
 
-// Checks the settings first (check_settings). A cancelled search returns the front so far.
+// Checks the settings first (check_settings). `control` is told of every generation (the
+// evaluations' share of the budget, and a line like the CLI's: a phase's first and last
+// generations lasting) and may pause the search or cancel it between generations from another
+// thread: a cancelled search returns the front so far (SearchResult::cancelled), not Cancelled.
 SearchResult run_search(const MappingSpace& space, const SearchSettings& settings,
                         const GenerationCallback& on_generation = {},
-                        const SearchControl* control = nullptr);
+                        const TaskControl* control = nullptr);
 
 // Why a search that ran to its end found no front: every mapping it met overflowed a device's
 // memory or had PEs waiting on each other; with the naive encoding, why that is the rule.

@@ -5,6 +5,7 @@
 #include "rule_engine.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <stdexcept>
 
@@ -171,8 +172,11 @@ LearnedFusion train_learned_fusion(const std::vector<FusionExample>& examples,
                 g[i] += options.weight_decay * p;
             moments[i].step(p, g[i], rate, epoch);
         }
-        if (options.progress)
-            options.progress(epoch, loss);
+        l.losses.push_back(loss);
+        char stage[64];
+        std::snprintf(stage, sizeof stage, "epoch %d/%d  loss %.5f", epoch, options.epochs, loss);
+        report_progress(options.control,
+                        {.fraction = static_cast<double>(epoch) / options.epochs, .stage = stage});
     }
     return l;
 }

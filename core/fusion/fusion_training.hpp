@@ -3,9 +3,8 @@
 #pragma once
 
 #include "core/profile/measured_dataset.hpp"
+#include "core/task_control.hpp"
 #include "learned_fusion.hpp"
-
-#include <functional>
 
 namespace cleave::fusion {
 
@@ -22,8 +21,8 @@ struct FusionTrainingOptions {
     double learning_rate = 0.01; // Adam, decayed linearly to a tenth over the epochs
     double weight_decay = 1e-4;  // L2 on the weights, not the biases
     unsigned seed = 1;
-    // Called after each epoch with the mean training loss; may throw Cancelled.
-    std::function<void(int epoch, double loss)> progress;
+    // Told after each epoch ("epoch 3/300  loss 0.12345"), where a cancel stops the training.
+    const TaskControl* control = nullptr;
 };
 
 // The op vocabulary is every op in the training models; launches per op are read from the data

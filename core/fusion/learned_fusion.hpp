@@ -21,6 +21,7 @@ struct LearnedFusion {
     std::map<std::string, int> launches; // op -> kernels the runtime runs for it, from the data
     std::vector<std::string> trained_on; // model names of the training runs
     std::string file;                    // where it was read from
+    std::vector<double> losses; // trained here: the mean training loss of each epoch (not saved)
 
     int node_hidden() const { return static_cast<int>(w_self.cols()); }
     int edge_hidden() const { return static_cast<int>(w_edge.cols()); }

@@ -1,6 +1,7 @@
 #include "onnx_import.hpp"
 
 #include "../input_error.hpp"
+#include "../task_control.hpp"
 #include "autodice_names.hpp"
 #include "node_cost.hpp"
 #include "onnx_source.hpp"
@@ -77,8 +78,7 @@ public:
 
 private:
     void report(double fraction, std::string_view stage) const {
-        if (options_.progress && !options_.progress(fraction, stage))
-            throw Cancelled();
+        report_progress(options_.control, {.fraction = fraction, .stage = stage});
     }
 
     void warn(std::string message) {

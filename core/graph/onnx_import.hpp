@@ -2,14 +2,13 @@
 // sort, run libonnx shape inference, count per-node costs. Weights stay in the mapped file.
 #pragma once
 
+#include "core/task_control.hpp"
 #include "model.hpp"
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace cleave::graph {
@@ -22,8 +21,9 @@ struct LoadOptions {
     // false: drop the shapes the file declares for outputs and intermediate values and infer
     // them anew (always done when input_shapes changes an input).
     bool keep_declared_shapes = true;
-    // Called between stages with the share done; returning false cancels (throws Cancelled).
-    std::function<bool(double fraction, std::string_view stage)> progress;
+    // Told between stages how much is done; cancelling it stops the load there (throws
+    // cleave::Cancelled, and nothing is returned).
+    const TaskControl* control = nullptr;
 };
 
 // Throws InputError naming the file and the place for anything that is not a loadable model.

@@ -1,6 +1,5 @@
 #include "dot_layout.hpp"
 
-#include "core/input_error.hpp"
 #include "edges_beside.hpp"
 
 #include <algorithm>
@@ -267,11 +266,6 @@ GraphLayout read_dot_layout(Agraph_t* g, const DotInput& in, const DotGraph& gra
 
 } // namespace
 
-void check_cancel(const std::atomic<bool>* cancel) {
-    if (cancel && cancel->load(std::memory_order_relaxed))
-        throw Cancelled();
-}
-
 GraphLayout dot_layout(const DotInput& in, const std::string& what) {
     const auto node_count = in.sizes.size();
     const auto rank = estimated_ranks(node_count, in.edges);
@@ -279,7 +273,7 @@ GraphLayout dot_layout(const DotInput& in, const std::string& what) {
                                    ? in.virtual_node_budget
                                    : std::max<std::size_t>(300, 3 * node_count);
     const auto beside = edges_beside(node_count, in.edges, rank, budget);
-    check_cancel(in.cancel);
+    checkpoint(in.control);
 
     const std::lock_guard lock(graphviz_mutex);
     const CLocaleInThisThread c_locale;
@@ -289,12 +283,12 @@ GraphLayout dot_layout(const DotInput& in, const std::string& what) {
         throw graphviz_error("could not create a context");
     const std::unique_ptr<Agraph_t, GraphDeleter> g(agopen(c("model"), Agdirected, nullptr));
     const DotGraph graph = build_dot_graph(g.get(), in, beside);
-    check_cancel(in.cancel);
+    checkpoint(in.control);
 
     if (gvLayout(gvc.get(), g.get(), "dot") != 0)
         throw graphviz_error("dot could not lay out " + what);
     const LayoutGuard layout_guard(gvc.get(), g.get());
-    check_cancel(in.cancel);
+    checkpoint(in.control);
     return read_dot_layout(g.get(), in, graph, beside, rank);
 }
 

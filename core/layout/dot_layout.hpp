@@ -3,9 +3,9 @@
 // keeps global state.
 #pragma once
 
+#include "core/task_control.hpp"
 #include "graph_layout.hpp"
 
-#include <atomic>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -22,11 +22,8 @@ struct DotInput {
     std::vector<std::vector<int>> groups;
     bool clustered = false;
     std::size_t virtual_node_budget = 0;
-    const std::atomic<bool>* cancel = nullptr;
+    const TaskControl* control = nullptr; // checked between steps; dot itself runs to its end
 };
-
-// Throws cleave::Cancelled once `cancel` is set; the layout checks it between steps.
-void check_cancel(const std::atomic<bool>* cancel);
 
 // Nodes, edges (one per input edge, in order) and group rectangles (one per group); the longest
 // implied edges past the virtual node budget are drawn beside (edges_beside.hpp). `what` names

@@ -84,7 +84,7 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
     const fusion::KernelGraph* kernels = options.kernels;
     if (kernels && kernels->kernel_of_node.size() != node_count)
         throw std::invalid_argument("layout_graph: the kernels belong to another model");
-    check_cancel(options.cancel);
+    report_progress(options.control, {.fraction = 0.0, .stage = "laying out"});
     std::vector<Size> sizes = options.node_sizes;
     if (sizes.empty())
         for (const auto& node : model.nodes)
@@ -99,14 +99,18 @@ GraphLayout layout_graph(const graph::Model& model, const LayoutOptions& options
         for (const auto& k : kernels->kernels)
             groups.push_back(k.nodes);
     const bool clustered = kernels && options.kernel_clusters;
-    if (const auto blocks = stacking_blocks(model, edges, groups, options))
-        return stacked_layout(model, sizes, edges, light, groups, clustered, constant, options,
-                              *blocks);
-    auto result = dot_layout({std::move(sizes), edges, std::move(light), std::move(groups),
-                              clustered, options.virtual_node_budget, options.cancel},
-                             model.file);
-    if (!kernels)
-        result.kernels.clear();
+    GraphLayout result;
+    if (const auto blocks = stacking_blocks(model, edges, groups, options)) {
+        result = stacked_layout(model, sizes, edges, light, groups, clustered, constant, options,
+                                *blocks);
+    } else {
+        result = dot_layout({std::move(sizes), edges, std::move(light), std::move(groups),
+                             clustered, options.virtual_node_budget, options.control},
+                            model.file);
+        if (!kernels)
+            result.kernels.clear();
+    }
+    report_progress(options.control, {.fraction = 1.0, .stage = "done"});
     return result;
 }
 

@@ -5,9 +5,9 @@
 
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/model.hpp"
+#include "core/task_control.hpp"
 #include "model_blocks.hpp"
 
-#include <atomic>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -85,9 +85,9 @@ struct LayoutOptions {
     // (the same scope but for its numbers, the same ops, 20 nodes or more: a transformer's
     // layers), so that its layers fold; 0: only above flat_node_limit.
     std::size_t repeated_blocks = 4;
-    // Checked between steps; once true, layout_graph throws cleave::Cancelled. dot itself runs
-    // to the end of the step it is in.
-    const std::atomic<bool>* cancel = nullptr;
+    // Told of each step (each block of a stacked layout); cancelling it stops the layout at the
+    // next one with cleave::Cancelled. dot itself runs to the end of the step it is in.
+    const TaskControl* control = nullptr;
 };
 
 // The routes of edges between blocks, for views that move blocks (the studio folding one): a

@@ -149,10 +149,14 @@ Placement lay_out_blocks(Stack& stack, const graph::Model& model,
     placed.first_row_bottom.resize(blocks.size());
     double y = 0;
     for (std::size_t p = 0; p < blocks.size(); ++p) {
-        check_cancel(options.cancel);
+        const std::string stage =
+            "block " + std::to_string(p + 1) + " of " + std::to_string(blocks.size());
+        report_progress(options.control,
+                        {.fraction = static_cast<double>(p) / static_cast<double>(blocks.size()),
+                         .stage = stage});
         auto& b = blocks[p];
         b.input.clustered = clustered;
-        b.input.cancel = options.cancel;
+        b.input.control = options.control;
         const std::string key = dot_key(b.input);
         auto found = laid_out.find(key);
         if (found == laid_out.end())

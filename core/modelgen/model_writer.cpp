@@ -19,10 +19,9 @@ WrittenModel write_model(const ModelSpec& spec, const std::filesystem::path& fol
     return {spec.name, spec.category, file, std::filesystem::file_size(folder / file)};
 }
 
-std::vector<WrittenModel>
-write_models(const std::vector<ModelSpec>& specs, const std::filesystem::path& folder,
-             std::uint64_t seed,
-             const std::function<void(int, int, const std::string&)>& progress) {
+std::vector<WrittenModel> write_models(const std::vector<ModelSpec>& specs,
+                                       const std::filesystem::path& folder, std::uint64_t seed,
+                                       const TaskControl* control) {
     std::filesystem::create_directories(folder);
     std::vector<WrittenModel> written;
     auto manifest = nlohmann::ordered_json::array();
@@ -35,8 +34,11 @@ write_models(const std::vector<ModelSpec>& specs, const std::filesystem::path& f
                             {"description", s.description},
                             {"input_shape", s.input_shape},
                             {"file", file}});
-        if (progress)
-            progress(++done, static_cast<int>(specs.size()), s.name);
+        ++done;
+        report_progress(control,
+                        {.fraction = static_cast<double>(done) / static_cast<double>(specs.size()),
+                         .stage = "[" + std::to_string(done) + "/" + std::to_string(specs.size()) +
+                                  "] " + s.name});
     }
     write_file_atomically(folder / "manifest.json",
                           nlohmann::ordered_json{{"format", "cleave-generated-models"},

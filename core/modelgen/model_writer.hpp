@@ -2,11 +2,11 @@
 // them; each model's weights follow from the seed and its name, whatever else is written.
 #pragma once
 
+#include "core/task_control.hpp"
 #include "model_spec.hpp"
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,10 +26,10 @@ WrittenModel write_model(const ModelSpec& spec, const std::filesystem::path& fol
 
 // Builds and writes every model (NAME.onnx, each atomically) and manifest.json ({"models":
 // [{"name", "category", "description", "input_shape", "file"}]}) into `folder`, creating it.
-// `progress(done, total, name)` after each model; it may throw to cancel.
-std::vector<WrittenModel>
-write_models(const std::vector<ModelSpec>& specs, const std::filesystem::path& folder,
-             std::uint64_t seed,
-             const std::function<void(int, int, const std::string&)>& progress = {});
+// `control` is told after each model ("[done/total] name"); a cancel stops the writing there,
+// before manifest.json.
+std::vector<WrittenModel> write_models(const std::vector<ModelSpec>& specs,
+                                       const std::filesystem::path& folder, std::uint64_t seed,
+                                       const TaskControl* control = nullptr);
 
 } // namespace cleave::modelgen

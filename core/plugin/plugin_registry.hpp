@@ -13,7 +13,7 @@
 namespace cleave::plugin {
 
 // Raised whenever a struct or interface that crosses the plugin boundary changes.
-inline constexpr int kPluginAbiVersion = 1;
+inline constexpr int kPluginAbiVersion = 2;
 
 // The symbol every plugin exports: `extern "C" const PluginDescriptor* cleave_plugin();`
 inline constexpr const char* kPluginEntryPoint = "cleave_plugin";

@@ -56,10 +56,7 @@ std::vector<DeviceEvaluation> evaluate_cross_device(const std::vector<EvaluatedD
         throw InputError("", "--data",
                          "leaving one device out needs at least three measured devices (a base "
                          "is trained on two or more)");
-    const auto say = [&](const std::string& line) {
-        if (options.progress)
-            options.progress(line);
-    };
+    const auto say = [&](const std::string& line) { report_line(options.control, line); };
     for (const auto& id : options.held_out)
         if (std::none_of(devices.begin(), devices.end(),
                          [&](const EvaluatedDevice& d) { return d.id == id; }))

@@ -7,9 +7,9 @@
 
 #include "core/device/device_spec.hpp"
 #include "core/fusion/fusion_method.hpp"
+#include "core/task_control.hpp"
 #include "cross_device_base.hpp"
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,7 +29,7 @@ struct CrossDeviceEvaluationOptions {
     std::string device_only_kind = "gbdt";    // the predictor from the samples alone
     std::vector<std::string> held_out; // the devices to leave out in turn; empty: every one
     CrossDeviceTrainingOptions base;
-    std::function<void(const std::string&)> progress; // a line per step; may throw Cancelled
+    const TaskControl* control = nullptr; // told a lasting line per step, where a cancel stops
 };
 
 struct Spread {

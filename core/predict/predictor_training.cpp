@@ -157,9 +157,11 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
         p.features.insert(p.features.end(), columns.begin(), columns.end());
         keys = {kAllKernels};
     }
-    for (const auto& key : keys) {
-        if (options.poll)
-            options.poll();
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto& key = keys[i];
+        report_progress(options.control,
+                        {.fraction = static_cast<double>(i) / static_cast<double>(keys.size()),
+                         .stage = "fitting the model of " + key});
         const auto& samples = by_key[key];
         auto regressor = roofline ? std::make_unique<RooflineRegressor>(*roofline)
                                   : make_regressor(options.kind, "--kind");
@@ -231,10 +233,10 @@ RunPrediction evaluate_run(const Predictor& predictor, const fusion::FusionMetho
     return r;
 }
 
-std::vector<FamilyResult>
-leave_family_out(const std::vector<RunData>& runs, const fusion::FusionMethod& method,
-                 const PredictorTrainingOptions& options,
-                 const std::function<void(const std::string& family)>& progress, int folds) {
+std::vector<FamilyResult> leave_family_out(const std::vector<RunData>& runs,
+                                           const fusion::FusionMethod& method,
+                                           const PredictorTrainingOptions& options,
+                                           const TaskControl* control, int folds) {
     std::set<std::string> families;
     for (const auto& r : runs)
         families.insert(r.family);
@@ -250,8 +252,8 @@ leave_family_out(const std::vector<RunData>& runs, const fusion::FusionMethod& m
         for (const auto& [family, f] : fold_of)
             if (f == fold)
                 held_out += (held_out.empty() ? "" : ", ") + family;
-        if (progress)
-            progress(held_out);
+        report_progress(control, {.fraction = static_cast<double>(fold) / folds,
+                                  .stage = "holding out " + held_out});
         std::vector<const RunData*> train;
         for (const auto& r : runs)
             if (fold_of[r.family] != fold)
@@ -293,9 +295,9 @@ std::vector<double> summed_kernel_features(const graph::Model& model,
     return sum;
 }
 
-std::vector<FamilyResult>
-leave_family_out_totals(const std::vector<RunData>& runs, const fusion::FusionMethod& method,
-                        const std::function<void(const std::string& family)>& progress) {
+std::vector<FamilyResult> leave_family_out_totals(const std::vector<RunData>& runs,
+                                                  const fusion::FusionMethod& method,
+                                                  const TaskControl* control) {
     std::vector<std::vector<double>> features;
     features.reserve(runs.size());
     for (const auto& r : runs)
@@ -306,9 +308,11 @@ leave_family_out_totals(const std::vector<RunData>& runs, const fusion::FusionMe
         if (r.e2e_ms > 0)
             families.insert(r.family);
     std::vector<FamilyResult> results;
+    std::size_t held = 0;
     for (const auto& family : families) {
-        if (progress)
-            progress(family);
+        report_progress(control, {.fraction = static_cast<double>(held++) /
+                                              static_cast<double>(families.size()),
+                                  .stage = "holding out " + family});
         RegressionSamples train;
         train.feature_names = summed_feature_names();
         for (std::size_t i = 0; i < runs.size(); ++i)

@@ -6,10 +6,10 @@
 #include "core/device/device_spec.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/profile/measured_dataset.hpp"
+#include "core/task_control.hpp"
 #include "inference_overhead.hpp"
 #include "predictor.hpp"
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,8 +54,8 @@ struct PredictorTrainingOptions {
     // one), and the device's figures where the library does not know `device` (yet).
     std::string cross_device_base;
     std::optional<device::DeviceSpec> device_spec;
-    // Called before each class model is fitted; may throw (Cancelled) to stop the training.
-    std::function<void()> poll;
+    // Told before each class model is fitted, where a cancel stops the training.
+    const TaskControl* control = nullptr;
 };
 
 // The rows a predictor's models read (its features: kernel features, then indicator columns) for
@@ -121,12 +121,13 @@ struct FamilyResult {
 // Trains on every family but one and predicts that one, for each family in `runs`. With
 // `folds` > 0 the families are dealt into that many folds (in name order, round robin) and each
 // fold's families are predicted by a predictor trained on the other folds: every run is still
-// predicted without its family, for `folds` fits instead of one per family. Progress gets the
-// family (or the fold's families, comma-separated) about to be held out; it may throw Cancelled.
-std::vector<FamilyResult> leave_family_out(
-    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
-    const PredictorTrainingOptions& options,
-    const std::function<void(const std::string& family)>& progress = {}, int folds = 0);
+// predicted without its family, for `folds` fits instead of one per family. `control` is told
+// before each fold ("holding out " the family, or the fold's families, comma-separated); the fits
+// themselves report to options.control.
+std::vector<FamilyResult> leave_family_out(const std::vector<RunData>& runs,
+                                           const fusion::FusionMethod& method,
+                                           const PredictorTrainingOptions& options,
+                                           const TaskControl* control = nullptr, int folds = 0);
 
 // For data with end-to-end times only (the H100 runs): one non-negative lasso, squared
 // percentage error objective, from the kernel features summed over the model's kernels, and the
@@ -135,8 +136,8 @@ std::vector<FamilyResult> leave_family_out(
 const std::vector<std::string>& summed_feature_names();
 std::vector<double> summed_kernel_features(const graph::Model& model,
                                            const fusion::KernelGraph& kernels);
-std::vector<FamilyResult> leave_family_out_totals(
-    const std::vector<RunData>& runs, const fusion::FusionMethod& method,
-    const std::function<void(const std::string& family)>& progress = {});
+std::vector<FamilyResult> leave_family_out_totals(const std::vector<RunData>& runs,
+                                                  const fusion::FusionMethod& method,
+                                                  const TaskControl* control = nullptr);
 
 } // namespace cleave::predict

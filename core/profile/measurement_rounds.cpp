@@ -25,14 +25,15 @@ std::string milliseconds(double ms) {
 
 MeasuredRounds measure_rounds(const ProfileOptions& options,
                               const std::function<double(int timed_run)>& run) {
-    auto say = [&](const std::string& line) {
-        if (options.progress)
-            options.progress(line);
+    auto say = [&](const std::string& line) { report_line(options.control, line); };
+    const auto run_once = [&](int timed_run) {
+        checkpoint(options.control);
+        return run(timed_run);
     };
     say(std::to_string(options.warmups) + " warm-up runs, " + std::to_string(options.threads) +
         " thread" + (options.threads == 1 ? "" : "s"));
     for (int i = 0; i < options.warmups; ++i)
-        run(-1);
+        run_once(-1);
 
     MeasuredRounds best;
     int timed = 0;
@@ -41,7 +42,7 @@ MeasuredRounds measure_rounds(const ProfileOptions& options,
         current.round = round;
         current.first_run = timed;
         for (int i = 0; i < options.repeats; ++i)
-            current.e2e_ms.push_back(run(timed++));
+            current.e2e_ms.push_back(run_once(timed++));
         current.cv = coefficient_of_variation(current.e2e_ms);
         const bool steady = current.cv <= options.max_cv;
         const std::string over = " > " + percent(options.max_cv);

@@ -19,7 +19,8 @@ struct MeasuredRounds {
 };
 
 // `run(i)` runs the model once and returns its wall-clock time in ms; i counts the timed runs
-// from 0 and is -1 for a warm-up. Progress lines go to options.progress.
+// from 0 and is -1 for a warm-up. Progress lines go to options.control, which is checked
+// before each run.
 MeasuredRounds measure_rounds(const ProfileOptions& options,
                               const std::function<double(int timed_run)>& run);
 

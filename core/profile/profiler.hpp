@@ -4,9 +4,9 @@
 #pragma once
 
 #include "core/graph/model.hpp"
+#include "core/task_control.hpp"
 #include "measured_dataset.hpp"
 
-#include <functional>
 #include <string>
 
 namespace cleave::profile {
@@ -19,7 +19,9 @@ struct ProfileOptions {
     // max_rounds rounds have run; the round with the lowest one is reported.
     double max_cv = 0.05;
     int max_rounds = 5;
-    std::function<void(const std::string& line)> progress; // what is being done, for people
+    // Told what is being done, in lasting lines for people; a cancel stops the profiling
+    // between runs with cleave::Cancelled.
+    const TaskControl* control = nullptr;
 };
 
 class Profiler {

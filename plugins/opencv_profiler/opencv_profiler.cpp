@@ -53,10 +53,10 @@ cv::dnn::Net read_net(const graph::Model& model, const profile::ProfileOptions& 
             rewrite = graph::clip_bounds_to_attributes(model.file);
             break;
         }
-    if (rewrite && options.progress)
-        options.progress("opencv: the bounds of " + std::to_string(rewrite->clips) +
-                         " Clip nodes given as attributes, the only form OpenCV " +
-                         cv::getVersionString() + " reads");
+    if (rewrite)
+        report_line(options.control, "opencv: the bounds of " + std::to_string(rewrite->clips) +
+                                         " Clip nodes given as attributes, the only form OpenCV " +
+                                         cv::getVersionString() + " reads");
     // The importer logs each refusal before throwing it; the exception says the same.
     const auto level = cv::utils::logging::setLogLevel(cv::utils::logging::LOG_LEVEL_SILENT);
     try {
@@ -105,10 +105,6 @@ public:
 
     profile::MeasuredRun profile(const graph::Model& model,
                                  const profile::ProfileOptions& options) override {
-        auto say = [&](const std::string& line) {
-            if (options.progress)
-                options.progress(line);
-        };
         cv::setNumThreads(options.threads);
         cv::dnn::Net net = read_net(model, options);
         net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
@@ -127,8 +123,12 @@ public:
         // Per timed run, each layer's ticks; the plugin's progress lines start with its name.
         const std::vector<cv::String> layer_names = net.getLayerNames();
         std::vector<std::vector<double>> layer_ticks;
+        const TaskControl rounds_control(options.control, [&](const TaskProgress& p) {
+            report_progress(options.control,
+                            {p.fraction, "opencv: " + std::string(p.stage), p.lasting});
+        });
         profile::ProfileOptions rounds = options;
-        rounds.progress = [&](const std::string& line) { say("opencv: " + line); };
+        rounds.control = &rounds_control;
         const auto measured = profile::measure_rounds(rounds, [&](int timed_run) {
             const auto start = std::chrono::steady_clock::now();
             forward();

@@ -179,10 +179,7 @@ public:
 
     profile::MeasuredRun profile(const graph::Model& model,
                                  const profile::ProfileOptions& options) override {
-        auto say = [&](const std::string& line) {
-            if (options.progress)
-                options.progress("ort: " + line);
-        };
+        auto say = [&](const std::string& line) { report_line(options.control, "ort: " + line); };
         const fs::path modules = modules_folder();
         ort_version(modules); // refuses a folder without onnxruntime-node
         nlohmann::json inputs = nlohmann::json::array();
@@ -215,8 +212,12 @@ public:
 
         // The plain session timed end to end in rounds until steady, then the profiled one run
         // as many times (after the same warm-ups) for its kernels.
+        const TaskControl rounds_control(options.control, [&](const TaskProgress& p) {
+            report_progress(options.control,
+                            {p.fraction, "ort: " + std::string(p.stage), p.lasting});
+        });
         profile::ProfileOptions rounds = options;
-        rounds.progress = say;
+        rounds.control = &rounds_control;
         const auto measured = profile::measure_rounds(
             rounds, [&](int) { return session.ask("run", "run it").at("ms").get<double>(); });
         const int profiled_runs = options.warmups + static_cast<int>(measured.e2e_ms.size());

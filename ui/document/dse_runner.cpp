@@ -53,7 +53,7 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
     notes_ = space_inputs.notes;
     objectives_ = space_inputs.objectives;
     objectiveNames_ = dse::objective_names(objectives_);
-    control_ = std::make_shared<dse::SearchControl>();
+    control_ = std::make_shared<TaskControl>();
 
     // The worker holds its own references: the inputs (and so the costs) outlive the search.
     auto work = [this, run, inputs = inputs_, control = control_, settings,

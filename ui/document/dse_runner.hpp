@@ -80,7 +80,7 @@ private:
                 QString error);
 
     std::unique_ptr<QThread> thread_;
-    std::shared_ptr<dse::SearchControl> control_;
+    std::shared_ptr<TaskControl> control_; // the search running or last run
     std::uint64_t run_ = 0;
     PartitionInputsPtr inputs_;
     dse::SearchResult result_;

@@ -2,6 +2,7 @@
 
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
+#include "core/task_control.hpp"
 
 #include <QFile>
 #include <QFutureWatcher>
@@ -36,26 +37,28 @@ void ModelLoadRunner::load(const QString& path, std::map<std::string, graph::Sha
 
 void ModelLoadRunner::cancel() {
     if (current_)
-        current_->cancelled = true;
+        current_->control.cancel();
 }
 
 ModelLoadRunner::Outcome ModelLoadRunner::run(const std::shared_ptr<Job>& job, ModelLoadRunner* loader) {
-    graph::LoadOptions options;
-    options.input_shapes = job->inputShapes;
-    options.progress = [job, loader](double fraction, std::string_view stage) {
-        const auto percent = static_cast<int>(fraction * 100.0);
-        const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+    // The job's control cancels the load; this one, part of it, posts its progress.
+    const TaskControl reporting(&job->control, [job, loader](const TaskProgress& report) {
+        const auto percent = static_cast<int>(report.fraction.value_or(0.0) * 100.0);
+        const QString text =
+            QString::fromUtf8(report.stage.data(), static_cast<qsizetype>(report.stage.size()));
         // The destructor waits for this worker, so loader outlives the queued call's posting;
         // Qt drops the call if loader is gone by the time it would run.
         QMetaObject::invokeMethod(
             loader,
             [job, loader, percent, text] {
-                if (job == loader->current_ && !job->cancelled)
+                if (job == loader->current_ && !job->control.cancelled())
                     emit loader->progress(percent, text);
             },
             Qt::QueuedConnection);
-        return !job->cancelled;
-    };
+    });
+    graph::LoadOptions options;
+    options.input_shapes = job->inputShapes;
+    options.control = &reporting;
     try {
         return {std::make_shared<const graph::Model>(
                     graph::load_model(QFile::encodeName(job->path).toStdString(), options)),
@@ -75,7 +78,7 @@ void ModelLoadRunner::finish(const std::shared_ptr<Job>& job, const Outcome& out
         return; // superseded by a newer load
     current_.reset();
     // A Cancel that came after the last stage still wins: the user asked not to see it.
-    if (outcome.cancelled || job->cancelled)
+    if (outcome.cancelled || job->control.cancelled())
         emit cancelled(job->path);
     else if (outcome.model) {
         loadedShapes_ = job->inputShapes;

@@ -2,12 +2,12 @@
 // the load at its next stage, and a bad file ends in failed() with the importer's message.
 #pragma once
 
+#include "core/task_control.hpp"
 #include "ui/document/core_ptrs.hpp"
 
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
-#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -40,7 +40,7 @@ private:
     struct Job {
         QString path;
         std::map<std::string, graph::Shape> inputShapes;
-        std::atomic<bool> cancelled = false;
+        TaskControl control; // cancel() cancels it
     };
     struct Outcome {
         ModelPtr model;

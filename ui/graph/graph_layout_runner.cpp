@@ -1,6 +1,6 @@
 #include "ui/graph/graph_layout_runner.hpp"
 
-#include "core/input_error.hpp"
+#include "core/task_control.hpp"
 
 #include <QFutureWatcher>
 #include <QtConcurrent>
@@ -39,17 +39,17 @@ void GraphLayoutRunner::start(ModelPtr model, KernelGraphPtr kernels,
 
 void GraphLayoutRunner::cancel() {
     if (current_)
-        current_->cancelled = true;
+        current_->control.cancel();
     current_.reset();
 }
 
 GraphLayoutRunner::Outcome GraphLayoutRunner::run(const std::shared_ptr<Job>& job) {
-    if (job->cancelled)
+    if (job->control.cancelled())
         return {}; // superseded while it waited for the pool
     layout::LayoutOptions options;
     options.kernels = job->kernels.get();
     options.node_sizes = job->node_sizes;
-    options.cancel = &job->cancelled;
+    options.control = &job->control;
     try {
         auto graph = std::make_shared<LaidOutGraph>();
         graph->model = job->model;

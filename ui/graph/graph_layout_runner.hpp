@@ -4,12 +4,12 @@
 
 #include "core/fusion/kernel_graph.hpp"
 #include "core/layout/graph_layout.hpp"
+#include "core/task_control.hpp"
 #include "ui/document/core_ptrs.hpp"
 
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -44,7 +44,7 @@ private:
         ModelPtr model;
         KernelGraphPtr kernels;
         std::vector<layout::Size> node_sizes;
-        std::atomic<bool> cancelled = false;
+        TaskControl control; // cancel() cancels it
     };
     struct Outcome {
         LaidOutGraphPtr graph;

@@ -92,12 +92,6 @@ MeasuredRunsPanel::MeasuredRunsPanel(PartitionDocument* document, QWidget* paren
     updateButton();
 }
 
-MeasuredRunsPanel::~MeasuredRunsPanel() {
-    // A job still running is killed; its thread only holds its own copies.
-    if (cancel_)
-        *cancel_ = true;
-}
-
 void MeasuredRunsPanel::updateButton() {
     button_->setText(runner_->isRunning() ? tr("Cancel Measuring") : tr("Measure on This Machine"));
     button_->setEnabled(runner_->isRunning() || document_->hasMapping());
@@ -128,24 +122,25 @@ bool MeasuredRunsPanel::measure() {
 
     const auto& inputs = *document_->inputs();
     const auto assignment = partition::assignment_of(document_->mapping(), inputs.kernelCount());
-    const QString key = QString::fromStdString(
-        dse::mapping_key(document_->mapping(), *inputs.request.cluster));
-    cancel_ = std::make_shared<std::atomic<bool>>(false);
-    auto launch = launch_;
-    launch.cancel = cancel_.get();
+    const QString key =
+        QString::fromStdString(dse::mapping_key(document_->mapping(), *inputs.request.cluster));
     const double predicted = document_->evaluation().throughput_per_s;
+    // The runner cancels the job's control on cancel() and when it goes (the job is killed);
+    // the worker only holds its own copies.
     runner_->start<Outcome>(
-        [request = inputs.request, assignment, launch, key, predicted,
-         cancel = cancel_]() -> Outcome {
+        [request = inputs.request, assignment, launch = launch_, key,
+         predicted](const TaskControl& control) -> Outcome {
             Outcome outcome{key, predicted, {}, {}, false};
             const auto work = QDir::temp().filePath(
                 QString("cleave-studio-measure-%1").arg(QCoreApplication::applicationPid()));
+            auto controlled = launch;
+            controlled.control = &control;
             try {
                 QDir().mkpath(work);
-                outcome.measurement = autodice::measure_assignment(
-                    launch, *request.model, *request.kernels, assignment, *request.cluster,
-                    work.toStdString());
-            } catch (const autodice::MeasurementCancelled&) {
+                outcome.measurement =
+                    autodice::measure_assignment(controlled, *request.model, *request.kernels,
+                                                 assignment, *request.cluster, work.toStdString());
+            } catch (const Cancelled&) {
                 outcome.cancelled = true;
             } catch (const std::exception& e) {
                 outcome.error = QString::fromStdString(e.what());
@@ -158,13 +153,12 @@ bool MeasuredRunsPanel::measure() {
             show(outcome);
         });
     updateButton();
-    status_->setText(tr("Measuring %1 with %2 inputs…").arg(key).arg(launch.inputs));
+    status_->setText(tr("Measuring %1 with %2 inputs…").arg(key).arg(launch_.inputs));
     return true;
 }
 
 void MeasuredRunsPanel::cancel() {
-    if (cancel_)
-        *cancel_ = true;
+    runner_->stop(); // the outcome still comes, saying it was cancelled
 }
 
 void MeasuredRunsPanel::show(const Outcome& outcome) {

@@ -8,8 +8,6 @@
 #include "ui/document/partition_inputs.hpp"
 
 #include <QWidget>
-#include <atomic>
-#include <memory>
 
 class QLabel;
 class QPushButton;
@@ -29,7 +27,6 @@ public:
     enum Column { Mapping, Ranks, Predicted, Measured, Ratio, MaxAbsDiff, ColumnCount };
 
     explicit MeasuredRunsPanel(PartitionDocument* document, QWidget* parent = nullptr);
-    ~MeasuredRunsPanel() override;
 
     // Measures the mapping on show; false (and why, in statusText()) when there is none, a
     // measurement runs, or Open MPI or the cleave executable is missing.
@@ -59,8 +56,7 @@ private:
     QTableView* table_;
     QPushButton* button_;
     QLabel* status_;
-    TaskRunner* runner_;
-    std::shared_ptr<std::atomic<bool>> cancel_;
+    TaskRunner* runner_; // cancels a measurement still running when the panel goes
 };
 
 } // namespace cleave::ui

@@ -9,6 +9,7 @@
 #include "core/input_error.hpp"
 #include "core/modelgen/model_specs.hpp"
 #include "core/statistics.hpp"
+#include "core/task_control.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -60,6 +61,8 @@ public:
         law_ms[run.model] = total_us / 1000.0;
         run.e2e_ms.assign(10, factor * total_us / 1000.0);
         run.cv = 0;
+        if (after_profile)
+            after_profile();
         return run;
     }
 
@@ -71,6 +74,7 @@ public:
     int profiled = 0;
     int threads = 0;
     double clock = 0;
+    std::function<void()> after_profile; // a test's hook
 
 private:
     double seconds_;
@@ -97,7 +101,9 @@ calibration::CalibrationResult calibrate_slowed(const QTemporaryDir& dir, LawPro
     profiler.slow_factor = 1.5;
     auto o = options(dir, minutes);
     o.clock = [&] { return profiler.clock; };
-    o.progress = [&](const std::string& line) { lines.push_back(line); };
+    const TaskControl control(
+        [&](const TaskProgress& report) { lines.emplace_back(report.stage); });
+    o.control = &control;
     return calibration::calibrate(profiler, o);
 }
 
@@ -152,7 +158,9 @@ private slots:
         auto o = options(dir, 0.4);
         o.clock = [&] { return profiler.clock; };
         std::vector<std::string> lines;
-        o.progress = [&](const std::string& line) { lines.push_back(line); };
+        const TaskControl control(
+            [&](const TaskProgress& report) { lines.emplace_back(report.stage); });
+        o.control = &control;
         const auto r = calibration::calibrate(profiler, o);
 
         // Within its budget, measuring for most of it.
@@ -277,9 +285,11 @@ private slots:
         QTemporaryDir dir;
         LawProfiler profiler;
         auto o = options(dir, 1);
-        o.poll = [&] {
+        TaskControl control;
+        o.control = &control;
+        profiler.after_profile = [&] {
             if (profiler.profiled >= 3)
-                throw Cancelled();
+                control.cancel();
         };
         QVERIFY_THROWS_EXCEPTION(Cancelled, calibration::calibrate(profiler, o));
         QCOMPARE(profiler.profiled, 3);

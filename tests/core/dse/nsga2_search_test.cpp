@@ -237,7 +237,7 @@ private slots:
     }
 
     void cancelReturnsTheFrontSoFar() {
-        dse::SearchControl control;
+        TaskControl control;
         auto settings = small();
         std::vector<dse::Solution> seen;
         const auto result = dse::run_search(
@@ -259,7 +259,7 @@ private slots:
     }
 
     void pauseHoldsTheSearchUntilResumed() {
-        dse::SearchControl control;
+        TaskControl control;
         auto settings = small(4);
         settings.levels = 1;
         settings.stages = 1;

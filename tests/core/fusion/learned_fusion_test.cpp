@@ -97,10 +97,8 @@ private slots:
     void trainingLowersTheLoss() {
         const Sample sample;
         FusionTrainingOptions options;
-        std::vector<double> losses;
         options.epochs = 40;
-        options.progress = [&](int, double loss) { losses.push_back(loss); };
-        train_learned_fusion(sample.examples(), options);
+        const auto losses = train_learned_fusion(sample.examples(), options).losses;
         QCOMPARE(losses.size(), std::size_t{40});
         QVERIFY(losses.back() < 0.25 * losses.front());
     }

@@ -2,6 +2,7 @@
 // file is refused with one precise message.
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
+#include "core/task_control.hpp"
 #include "onnx_builder.hpp"
 
 #include <QTemporaryDir>
@@ -476,11 +477,13 @@ private slots:
 
     void progressIsReportedAndCanCancel() {
         std::vector<double> seen;
+        cleave::TaskControl control([&](const cleave::TaskProgress& report) {
+            seen.push_back(report.fraction.value());
+            if (report.fraction.value() >= 0.5)
+                control.cancel();
+        });
         LoadOptions options;
-        options.progress = [&](double fraction, std::string_view) {
-            seen.push_back(fraction);
-            return fraction < 0.5;
-        };
+        options.control = &control;
         QVERIFY_THROWS_EXCEPTION(cleave::Cancelled, load_model(example("resnet18"), options));
         QVERIFY(seen.size() >= 3);
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));

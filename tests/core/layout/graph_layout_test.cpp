@@ -7,11 +7,11 @@
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/layout/graph_layout.hpp"
+#include "core/task_control.hpp"
 #include "layout_checks.hpp"
 
 #include <QtTest>
 #include <algorithm>
-#include <atomic>
 
 using cleave::fusion::find_rule_set;
 using cleave::fusion::fuse_with_rules;
@@ -183,12 +183,14 @@ private slots:
     }
 
     void cancelledLayoutStops() {
-        std::atomic<bool> cancel = true;
+        cleave::TaskControl cancelled;
+        cancelled.cancel();
         LayoutOptions options;
-        options.cancel = &cancel;
+        options.control = &cancelled;
         QVERIFY_THROWS_EXCEPTION(cleave::Cancelled, layout_graph(resnet18(), options));
         // The module is usable again afterwards.
-        cancel = false;
+        const cleave::TaskControl running;
+        options.control = &running;
         QCOMPARE(layout_graph(resnet18(), options).nodes.size(), resnet18().nodes.size());
     }
 

@@ -23,12 +23,12 @@ private slots:
         const auto folder = std::filesystem::path(dir.path().toStdString()) / "suite";
         auto specs = modelgen::simulation_models(3, 1, "blocks");
         int calls = 0;
-        const auto written =
-            modelgen::write_models(specs, folder, 5, [&](int done, int total, const std::string&) {
-                ++calls;
-                QCOMPARE(total, 3);
-                QCOMPARE(done, calls);
-            });
+        const TaskControl control([&](const TaskProgress& report) {
+            ++calls;
+            QCOMPARE(report.fraction.value(), calls / 3.0);
+            QVERIFY(report.stage.starts_with("[" + std::to_string(calls) + "/3] "));
+        });
+        const auto written = modelgen::write_models(specs, folder, 5, &control);
         QCOMPARE(written.size(), std::size_t{3});
         QCOMPARE(calls, 3);
         for (const auto& w : written) {

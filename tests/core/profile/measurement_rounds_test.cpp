@@ -52,8 +52,10 @@ private slots:
         // cv of {10, 14, 10} is 0.204; of {10, 10.1, 10} 0.006
         ScriptedRuns runs{{10, 14, 10, 10, 10.1, 10}};
         std::vector<std::string> lines;
+        const cleave::TaskControl control(
+            [&](const cleave::TaskProgress& report) { lines.emplace_back(report.stage); });
         auto options = three_by_three();
-        options.progress = [&](const std::string& line) { lines.push_back(line); };
+        options.control = &control;
         const auto measured = cleave::profile::measure_rounds(options, std::ref(runs));
         QCOMPARE(runs.timed, 6);
         QCOMPARE(measured.rounds, 2);
