@@ -258,6 +258,51 @@ private slots:
             QCOMPARE(result.front[i].objectives, seen[i].objectives);
     }
 
+    void cancelledAtItsFirstReportTheSearchGoesNoFurther() {
+        TaskControl control([&](const TaskProgress&) { control.cancel(); });
+        int generations = 0;
+        const auto result = dse::run_search(
+            *inputs_->space, small(), [&](const dse::Generation&) { ++generations; }, &control);
+        QVERIFY(result.cancelled);
+        QCOMPARE(generations, 1); // the initial population only
+        QCOMPARE(result.history.size(), std::size_t(1));
+        QCOMPARE(result.evaluations, std::int64_t(16));
+        QVERIFY(!result.front.empty());
+    }
+
+    void progressFollowsTheEvaluations() {
+        std::vector<dse::Generation> steps;
+        std::vector<TaskProgress> reports;
+        std::vector<std::string> stages;
+        const TaskControl control([&](const TaskProgress& report) {
+            reports.push_back(report);
+            stages.emplace_back(report.stage);
+        });
+        // Kept: the reports' phases point into its plan.
+        const auto result = dse::run_search(
+            *inputs_->space, small(),
+            [&](const dse::Generation& g) {
+                steps.push_back(g);
+                steps.back().front.clear();
+            },
+            &control);
+        QVERIFY(!result.cancelled);
+        QCOMPARE(reports.size(), steps.size());
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const auto& g = steps[i];
+            QCOMPARE(reports[i].fraction.value(),
+                     std::min(1.0, static_cast<double>(g.evaluations) / g.budget));
+            // A phase's first and last generations are lines that stay.
+            QCOMPARE(reports[i].lasting, g.generation == 0 || g.phase_end);
+            const std::string stage = "stage " + std::to_string(g.phase->stage) + " (" +
+                                      std::to_string(g.phase->pes) + " PEs) level ";
+            QVERIFY2(stages[i].starts_with(stage), stages[i].c_str());
+        }
+        QVERIFY(std::is_sorted(reports.begin(), reports.end(), [](const auto& a, const auto& b) {
+            return a.fraction.value() < b.fraction.value();
+        }));
+    }
+
     void pauseHoldsTheSearchUntilResumed() {
         TaskControl control;
         auto settings = small(4);
