@@ -5,6 +5,7 @@
 #include "core/device/device_library.hpp"
 #include "core/fusion/rule_set.hpp"
 #include "core/graph/input_shape.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
@@ -93,8 +94,17 @@ void parse_model(const JsonReader& reader, const json& root, const fs::path& fol
     if (const json* model = reader.object(root, "", "model", false,
                                           "an object with \"path\" and \"input_shapes\"")) {
         reader.only_known(*model, "/model", {"path", "input_shapes"});
-        project.model = resolved_path(
-            reader.string(*model, "/model", "path", true, "the path of an ONNX model"), folder);
+        const std::string stored =
+            reader.string(*model, "/model", "path", true, "the path of an ONNX model");
+        project.model = resolved_path(stored, folder);
+        if (const fs::path found = graph::existing_model_file(project.model);
+            !found.empty() && found != project.model) {
+            const bool packed = graph::is_compressed_model_file(found);
+            project.notes.push_back(file + " /model/path: " + stored + " is not there; " +
+                                    stored_path(found, folder) + ", the same model " +
+                                    (packed ? "compressed" : "unpacked") + ", is opened instead");
+            project.model = found;
+        }
         if (const json* shapes = reader.array(*model, "/model", "input_shapes", false,
                                               "a list of \"NAME=DIMS\" strings")) {
             for (std::size_t i = 0; i < shapes->size(); ++i) {
