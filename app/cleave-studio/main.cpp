@@ -52,7 +52,9 @@ struct StudioOptions {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addPositionalArgument(
-            "files", "ONNX models or Cleave projects (.cleave) to open, each in its own window",
+            "files",
+            "ONNX models (.onnx, .onnx.xz, .onnx.gz) or Cleave projects (.cleave) to open, each "
+            "in its own window",
             "[files...]");
         for (const auto* option :
              {&device, &measurements, &cluster, &mapping, &dse, &tab, &grouping})
