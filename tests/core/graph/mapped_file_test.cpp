@@ -1,6 +1,7 @@
 // A model file's bytes: a plain file is mapped as it is, a compressed one (.onnx.xz, .onnx.gz,
 // or a plain name over compressed bytes) is unpacked, and a damaged compressed file is refused
-// with a message naming the file and what it is not.
+// with a message naming the file and what it is not; what was written reads back byte for byte,
+// and a missing file, a folder, an empty file or a device is refused naming the path.
 #include "../gzip_stream.hpp"
 #include "core/graph/mapped_file.hpp"
 #include "core/input_error.hpp"
@@ -39,6 +40,16 @@ QString error_of(const std::string& path) {
         return QString::fromStdString(e.what());
     }
     return {};
+}
+
+// What mapping `path` throws, as "file | place | problem"; "no error" without one.
+std::string error_parts(const std::filesystem::path& path) {
+    try {
+        const MappedFile file(path);
+    } catch (const InputError& e) {
+        return e.file() + " | " + e.place() + " | " + e.problem();
+    }
+    return "no error";
 }
 
 } // namespace
@@ -125,6 +136,55 @@ private slots:
         const std::string path = written(dir, "empty.onnx.xz", cleave::xz_compress(""));
         QCOMPARE(error_of(path), QString::fromStdString(path) +
                                      ": unpacks to nothing (0 bytes); expected an ONNX model");
+    }
+
+    void writtenBytesReadBack() {
+        QTemporaryDir dir;
+        const auto path = dir.filePath("model.onnx").toStdString();
+        std::string written(70000, '\0');
+        for (std::size_t i = 0; i < written.size(); ++i)
+            written[i] = static_cast<char>((i * 37 + 11) % 251);
+        std::ofstream(path, std::ios::binary) << written;
+        const MappedFile file(path);
+        const auto bytes = file.bytes();
+        QCOMPARE(bytes.size(), written.size());
+        QVERIFY(
+            std::equal(bytes.begin(), bytes.end(), written.begin(), written.end(),
+                       [](std::uint8_t a, char b) { return a == static_cast<std::uint8_t>(b); }));
+    }
+
+    void bytesNotFromAFileAreHeld() {
+        std::vector<std::uint8_t> given{1, 2, 3, 250};
+        const MappedFile file(given);
+        given[0] = 9; // the file holds its own copy
+        QCOMPARE(file.bytes().size(), std::size_t{4});
+        QCOMPARE(file.bytes()[0], std::uint8_t{1});
+        QCOMPARE(file.bytes()[3], std::uint8_t{250});
+    }
+
+    void missingFileIsRefused() {
+        QTemporaryDir dir;
+        const auto path = dir.filePath("absent.onnx").toStdString();
+        QCOMPARE(error_parts(path), path + " |  | no such file; expected an ONNX model file");
+    }
+
+    void folderIsRefused() {
+        QTemporaryDir dir;
+        QCOMPARE(error_parts(dir.path().toStdString()),
+                 dir.path().toStdString() + " |  | is a directory; expected an ONNX model file");
+    }
+
+    void emptyFileIsRefused() {
+        QTemporaryDir dir;
+        const auto path = dir.filePath("empty.onnx").toStdString();
+        std::ofstream{path};
+        QCOMPARE(error_parts(path),
+                 path + " |  | the file is empty (0 bytes); expected an ONNX model");
+    }
+
+    void deviceIsNotARegularFile() {
+        QCOMPARE(error_parts("/dev/null"),
+                 std::string("/dev/null |  | not a regular file; expected an ONNX model file"));
     }
 };
 
