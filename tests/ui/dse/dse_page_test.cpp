@@ -736,33 +736,6 @@ private slots:
         QVERIFY2(refusing.statusText().contains("41 kernels"), qPrintable(refusing.statusText()));
         QVERIFY(refusing.document()->front().empty());
     }
-
-    void evaluatedPointsKeepTheMostRecent() {
-        cleave::ui::DseEvaluatedPoints points(3);
-        std::vector<cleave::dse::Solution> batch;
-        for (int i = 0; i < 5; ++i) {
-            cleave::dse::Solution s;
-            s.mapping.points = {i + 1};
-            s.mapping.pes = {0, 1};
-            s.objectives = {1.0 * i};
-            s.generation = i;
-            batch.push_back(s);
-        }
-        points.merge(batch);
-        QCOMPARE(points.size(), std::size_t(3));
-        QCOMPARE(points.points().front().mapping.points, std::vector<int>{3});
-        QCOMPARE(points.find(batch[0].mapping), -1);
-        // Seen again: new figures, its first generation, now the most recent.
-        auto again = batch[2];
-        again.objectives = {42.0};
-        again.generation = 9;
-        points.merge({again});
-        QCOMPARE(points.size(), std::size_t(3));
-        QCOMPARE(points.find(batch[2].mapping), 2);
-        QCOMPARE(points.points().back().objectives, std::vector<double>{42.0});
-        QCOMPARE(points.points().back().generation, 2);
-        QCOMPARE(points.points().front().mapping.points, std::vector<int>{4});
-    }
 };
 
 QTEST_MAIN(DsePanelTest)
