@@ -170,10 +170,9 @@ private slots:
         QVERIFY(!panel.runButton()->isEnabled());
         QVERIFY(waitFinished(panel));
         QVERIFY(!panel.isRunning());
-        const auto& result = panel.runner()->result();
         QVERIFY2(panel.runner()->error().isEmpty(), qPrintable(panel.runner()->error()));
-        QVERIFY(!result.cancelled);
-        QCOMPARE(result.evaluations, std::int64_t{8 * 31});
+        QVERIFY(!panel.document()->cancelled());
+        QCOMPARE(panel.document()->evaluations(), std::int64_t{8 * 31});
         QCOMPARE(panel.progressBar()->value(), 8 * 31);
         QVERIFY(panel.statusText().startsWith("Done"));
 
@@ -185,7 +184,8 @@ private slots:
         QCOMPARE(panel.table()->model()->index(0, 0).data().toString(),
                  QString::number(panel.document()->front()[0].throughput_per_s, 'f', 1));
         auto* hypervolume = panel.hypervolumeChart()->series();
-        QCOMPARE(static_cast<std::size_t>(hypervolume->count()), result.history.size());
+        QCOMPARE(static_cast<std::size_t>(hypervolume->count()),
+                 panel.document()->history().size());
         QVERIFY(hypervolume->at(hypervolume->count() - 1).y() > 0);
         int points = 0;
         for (auto* series : panel.frontChart()->series())
@@ -274,12 +274,12 @@ private slots:
 
         panel.cancelButton()->click();
         QVERIFY(waitFinished(panel));
-        const auto& result = panel.runner()->result();
-        QVERIFY(result.cancelled);
-        QVERIFY(result.evaluations < std::int64_t{8} * 1000001);
+        QVERIFY(panel.document()->cancelled());
+        QVERIFY(panel.document()->evaluations() < std::int64_t{8} * 1000001);
         QVERIFY(!panel.document()->front().empty());
-        QCOMPARE(panel.document()->front().size(), result.front.size());
-        QCOMPARE(panel.table()->model()->rowCount(), static_cast<int>(result.front.size()));
+        QCOMPARE(panel.document()->front().size(), panel.runner()->result().front.size());
+        QCOMPARE(panel.table()->model()->rowCount(),
+                 static_cast<int>(panel.document()->front().size()));
         QVERIFY2(panel.statusText().startsWith("Cancelled"), qPrintable(panel.statusText()));
         QVERIFY(panel.runButton()->isEnabled());
         QVERIFY(!panel.cancelButton()->isEnabled());
@@ -686,9 +686,9 @@ private slots:
         DsePage restored(&restoredDse);
         QVERIFY(restored.document()->front().empty());
         QVERIFY2(restored.document()->restoreState(saved).isEmpty(), qPrintable(restored.statusText()));
-        QCOMPARE(restored.seedBox()->value(), 7);
-        QCOMPARE(restored.populationBox()->value(), 8);
-        QCOMPARE(restored.levelsBox()->currentData().toInt(), 1);
+        QCOMPARE(restored.document()->settings().seed, 7u);
+        QCOMPARE(restored.document()->settings().population, 8);
+        QCOMPARE(restored.document()->settings().levels, 1);
         QCOMPARE(restored.colourBox()->currentText(), QString("generation"));
         QCOMPARE(restored.dominatedBox()->currentText(), QString("marked"));
         QCOMPARE(restored.infeasibleBox()->currentText(), QString("shown"));
