@@ -210,9 +210,9 @@ private slots:
         const QDir source(QStringLiteral(CLEAVE_SOURCE_EXAMPLES_DIR));
         const QDir clone(dir_.filePath("clone/examples"));
         QVERIFY(clone.mkpath("models") && clone.mkpath("clusters"));
-        for (const QString& file :
+        for (const char* file :
              {"example.cleave", "models/resnet101.onnx.xz", "clusters/nx8.cluster.json"})
-            QVERIFY2(QFile::copy(source.filePath(file), clone.filePath(file)), qPrintable(file));
+            QVERIFY2(QFile::copy(source.filePath(file), clone.filePath(file)), file);
         QVERIFY(!QFile::exists(clone.filePath("models/resnet101.onnx")));
         MainWindow window;
         window.show();
