@@ -166,8 +166,8 @@ private slots:
                              "'dsp' in device board"));
         QCOMPARE(message_of([&] { roofline_of(d, "npu"); }),
                  std::string("board.json | /processing_elements | device board: its processing "
-                             "element npu lacks both a peak FP32 rate and a memory bandwidth, "
-                             "which a roofline predictor needs"));
+                             "element npu lacks a peak FP32 rate or a memory bandwidth, which a "
+                             "roofline predictor needs both of"));
     }
 
     void anUncalibratedPredictorPerCostClass() {
