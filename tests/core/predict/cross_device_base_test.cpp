@@ -2,6 +2,7 @@
 // kinds a base can be, training on devices whose times are divided out by their speed (two
 // devices, one twice as fast as the other, make one law, learned exactly), its file's round trip
 // and errors, and where the installed one is found.
+#include "../input_error_of.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/baseline.hpp"
 #include "core/predict/cross_device_base.hpp"
@@ -71,15 +72,6 @@ const CrossDeviceBase& base() {
     return trained;
 }
 
-std::string message_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.file() + " | " + e.place() + " | " + e.problem();
-    }
-    return "no error";
-}
-
 } // namespace
 
 class CrossDeviceBaseTest : public QObject {
@@ -106,16 +98,17 @@ private slots:
     void whatItCannotTrainOnIsRefused() {
         CrossDeviceTrainingOptions options;
         options.kind = "mlp";
-        QCOMPARE(message_of([&] { train_cross_device_base({measured_device("one", 1)}, options); }),
+        QCOMPARE(cleave::test::input_error_of(
+                     [&] { train_cross_device_base({measured_device("one", 1)}, options); }),
                  std::string(" | --data | a cross-device model needs the kernels of at least two "
                              "measured devices"));
-        QCOMPARE(message_of([&] {
+        QCOMPARE(cleave::test::input_error_of([&] {
                      train_cross_device_base({measured_device("a", 1), measured_device("b", 1, 0)},
                                              options);
                  }),
                  std::string(" | --data | device b has no timed kernels"));
         options.kind = "lasso";
-        QCOMPARE(message_of([&] {
+        QCOMPARE(cleave::test::input_error_of([&] {
                      train_cross_device_base({measured_device("a", 1), measured_device("b", 1)},
                                              options);
                  }),
@@ -211,9 +204,10 @@ private slots:
         QCOMPARE(place_of([](nlohmann::json& d) { d["model"]["target"] = "us"; }),
                  std::string("/model/target"));
         QCOMPARE(place_of([](nlohmann::json& d) { d.erase("model"); }), std::string("/"));
-        QCOMPARE(message_of([] { load_cross_device_base("/nonexistent/base.json"); }),
-                 std::string("/nonexistent/base.json |  | cannot open; expected a cross-device "
-                             "base model written by cleave train-cross-device"));
+        QCOMPARE(
+            cleave::test::input_error_of([] { load_cross_device_base("/nonexistent/base.json"); }),
+            std::string("/nonexistent/base.json |  | cannot open; expected a cross-device "
+                        "base model written by cleave train-cross-device"));
     }
 
     void theInstalledBaseIsFoundLikeAShippedPredictor() {

@@ -1,6 +1,7 @@
 // The non-negative lasso (Li et al. Eq. 1): known sparse weights recovered, a penalty large enough
 // leaving the weighted mean, the floor, the error it minimises, its checks, and the lasso as a
 // regressor that reads only additive features, saved and loaded.
+#include "../input_error_of.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/kernel_features.hpp"
 #include "core/predict/lasso.hpp"
@@ -17,15 +18,6 @@ namespace {
 std::size_t column(const char* name) {
     const auto& names = kernel_feature_names();
     return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-}
-
-std::string message_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.file() + " | " + e.place() + " | " + e.problem();
-    }
-    return "no error";
 }
 
 } // namespace
@@ -181,10 +173,10 @@ private slots:
         QCOMPARE(loaded.predict(row), 11.0);
         QCOMPARE(loaded.model().floor, 1.0);
         QCOMPARE(loaded.model().alpha, 0.01);
-        QCOMPARE(message_of([&] { loaded.load(saved.save(), 4); }).substr(0, 14),
+        QCOMPARE(cleave::test::input_error_of([&] { loaded.load(saved.save(), 4); }).substr(0, 14),
                  std::string(" | /weights | "));
         QCOMPARE(
-            message_of([&] {
+            cleave::test::input_error_of([&] {
                 loaded.load(
                     R"({"intercept_us": 4, "weights": [0.5, -1, 2], "floor_us": 1, "alpha": 0})",
                     3);

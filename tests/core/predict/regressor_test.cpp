@@ -1,6 +1,7 @@
 // Regressors by kind: core's four made here, the rest from plugins, a kind that is not there
 // refused naming the option; one row after another where a regressor batches nothing; and the
 // opening every saved model is checked against (its target and feature count).
+#include "../input_error_of.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/cross_device.hpp"
 #include "core/predict/lasso.hpp"
@@ -27,15 +28,6 @@ public:
 };
 
 // "file | place | problem" of the InputError `f` throws.
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.file() + " | " + e.place() + " | " + e.problem();
-    }
-    return "no error";
-}
-
 } // namespace
 
 class RegressorTest : public QObject {
@@ -57,7 +49,7 @@ private slots:
     }
 
     void aKindThatIsNotThereNamesTheOption() {
-        const auto message = error_of([] { make_regressor("nope", "--kind"); });
+        const auto message = cleave::test::input_error_of([] { make_regressor("nope", "--kind"); });
         QVERIFY2(message.starts_with(" | --kind | no regressor plugin named 'nope'"),
                  message.c_str());
     }
@@ -74,20 +66,21 @@ private slots:
         const auto doc = read_model_head(R"({"target": "us", "features": 5, "trees": []})",
                                          "a gbdt model", "us", 5);
         QVERIFY(doc.contains("trees"));
-        QCOMPARE(error_of([] {
+        QCOMPARE(cleave::test::input_error_of([] {
                      read_model_head(R"({"target": "ms", "features": 5})", "a gbdt model", "us", 5);
                  }),
                  std::string(" | /target | expected \"us\""));
-        QCOMPARE(error_of([] {
+        QCOMPARE(cleave::test::input_error_of([] {
                      read_model_head(R"({"target": "us", "features": 4})", "a gbdt model", "us", 5);
                  }),
                  std::string(" | /features | expected 5, the predictor's feature count"));
-        QVERIFY(error_of([] {
+        QVERIFY(cleave::test::input_error_of([] {
                     read_model_head(R"({"target": "us"})", "a gbdt model", "us", 5);
                 }).starts_with(" | / | missing \"features\""));
-        QCOMPARE(error_of([] { read_model_head("[1, 2]", "a gbdt model", "us", 5); }),
+        QCOMPARE(cleave::test::input_error_of(
+                     [] { read_model_head("[1, 2]", "a gbdt model", "us", 5); }),
                  std::string(" | / | expected a gbdt model, found array"));
-        QVERIFY(error_of([] {
+        QVERIFY(cleave::test::input_error_of([] {
                     read_model_head("{\"target\": ", "a gbdt model", "us", 5);
                 }).starts_with(" | byte "));
     }

@@ -1,6 +1,7 @@
 // The roofline predictor: a launch plus the longer of FLOPs at the peak rate and bytes at the
 // bandwidth, over an efficiency; calibrated to the median measured ratio; its figures from a
 // device spec (the named PE, or the fastest) and its file's round trip and errors.
+#include "../input_error_of.hpp"
 #include "core/device/device_library.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/kernel_features.hpp"
@@ -13,15 +14,6 @@ using namespace cleave;
 using namespace cleave::predict;
 
 namespace {
-
-std::string message_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.file() + " | " + e.place() + " | " + e.problem();
-    }
-    return "no error";
-}
 
 std::size_t column(const char* name) {
     const auto& names = kernel_feature_names();
@@ -137,7 +129,9 @@ private slots:
 
     void badParametersNameThePlace() {
         RooflineRegressor r;
-        const auto load = [&](const char* text) { return message_of([&] { r.load(text, 33); }); };
+        const auto load = [&](const char* text) {
+            return cleave::test::input_error_of([&] { r.load(text, 33); });
+        };
         QCOMPARE(
             load(R"({"peak_gflops": 1, "bandwidth_gbs": 1, "efficiency": 1.5, "launch_us": 0})"),
             std::string(" | /efficiency | expected a share in (0, 1]"));
@@ -161,10 +155,10 @@ private slots:
         QCOMPARE(cpu.peak_gflops, 48.0);
         QCOMPARE(cpu.bandwidth_gbs, 12.8); // the device memory's
         QCOMPARE(cpu.launch_us, 5.0);
-        QCOMPARE(message_of([&] { roofline_of(d, "dsp"); }),
+        QCOMPARE(cleave::test::input_error_of([&] { roofline_of(d, "dsp"); }),
                  std::string("board.json | /processing_elements | no processing element named "
                              "'dsp' in device board"));
-        QCOMPARE(message_of([&] { roofline_of(d, "npu"); }),
+        QCOMPARE(cleave::test::input_error_of([&] { roofline_of(d, "npu"); }),
                  std::string("board.json | /processing_elements | device board: its processing "
                              "element npu lacks a peak FP32 rate or a memory bandwidth, which a "
                              "roofline predictor needs both of"));
@@ -218,7 +212,7 @@ private slots:
         const auto copy = predict_features(p, features, "Transpose");
         QVERIFY(std::abs(copy.us - (params.launch_us + 64e6 / (320e3 * 0.5))) < 1e-6);
         // A measured device has no datasheet figures: it needs a trained predictor.
-        QVERIFY(message_of([] {
+        QVERIFY(cleave::test::input_error_of([] {
                     roofline_of(device::find_device("xeon-ort-1t"));
                 }).find("train a predictor from its data") != std::string::npos);
     }
