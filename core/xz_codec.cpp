@@ -48,6 +48,11 @@ std::string xz_compress(std::string_view bytes) {
 
 std::string xz_decompress(std::string_view compressed, const std::string& path,
                           const std::string& expected) {
+    if (!is_xz(compressed))
+        throw InputError(path, "byte 0",
+                         "not valid xz: the file does not start with xz's magic bytes "
+                         "(fd 37 7a 58 5a 00); expected " +
+                             expected);
     lzma_stream stream = LZMA_STREAM_INIT;
     if (lzma_stream_decoder(&stream, UINT64_MAX, 0) != LZMA_OK)
         throw std::runtime_error("cannot start the xz decoder");
@@ -57,7 +62,7 @@ std::string xz_decompress(std::string_view compressed, const std::string& path,
     lzma_end(&stream);
     if (status != LZMA_STREAM_END)
         throw InputError(path, "byte " + std::to_string(consumed),
-                         "the xz stream is corrupt or truncated; expected " + expected);
+                         "not valid xz: the stream is corrupt or truncated; expected " + expected);
     return out;
 }
 

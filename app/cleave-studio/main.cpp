@@ -4,6 +4,7 @@
 #include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/document/partition_document.hpp"
+#include "ui/shell/settings_migration.hpp"
 #include "ui/shell/theme.hpp"
 #include "ui/shell/translations.hpp"
 #include "ui/shell/project_controller.hpp"
@@ -52,7 +53,9 @@ struct StudioOptions {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addPositionalArgument(
-            "files", "ONNX models or Cleave projects (.cleave) to open, each in its own window",
+            "files",
+            "ONNX models (.onnx, .onnx.xz, .onnx.gz) or Cleave projects (.cleave) to open, each "
+            "in its own window",
             "[files...]");
         for (const auto* option :
              {&device, &measurements, &cluster, &mapping, &dse, &tab, &grouping})
@@ -113,6 +116,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName("Cleave");
     QApplication::setApplicationName("cleave-studio");
     QApplication::setApplicationVersion(cleave::kVersion);
+    // Keys an older studio saved under another name, before anything reads them.
+    cleave::ui::migrateSettings();
     cleave::ui::installTranslations(app);
     // One look on every desktop, so screenshots and docs match what users see.
     QApplication::setStyle(QStyleFactory::create("Fusion"));

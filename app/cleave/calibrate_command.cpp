@@ -5,6 +5,7 @@
 #include "core/calibration/calibration.hpp"
 #include "core/calibration/calibration_pool.hpp"
 #include "core/device/user_library.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "core/profile/profiler.hpp"
@@ -170,7 +171,7 @@ int run_calibrate(const CalibrateOptions& options) {
     run.seed = options.seed;
     run.kinds = options.kinds;
     run.example_models =
-        examples.empty() ? std::vector<fs::path>{} : calibration::example_models_in(examples);
+        examples.empty() ? std::vector<fs::path>{} : graph::model_files_in(examples);
     run.work_folder = work;
     run.keep_networks = !options.keep.empty();
     run.control = &printed.control();

@@ -116,7 +116,9 @@ Action add_device_vector_command(CLI::App& app) {
                      "Measured dataset(s) (.json or .json.xz); DEVICE=FILE when no library "
                      "device names the file (e.g. this-machine=opencv.json)")
         ->required();
-    command->add_option("--models", options->models, "Folder holding the ONNX files the data names")
+    command
+        ->add_option("--models", options->models,
+                     "Folder holding the ONNX files the data names (.onnx, .onnx.xz or .onnx.gz)")
         ->required();
     command->add_option("--max-features", options->max_features,
                         "HE model features kept by the greedy Pearson selection (default 4)");

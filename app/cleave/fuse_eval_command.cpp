@@ -163,7 +163,9 @@ Action add_fuse_eval_command(CLI::App& app) {
         ->add_option("--data", options->data,
                      "Measured dataset(s) with per-kernel 'covers' (.json or .json.xz)")
         ->required();
-    command->add_option("--models", options->models, "Folder holding the ONNX files the data names")
+    command
+        ->add_option("--models", options->models,
+                     "Folder holding the ONNX files the data names (.onnx, .onnx.xz or .onnx.gz)")
         ->required();
     auto* rules =
         command

@@ -92,7 +92,9 @@ Action add_fuse_train_command(CLI::App& app) {
         ->add_option("--data", options->data,
                      "Measured dataset(s) with per-kernel 'covers' (.json or .json.xz)")
         ->required();
-    command->add_option("--models", options->models, "Folder holding the ONNX files the data names")
+    command
+        ->add_option("--models", options->models,
+                     "Folder holding the ONNX files the data names (.onnx, .onnx.xz or .onnx.gz)")
         ->required();
     command->add_option("--out", options->out, "The model file to write (atomically)")->required();
     command->add_option("--hold-out", options->hold_out,

@@ -105,7 +105,10 @@ Action add_import_profile_command(CLI::App& app) {
         "import-profile",
         "Add an ONNX Runtime profiling trace (enable_profiling) to a measured dataset");
     command->add_option("trace", options->trace, "The JSON trace ONNX Runtime wrote")->required();
-    command->add_option("--model", options->model, "The ONNX model the session ran")->required();
+    command
+        ->add_option("--model", options->model,
+                     "The ONNX model the session ran (.onnx, .onnx.xz or .onnx.gz)")
+        ->required();
     command->add_option("--optimized", options->optimized,
                         "The optimised model the same session saved (optimized_model_filepath): "
                         "which nodes each fused kernel covers");

@@ -126,8 +126,10 @@ void add_measured_device_options(CLI::App& command, std::vector<std::string>& da
                     "DEVICE=FILE for all of FILE's runs as that library device")
         ->required();
     command
-        .add_option("--models", models,
-                    "Folder(s) holding the ONNX files the data names, searched in order")
+        .add_option(
+            "--models", models,
+            "Folder(s) holding the ONNX files the data names (.onnx, .onnx.xz or .onnx.gz), "
+            "searched in order")
         ->required();
 }
 

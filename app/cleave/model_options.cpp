@@ -8,7 +8,9 @@
 namespace cleave::cli {
 
 void ModelOptions::add_to(CLI::App& command, bool offer_autodice_names) {
-    command.add_option("model", model, "ONNX model file")->required();
+    command
+        .add_option("model", model, "ONNX model file (.onnx, or compressed .onnx.xz or .onnx.gz)")
+        ->required();
     command.add_option("--input-shape", input_shapes,
                        "Fix an input's dims, NAME=DIMS (e.g. input=1x3x160x160); repeatable");
     if (offer_autodice_names)

@@ -11,7 +11,9 @@ namespace cleave::cli {
 
 void add_data_options(CLI::App& command, std::vector<std::string>& data, std::string& models) {
     command.add_option("--data", data, "Measured dataset(s) (.json or .json.xz)")->required();
-    command.add_option("--models", models, "Folder holding the ONNX files the data names")
+    command
+        .add_option("--models", models,
+                    "Folder holding the ONNX files the data names (.onnx, .onnx.xz or .onnx.gz)")
         ->required();
 }
 

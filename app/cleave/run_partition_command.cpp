@@ -153,7 +153,9 @@ Action add_run_partition_command(CLI::App& app) {
         ->add_option("package", options->package,
                      "Exported package folder (export-autodice, split)")
         ->required();
-    command->add_option("--model", options->model, "The whole model, for the output check")
+    command
+        ->add_option("--model", options->model,
+                     "The whole model (.onnx, .onnx.xz or .onnx.gz), for the output check")
         ->required();
     command->add_option("--inputs", options->inputs,
                         "Inputs streamed through the pipeline (default 16)");

@@ -2,12 +2,12 @@
 // by KMeans over their features (core/predict/kernel_sampling.hpp, CDMPP Alg. 1).
 #include "commands.hpp"
 #include "core/fusion/fusion_method.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/kernel_sampling.hpp"
 #include "output.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -25,7 +25,8 @@ struct SampleKernelsOptions {
     std::string out;
 };
 
-// The ONNX files named, a folder standing for the .onnx files in it, by name.
+// The ONNX files named, a folder standing for the models in it (.onnx, .onnx.xz, .onnx.gz), by
+// name.
 std::vector<std::filesystem::path> model_files(const std::vector<std::string>& paths) {
     std::vector<std::filesystem::path> files;
     for (const auto& path : paths) {
@@ -33,13 +34,10 @@ std::vector<std::filesystem::path> model_files(const std::vector<std::string>& p
             files.emplace_back(path);
             continue;
         }
-        std::vector<std::filesystem::path> in_folder;
-        for (const auto& entry : std::filesystem::directory_iterator(path))
-            if (entry.is_regular_file() && entry.path().extension() == ".onnx")
-                in_folder.push_back(entry.path());
+        const auto in_folder = graph::model_files_in(path);
         if (in_folder.empty())
-            throw InputError(path, "--models", "a folder with .onnx files");
-        std::sort(in_folder.begin(), in_folder.end());
+            throw InputError(path, "--models",
+                             "a folder with ONNX models (.onnx, .onnx.xz or .onnx.gz)");
         files.insert(files.end(), in_folder.begin(), in_folder.end());
     }
     return files;
@@ -51,7 +49,7 @@ int run_sample_kernels(const SampleKernelsOptions& options) {
     const auto files = model_files(options.models);
     for (const auto& file : files) {
         const auto model = graph::load_model(file);
-        const auto found = predict::kernel_candidates(file.stem().string(), model,
+        const auto found = predict::kernel_candidates(graph::model_name(file), model,
                                                       fusion::detect_kernels(model, method));
         candidates.insert(candidates.end(), found.begin(), found.end());
     }
@@ -89,7 +87,10 @@ Action add_sample_kernels_command(CLI::App& app) {
     auto* command = app.add_subcommand(
         "sample-kernels",
         "Choose which kernels to profile first on a new device (KMeans over kernel features)");
-    command->add_option("--models", options->models, "ONNX files, or folders of them")->required();
+    command
+        ->add_option("--models", options->models,
+                     "ONNX files (.onnx, .onnx.xz, .onnx.gz), or folders of them")
+        ->required();
     command->add_option("--rules", options->rules, "Fusion method that forms the kernels")
         ->capture_default_str();
     command->add_option("--budget", options->budget, "How many kernels to profile")->required();

@@ -1,17 +1,16 @@
 #include "calibration_pool.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/modelgen/model_specs.hpp"
 #include "core/predict/baseline.hpp"
 #include "core/predict/kernel_features.hpp"
 #include "core/profile/measured_dataset.hpp"
-#include "core/xz_codec.hpp"
 
 #include <algorithm>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 namespace cleave::calibration {
@@ -19,8 +18,6 @@ namespace cleave::calibration {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr const char* kXzSuffix = ".onnx.xz";
 
 double nominal_ms(const PoolNetwork& network) {
     static const auto roofline = predict::NominalRoofline::of(predict::kernel_feature_names());
@@ -34,17 +31,10 @@ double nominal_ms(const PoolNetwork& network) {
 std::string read_bytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        throw InputError(path.string(), "", "cannot open; expected an ONNX model (.onnx.xz)");
+        throw InputError(path.string(), "", "cannot open; expected an ONNX model");
     std::stringstream bytes;
     bytes << in.rdbuf();
     return bytes.str();
-}
-
-std::string stem_of(const fs::path& path) {
-    const std::string file = path.filename().string();
-    if (file.ends_with(kXzSuffix))
-        return file.substr(0, file.size() - std::string(kXzSuffix).size());
-    return path.stem().string();
 }
 
 } // namespace
@@ -62,36 +52,18 @@ fs::path installed_example_models() {
     return {};
 }
 
-std::vector<fs::path> example_models_in(const fs::path& folder) {
-    std::map<std::string, fs::path> by_name;
-    std::error_code error;
-    if (!fs::is_directory(folder, error))
-        return {};
-    for (const auto& entry : fs::directory_iterator(folder, error)) {
-        const auto& path = entry.path();
-        const std::string file = path.filename().string();
-        if (!file.ends_with(".onnx") && !file.ends_with(kXzSuffix))
-            continue;
-        auto& chosen = by_name[stem_of(path)];
-        if (chosen.empty() || file.ends_with(".onnx")) // an unpacked copy is read in place
-            chosen = path;
-    }
-    std::vector<fs::path> paths;
-    for (auto& [_, path] : by_name)
-        paths.push_back(std::move(path));
-    return paths;
-}
-
 fs::path measurable_file(const PoolNetwork& network, const fs::path& folder) {
-    if (!network.source.filename().string().ends_with(kXzSuffix))
+    if (!graph::is_compressed_model_file(network.source))
         return network.source;
     const fs::path unpacked = folder / (network.name + ".onnx");
     std::error_code error;
     if (!fs::exists(unpacked, error)) {
+        const std::string packed = read_bytes(network.source);
+        const std::span bytes(reinterpret_cast<const std::uint8_t*>(packed.data()), packed.size());
         fs::create_directories(folder);
-        const std::string what = "an ONNX model compressed with xz";
-        write_file_atomically(
-            unpacked, xz_decompress(read_bytes(network.source), network.source.string(), what));
+        write_file_atomically(unpacked,
+                              graph::unpack_model(graph::model_compression(network.source, bytes),
+                                                  bytes, network.source.string()));
     }
     return unpacked;
 }
@@ -150,16 +122,8 @@ std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
     pool.insert(pool.end(), std::make_move_iterator(simulated.begin()),
                 std::make_move_iterator(simulated.end()));
     for (const auto& path : options.example_models) {
-        const std::string name = stem_of(path);
-        graph::Model model =
-            path.filename().string().ends_with(kXzSuffix)
-                ? [&] {
-                      const std::string bytes = xz_decompress(read_bytes(path), path.string(),
-                                                              "an ONNX model compressed with xz");
-                      return graph::load_model_from_bytes({bytes.begin(), bytes.end()},
-                                                          path.string());
-                  }()
-                : graph::load_model(path);
+        const std::string name = graph::model_name(path);
+        graph::Model model = graph::load_model(path);
         pool.push_back(pool_network(name, profile::model_family(name), path, std::move(model),
                               *options.method, true));
         checkpoint(options.control);

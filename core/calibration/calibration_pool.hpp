@@ -55,11 +55,8 @@ std::vector<PoolNetwork> more_simulation_models(const PoolOptions& options, int 
 // neither exists.
 std::filesystem::path installed_example_models();
 
-// The example models in `folder`: NAME.onnx and NAME.onnx.xz files, one per NAME, by name.
-std::vector<std::filesystem::path> example_models_in(const std::filesystem::path& folder);
-
-// The .onnx file to measure: `network.source`, or for a .onnx.xz its unpacked copy in `folder`
-// (made once).
+// The .onnx file to measure: `network.source`, or for a compressed one its unpacked copy in
+// `folder` (made once), which the calibration keeps with its data.
 std::filesystem::path measurable_file(const PoolNetwork& network,
                                       const std::filesystem::path& folder);
 

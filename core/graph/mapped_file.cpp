@@ -1,6 +1,7 @@
 #include "mapped_file.hpp"
 
 #include "../input_error.hpp"
+#include "model_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -15,8 +16,12 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
     const std::string name = path.string();
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        throw InputError(name, "", "no such file; expected an ONNX model file");
+    if (ec || !std::filesystem::exists(status)) {
+        const auto other = existing_model_file(path);
+        throw InputError(name, "",
+                         "no such file; expected an ONNX model file" +
+                             (other.empty() ? "" : " (" + other.string() + " is there)"));
+    }
     if (std::filesystem::is_directory(status))
         throw InputError(name, "", "is a directory; expected an ONNX model file");
     const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
@@ -39,16 +44,37 @@ MappedFile::MappedFile(const std::filesystem::path& path) {
                          std::string("cannot map the file (") + std::strerror(errno) + ")");
     data_ = static_cast<const std::uint8_t*>(address);
     mapped_ = true;
+
+    const auto compression = model_compression(path, bytes());
+    if (compression == ModelCompression::none)
+        return;
+    try {
+        owned_ = unpack_model(compression, bytes(), name);
+    } catch (...) {
+        unmap();
+        throw;
+    }
+    unmap();
+    data_ = reinterpret_cast<const std::uint8_t*>(owned_.data());
+    size_ = owned_.size();
+    unpacked_ = true;
+    if (size_ == 0)
+        throw InputError(name, "", "unpacks to nothing (0 bytes); expected an ONNX model");
 }
 
-MappedFile::MappedFile(std::vector<std::uint8_t> bytes) : owned_(std::move(bytes)) {
-    data_ = owned_.data();
+MappedFile::MappedFile(std::vector<std::uint8_t> bytes) : owned_(bytes.begin(), bytes.end()) {
+    data_ = reinterpret_cast<const std::uint8_t*>(owned_.data());
     size_ = owned_.size();
 }
 
 MappedFile::~MappedFile() {
+    unmap();
+}
+
+void MappedFile::unmap() {
     if (mapped_)
         ::munmap(const_cast<std::uint8_t*>(data_), size_);
+    mapped_ = false;
 }
 
 } // namespace cleave::graph

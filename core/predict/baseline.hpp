@@ -18,7 +18,7 @@ struct NominalRoofline {
     double us(const double* row) const;
 
     // As "baseline_macs" and "baseline_bytes" fields of a regressor's JSON, and back; read
-    // throws std::runtime_error ("at /baseline_bytes/1: expected ...") on columns out of range.
+    // throws InputError (place "/baseline_bytes/1", "expected ...") on columns out of range.
     void write(nlohmann::json& doc) const;
     static NominalRoofline read(const nlohmann::json& doc, std::size_t feature_count);
 };

@@ -1,7 +1,8 @@
 // What a latency predictor sees of a kernel (Li et al. Table 3, LILOU Table 1): its costs, the
-// geometry of its anchor (the member with the most MACs, else its first node), and what else was
-// fused in, with the member count per op category (fusion::op_category). Every feature is a non-negative count in raw units, so a kernel with more of any of
-// them is never expected to be faster.
+// geometry of its anchor (the member with the most MACs, else the one with the largest output), and
+// what else was fused in, with the member count per op category (fusion::op_category). Every
+// feature is a non-negative count in raw units, so a kernel with more of any of them is never
+// expected to be faster.
 #pragma once
 
 #include "core/fusion/kernel_graph.hpp"
@@ -19,8 +20,8 @@ bool is_additive_feature(const std::string& name);
 
 std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel);
 
-// The kernel's member that defines its work: the one with the most MACs, else the first node
-// that is not computed at load time.
+// The kernel's member that defines its work: the one with the most MACs, else the one whose
+// first output is largest (a fused Constant never is).
 int kernel_anchor(const graph::Model& model, const fusion::Kernel& kernel);
 
 // Kernels whose costs follow one law: the ONNX op of the kernel's anchor, refined for

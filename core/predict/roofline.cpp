@@ -101,7 +101,8 @@ std::string RooflineRegressor::save() const {
 void RooflineRegressor::load(const std::string& text, std::size_t) {
     const JsonReader reader("");
     const auto doc = reader.parse(text, "a roofline model");
-    reader.expect_object(doc, "", "an object with peak_gflops, bandwidth_gbs, efficiency, launch_us");
+    reader.expect_object(doc, "",
+                         "an object with peak_gflops, bandwidth_gbs, efficiency, launch_us");
     RooflineParameters p;
     p.peak_gflops = reader.number(doc, "", "peak_gflops", true, "GFLOP/s", true).value();
     p.bandwidth_gbs = reader.number(doc, "", "bandwidth_gbs", true, "GB/s", true).value();
@@ -143,9 +144,11 @@ RooflineParameters roofline_of(const device::DeviceSpec& device, const std::stri
     throw InputError(
         device.file, "/processing_elements",
         "device " + device.id +
-            (pe_name.empty() ? " has no processing element with"
-                             : ": its processing element " + pe_name + " lacks") +
-            " both a peak FP32 rate and a memory bandwidth, which a roofline predictor needs" +
+            (pe_name.empty()
+                 ? " has no processing element with both a peak FP32 rate and a memory bandwidth"
+                 : ": its processing element " + pe_name +
+                       " lacks a peak FP32 rate or a memory bandwidth") +
+            ", which a roofline predictor needs both of" +
             (device.measurement ? "; it is a measured device: train a predictor from its data "
                                   "(cleave train --device " +
                                       device.id + ")"

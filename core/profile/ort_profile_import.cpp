@@ -1,6 +1,7 @@
 #include "ort_profile_import.hpp"
 
 #include "core/fusion/rule_engine.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/input_error.hpp"
 #include "core/json_reader.hpp"
 #include "core/statistics.hpp"
@@ -530,7 +531,7 @@ void fill_run(MeasuredRun& run, const graph::Model& model, const OrtImportOption
               const std::vector<graph::WrittenNode>& optimized,
               const std::vector<int>& kernel_of_optimized, const std::vector<int>& kernel_of_node) {
     const std::size_t count = model.nodes.size();
-    run.model = std::filesystem::path(model.file).stem().string();
+    run.model = graph::model_name(model.file);
     run.threads = options.threads;
     if (!model.inputs.empty()) {
         const auto& input = model.tensors[static_cast<std::size_t>(model.inputs[0])];

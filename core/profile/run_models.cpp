@@ -1,5 +1,6 @@
 #include "run_models.hpp"
 
+#include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 
@@ -18,8 +19,8 @@ const graph::Model* RunModels::find(const MeasuredRun& run) {
     const std::string key = run.model + " " + graph::shape_to_string(run.input_shape);
     if (const auto it = loaded_.find(key); it != loaded_.end())
         return &it->second;
-    const auto path = folder_ / (run.model + ".onnx");
-    if (!std::filesystem::exists(path)) {
+    const auto path = graph::existing_model_file(folder_ / (run.model + ".onnx"));
+    if (path.empty()) {
         if (std::find(missing_.begin(), missing_.end(), run.model) == missing_.end())
             missing_.push_back(run.model);
         return nullptr;

@@ -5,6 +5,7 @@
 #include "core/device/device_library.hpp"
 #include "core/fusion/rule_set.hpp"
 #include "core/graph/input_shape.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/input_error.hpp"
 #include "core/json_file.hpp"
 #include "core/json_reader.hpp"
@@ -53,8 +54,7 @@ std::string stored_rules(const std::string& spec, const fs::path& folder) {
 
 std::string resolved_rules(const std::string& spec, const fs::path& folder) {
     if (spec.starts_with(kLearned))
-        return kLearned +
-               resolved_path(spec.substr(std::string(kLearned).size()), folder).string();
+        return kLearned + resolved_path(spec.substr(std::string(kLearned).size()), folder).string();
     return is_shipped_rule_set(spec) ? spec : resolved_path(spec, folder).string();
 }
 
@@ -90,19 +90,30 @@ int checked_version(const JsonReader& reader, const json& root) {
 
 void parse_model(const JsonReader& reader, const json& root, const fs::path& folder,
                  Project& project) {
+    const std::string& file = reader.file();
     if (const json* model = reader.object(root, "", "model", false,
                                           "an object with \"path\" and \"input_shapes\"")) {
         reader.only_known(*model, "/model", {"path", "input_shapes"});
-        project.model = resolved_path(
-            reader.string(*model, "/model", "path", true, "the path of an ONNX model"), folder);
+        const std::string stored =
+            reader.string(*model, "/model", "path", true, "the path of an ONNX model");
+        project.model = resolved_path(stored, folder);
+        if (const fs::path found = graph::existing_model_file(project.model);
+            !found.empty() && found != project.model) {
+            const bool packed = graph::is_compressed_model_file(found);
+            project.notes.push_back(file + " /model/path: " + stored + " is not there; " +
+                                    stored_path(found, folder) + ", the same model " +
+                                    (packed ? "compressed" : "unpacked") + ", is opened instead");
+            project.model = found;
+        }
         if (const json* shapes = reader.array(*model, "/model", "input_shapes", false,
                                               "a list of \"NAME=DIMS\" strings")) {
             for (std::size_t i = 0; i < shapes->size(); ++i) {
                 const std::string pointer = child_pointer("/model/input_shapes", i);
                 const json& shape = (*shapes)[i];
                 if (!shape.is_string())
-                    reader.fail(pointer, "expected \"NAME=DIMS\" such as input=1x3x224x224, found " +
-                                             std::string(shape.type_name()));
+                    reader.fail(pointer,
+                                "expected \"NAME=DIMS\" such as input=1x3x224x224, found " +
+                                    std::string(shape.type_name()));
                 try {
                     graph::parse_input_shape(shape.get<std::string>());
                 } catch (const InputError& e) {
@@ -142,8 +153,8 @@ void parse_cluster(const JsonReader& reader, const json& root, const fs::path& f
 
 void parse_kernels(const JsonReader& reader, const json& root, const fs::path& folder,
                    Project& project) {
-    if (const json* kernels = reader.object(root, "", "kernels", false,
-                                            "an object with \"rules\" and \"device\"")) {
+    if (const json* kernels =
+            reader.object(root, "", "kernels", false, "an object with \"rules\" and \"device\"")) {
         reader.only_known(*kernels, "/kernels", {"rules", "device"});
         const std::string rules = reader.string(*kernels, "/kernels", "rules", false,
                                                 "a shipped rule set, a rule file or learned:FILE");
@@ -162,8 +173,8 @@ void parse_mapping(const JsonReader& reader, const json& root, Project& project)
     for (const auto& [key, nodes] : project.mapping.items()) {
         const std::string pointer = child_pointer("/mapping", key);
         if (!nodes.is_array())
-            reader.fail(pointer, "expected a list of node names, found " +
-                                     std::string(nodes.type_name()));
+            reader.fail(pointer,
+                        "expected a list of node names, found " + std::string(nodes.type_name()));
         for (std::size_t i = 0; i < nodes.size(); ++i)
             if (!nodes[i].is_string())
                 reader.fail(child_pointer(pointer, i),
@@ -262,8 +273,7 @@ void save_project(const fs::path& path, const Project& project) {
     write_file_atomically(file, project_json(project, file));
 }
 
-std::map<std::string, graph::Shape> input_shape_map(const Project& project,
-                                                    const fs::path& file) {
+std::map<std::string, graph::Shape> input_shape_map(const Project& project, const fs::path& file) {
     std::map<std::string, graph::Shape> shapes;
     for (std::size_t i = 0; i < project.input_shapes.size(); ++i) {
         try {
@@ -283,7 +293,8 @@ device::Cluster load_cluster(const Project& project, const fs::path& file) {
         return device::load_cluster(project.cluster->path.string());
     try {
         // Device files named inline resolve against the project's folder.
-        device::Cluster cluster = device::cluster_from_json(*project.cluster->inline_, file.string());
+        device::Cluster cluster =
+            device::cluster_from_json(*project.cluster->inline_, file.string());
         cluster.file = project.cluster->path.string();
         return cluster;
     } catch (const InputError& e) {

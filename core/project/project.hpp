@@ -42,10 +42,15 @@ struct Project {
     nlohmann::json dse = nlohmann::json::object();      // the DSE tab's settings and results
     nlohmann::json grouping = nlohmann::json::object(); // the grouping panel's state
     std::optional<AutosaveInfo> autosave;               // only in autosave side files
+    // What reading the file found and worked around, for people (a model found in its other
+    // form: x.onnx.xz for a missing x.onnx); never written.
+    std::vector<std::string> notes;
 };
 
-// Reads and checks a project; relative paths are resolved against its folder. Throws InputError
-// naming the file, the JSON pointer and what was expected; a newer schema version is refused.
+// Reads and checks a project; relative paths are resolved against its folder. A model that is
+// not there is looked for in its other forms (.onnx, .onnx.xz, .onnx.gz), and one found is
+// used, with a note. Throws InputError naming the file, the JSON pointer and what was expected;
+// a newer schema version is refused.
 Project load_project(const std::filesystem::path& path);
 Project parse_project(const std::string& json_text, const std::filesystem::path& path);
 

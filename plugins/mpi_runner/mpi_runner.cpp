@@ -3,6 +3,7 @@
 #include "core/autodice/package_reader.hpp"
 #include "core/autodice/partition_runner.hpp"
 #include "core/graph/clip_bounds_to_attributes.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
@@ -224,7 +225,7 @@ private:
         const int n = options.inputs;
         Reference reference;
         reference.received.resize(static_cast<std::size_t>(n));
-        auto full = read_net(options.model, options.threads);
+        auto full = read_net(graph::UnpackedModelFile(whole).path(), options.threads);
         std::vector<cv::Mat> graph_inputs;
         for (const int t : whole.inputs)
             graph_inputs.push_back(

@@ -2,6 +2,7 @@
 // inference and reads per-layer times from Net::getPerfProfile, mapped back to the model's nodes
 // (layer_kernels.hpp). docs/profiling.md says which models OpenCV 4.6 runs.
 #include "core/graph/clip_bounds_to_attributes.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "core/profile/measurement_rounds.hpp"
@@ -62,7 +63,7 @@ cv::dnn::Net read_net(const graph::Model& model, const profile::ProfileOptions& 
     try {
         cv::dnn::Net net =
             rewrite ? cv::dnn::readNetFromONNX(rewrite->model.data(), rewrite->model.size())
-                    : cv::dnn::readNetFromONNX(model.file);
+                    : cv::dnn::readNetFromONNX(graph::UnpackedModelFile(model).path().string());
         cv::utils::logging::setLogLevel(level);
         return net;
     } catch (const cv::Exception& e) {
@@ -167,7 +168,7 @@ public:
         }
 
         profile::MeasuredRun run;
-        run.model = std::filesystem::path(model.file).stem().string();
+        run.model = graph::model_name(model.file);
         run.threads = options.threads;
         run.dtype = "float32";
         if (!model.inputs.empty())

@@ -4,6 +4,7 @@
 // a plain session, as a user's inference runs; ONNX Runtime's own profiling trace of a second
 // session, run after each of them, and the optimised graph it saves give the kernels and the
 // nodes each covers, read as `cleave import-profile` reads them (core/profile/ort_profile_import).
+#include "core/graph/model_file.hpp"
 #include "core/graph/written_nodes.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
@@ -198,8 +199,9 @@ public:
         }
         const TemporaryFolder folder("cleave-ort");
         const fs::path optimized = folder.path() / "optimized.onnx";
+        const graph::UnpackedModelFile unpacked(model); // onnxruntime-node reads plain ONNX only
         const nlohmann::json config{{"modules", modules.string()},
-                                    {"model", fs::absolute(model.file).string()},
+                                    {"model", fs::absolute(unpacked.path()).string()},
                                     {"threads", options.threads},
                                     {"inputs", inputs},
                                     {"profile_prefix", (folder.path() / "profile").string()},

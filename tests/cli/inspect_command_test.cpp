@@ -1,4 +1,5 @@
 // `cleave inspect` end to end: the JSON document's exact form, exit codes and messages.
+#include "../core/gzip_stream.hpp"
 #include "cli_run.hpp"
 
 #include <QJsonArray>
@@ -14,6 +15,20 @@ using cleave::test::run_cleave;
 
 QString example(const char* name) {
     return QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx";
+}
+
+QByteArray contents(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The example model compressed: "xz" as the repository holds it, "gz" written into `dir`.
+QString compressed(const QTemporaryDir& dir, const char* name, const QString& format) {
+    if (format == "xz")
+        return QString(CLEAVE_SOURCE_EXAMPLE_MODELS_DIR) + "/" + name + ".onnx.xz";
+    const std::string plain = contents(example(name)).toStdString();
+    return cleave::test::written(dir, QString(name) + ".onnx.gz",
+                                 QByteArray::fromStdString(cleave::test::gzip(plain)));
 }
 
 QStringList keys(const QJsonObject& object) {
@@ -93,6 +108,49 @@ private slots:
         QVERIFY(run.out.isEmpty());
         QCOMPARE(run.err.count('\n'), 1);
         QVERIFY2(run.err.startsWith("cleave: " + path.toUtf8() + ": byte 0: "),
+                 run.err.constData());
+    }
+
+    void compressedModelsGiveThePlainModelsOutput_data() {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("xz, as committed") << "xz";
+        QTest::newRow("gzip") << "gz";
+    }
+    void compressedModelsGiveThePlainModelsOutput() {
+        QFETCH(QString, format);
+        QTemporaryDir dir;
+        const QString plain = example("resnet18");
+        const QString packed = compressed(dir, "resnet18", format);
+        for (const QStringList& options : {QStringList{"--json"}, QStringList{}}) {
+            const Run expected = run_cleave(QStringList{"inspect", plain} + options);
+            const Run run = run_cleave(QStringList{"inspect", packed} + options);
+            QCOMPARE(run.exit_code, 0);
+            QVERIFY(run.err.isEmpty());
+            QVERIFY(run.out.contains(packed.toUtf8()));
+            QCOMPARE(QByteArray(run.out).replace(packed.toUtf8(), "MODEL"),
+                     QByteArray(expected.out).replace(plain.toUtf8(), "MODEL"));
+        }
+    }
+
+    void aCorruptCompressedModelExitsTwoNamingIt_data() {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QByteArray>("name");
+        QTest::newRow("xz") << "xz" << QByteArray("xz");
+        QTest::newRow("gzip") << "gz" << QByteArray("gzip");
+    }
+    void aCorruptCompressedModelExitsTwoNamingIt() {
+        QFETCH(QString, format);
+        QFETCH(QByteArray, name);
+        QTemporaryDir dir;
+        QByteArray bytes = contents(compressed(dir, "resnet18", format));
+        bytes.truncate(bytes.size() / 2);
+        const QString path = cleave::test::written(dir, "cut.onnx." + format, bytes);
+        const Run run = run_cleave({"inspect", path});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY(run.out.isEmpty());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.startsWith("cleave: " + path.toUtf8() + ": byte ") &&
+                     run.err.contains(": not valid " + name + ": "),
                  run.err.constData());
     }
 

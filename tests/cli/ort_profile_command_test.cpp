@@ -6,6 +6,7 @@
 #include "cli_run.hpp"
 #include "core/profile/measured_dataset.hpp"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -80,6 +81,22 @@ private slots:
             QCOMPARE(sorted(mine[k].covers), sorted(theirs.covers));
             QVERIFY(mine[k].us.value_or(0) > 0);
         }
+    }
+
+    void aCompressedModelIsMeasuredFromACopyThatGoesAfterwards() {
+        QTemporaryDir dir;
+        QTemporaryDir scratch; // the system's temporary folder for this run (Node.js logs there)
+        const QString out = dir.filePath("ort.json");
+        qputenv("TMPDIR", scratch.path().toUtf8());
+        const Run run =
+            profile(QString(CLEAVE_SOURCE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx.xz", out);
+        qunsetenv("TMPDIR");
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const auto data = cleave::profile::load_measured_dataset(out.toStdString());
+        QCOMPARE(data.runs.size(), std::size_t{1});
+        QCOMPARE(data.runs[0].model, std::string("squeezenet1_1"));
+        QVERIFY(!data.runs[0].kernels.empty());
+        QCOMPARE(QDir(scratch.path()).entryList({"cleave-*"}, QDir::AllEntries), QStringList{});
     }
 
     void equalConstantsAreListedAsTheSharedDataListsThem() {

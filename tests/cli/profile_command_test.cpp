@@ -6,6 +6,7 @@
 #include "core/graph/onnx_import.hpp"
 #include "core/profile/measured_dataset.hpp"
 
+#include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -116,6 +117,25 @@ private slots:
         const auto data = cleave::profile::load_measured_dataset(out.toStdString());
         const QString problem = partition_problem(load_at("mobilenet_v2", 32), data.runs[0]);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    void aCompressedModelIsMeasuredFromACopyThatGoesAfterwards() {
+        QTemporaryDir dir;
+        QTemporaryDir scratch; // the system's temporary folder for this run
+        const QString out = dir.filePath("opencv.json");
+        qputenv("TMPDIR", scratch.path().toUtf8());
+        const Run run = run_cleave(
+            {"profile", QString(CLEAVE_SOURCE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx.xz",
+             "--backend", "opencv", "--input-shape", "input=1x3x32x32", "--warmup", "1",
+             "--repeats", "3", "--max-rounds", "1", "--out", out});
+        qunsetenv("TMPDIR");
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const auto data = cleave::profile::load_measured_dataset(out.toStdString());
+        QCOMPARE(data.runs.size(), std::size_t{1});
+        QCOMPARE(data.runs[0].model, std::string("squeezenet1_1"));
+        const QString problem = partition_problem(load_at("squeezenet1_1", 32), data.runs[0]);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        QCOMPARE(QDir(scratch.path()).entryList({"cleave-*"}, QDir::AllEntries), QStringList{});
     }
 
     void unknownBackendExitsTwo() {

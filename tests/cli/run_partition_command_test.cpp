@@ -116,6 +116,17 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(written.readAll()).object()["ranks"].toInt(), 2);
     }
 
+    void aCompressedWholeModelIsCheckedAsThePlainOne() {
+        const CliRun run =
+            mpirun(2, {package_, "--model",
+                       QString(CLEAVE_SOURCE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx.xz", "--inputs",
+                       "2", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(summary["inputs"].toInt(), 2);
+        QVERIFY(summary["max_abs_diff"].toDouble() <= 1e-4);
+    }
+
     void predictionSitsBesideTheMeasurement() {
         // The package's keys h1_cpu0, h2_cpu0 are the PEs of xeon2_.
         const CliRun run = mpirun(

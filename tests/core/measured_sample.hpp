@@ -6,6 +6,7 @@
 #include "core/input_error.hpp"
 #include "core/predict/predictor_training.hpp"
 #include "core/profile/measured_dataset.hpp"
+#include "input_error_of.hpp"
 
 #include <functional>
 #include <string>
@@ -46,16 +47,6 @@ struct PreparedSample : MeasuredSample {
 inline const PreparedSample& prepared_sample() {
     static const PreparedSample sample;
     return sample;
-}
-
-// What an InputError thrown by `f` says, as "file | place | problem"; "no error" without one.
-inline std::string input_error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const InputError& e) {
-        return e.file() + " | " + e.place() + " | " + e.problem();
-    }
-    return "no error";
 }
 
 } // namespace cleave::test

@@ -64,9 +64,7 @@ public:
 
     QComboBox* libraryBox() const { return library_; }
     QLineEdit* hostNameEdit() const { return hostName_; }
-    QPushButton* addButton() const { return addButton_; }
     QTableView* hostView() const { return hostView_; }
-    QTableView* linkView() const { return linkView_; }
     ClusterHostModel* hostModel() const { return hosts_; }
     ClusterLinkModel* linkModel() const { return links_; }
     QString errorText() const;

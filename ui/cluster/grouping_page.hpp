@@ -56,7 +56,6 @@ public:
     QSpinBox* groupsBox() const { return groups_; }
     QComboBox* featuresBox() const { return features_; }
     QComboBox* workloadBox() const { return workload_; }
-    QDoubleSpinBox* rateBox() const { return rate_; }
     GroupBarsChart* featureChart() const { return result_->featureChart(); }
     GroupBarsChart* servingChart() const { return result_->servingChart(); }
     QTableView* comparisonTable() const { return result_->comparisonTable(); }

@@ -1,11 +1,13 @@
 #include "ui/latency/measured_comparison_dock.hpp"
 
+#include "core/graph/model_file.hpp"
 #include "ui/charts/measured_scatter_chart.hpp"
 #include "ui/document/studio_document.hpp"
 #include "ui/tables/latency_format.hpp"
 #include "ui/latency/measured_comparison_model.hpp"
 
 #include <QComboBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -90,7 +92,10 @@ const MeasuredRunPtr& MeasuredComparisonDock::run() const {
 }
 
 QString MeasuredComparisonDock::modelName() const {
-    return document_->model() ? QFileInfo(document_->modelPath()).completeBaseName() : QString();
+    // Runs name the model without .onnx, .onnx.xz or .onnx.gz.
+    return document_->model() ? QString::fromStdString(graph::model_name(
+                                    QFile::encodeName(document_->modelPath()).toStdString()))
+                              : QString();
 }
 
 // The runs of the model on show; the first at the model's own input shape is chosen.

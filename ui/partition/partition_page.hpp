@@ -49,7 +49,6 @@ public:
     PartitionView* view() const { return view_; }
     PeFiguresView* figures() const { return figures_; }
     LinkTrafficModel* links() const { return links_; }
-    QTableView* linkView() const { return linkView_; }
     // Runs the mapping on show with Open MPI and lists measured against predicted throughput.
     MeasuredRunsPanel* measuredRuns() const { return measured_; }
     QString summaryText() const; // throughput, latency, bottleneck; or why there is none

@@ -1,8 +1,8 @@
 #include "ui/shell/project_controller.hpp"
 
 #include "core/atomic_file.hpp"
-#include "ui/document/studio_document.hpp"
 #include "ui/document/partition_document.hpp"
+#include "ui/document/studio_document.hpp"
 #include "ui/shell/main_window.hpp"
 
 #include <QAbstractButton>
@@ -33,6 +33,7 @@ constexpr int kAutosaveMs = 2 * 60 * 1000;
 struct ProjectController::Restore {
     QString file; // the file read (the project, or its autosave), for messages
     bool recovered = false;
+    QStringList notes; // what reading it worked around (a model found in its other form)
 };
 
 ProjectController::ProjectController(MainWindow* window, StudioDocument* document)
@@ -180,7 +181,10 @@ void ProjectController::restore(project::Project p, const QString& file, const Q
     if (path_ != path)
         releaseAutosave(false);
     path_ = path;
-    restoring_ = std::make_unique<Restore>(Restore{file, recovered});
+    QStringList notes;
+    for (const auto& note : p.notes)
+        notes << QString::fromStdString(note);
+    restoring_ = std::make_unique<Restore>(Restore{file, recovered, notes});
     updateTitle();
     document_->apply(std::move(p), file); // applied() ends it
 }
@@ -199,9 +203,12 @@ void ProjectController::finishRestore(const QStringList& problems) {
                  problems.join("\n\n"));
         emit restoreFailed(r->file, problems.join("\n"));
     }
-    window_->statusBar()->showMessage(
-        r->recovered ? tr("Recovered %1 from its autosave").arg(name) : tr("Opened %1").arg(name),
-        8000);
+    // Notes are no problem: said in the status bar, not in a box.
+    QString opened =
+        r->recovered ? tr("Recovered %1 from its autosave").arg(name) : tr("Opened %1").arg(name);
+    if (!r->notes.isEmpty())
+        opened += " (" + r->notes.join("; ") + ")";
+    window_->statusBar()->showMessage(opened, r->notes.isEmpty() ? 8000 : 20000);
     if (!path_.isEmpty())
         emit projectFileUsed(path_);
     emit projectOpened(path_);
@@ -220,12 +227,12 @@ bool ProjectController::save() {
 void ProjectController::saveAsDialog() {
     QSettings settings;
     const QString suggested =
-        path_.isEmpty() ? settings.value("lastProjectFolder").toString() + "/" +
-                              (document_->model()
-                                   ? QFileInfo(document_->modelPath()).completeBaseName()
-                                   : tr("untitled")) +
-                              ".cleave"
-                        : path_;
+        path_.isEmpty()
+            ? settings.value("lastProjectFolder").toString() + "/" +
+                  (document_->model() ? QFileInfo(document_->modelPath()).completeBaseName()
+                                      : tr("untitled")) +
+                  ".cleave"
+            : path_;
     QString path = QFileDialog::getSaveFileName(window_, tr("Save Project"), suggested,
                                                 tr("Cleave projects (*.cleave)"));
     if (path.isEmpty())
@@ -272,12 +279,11 @@ bool ProjectController::maybeClose() {
         if (decider_) {
             decision = decider_();
         } else {
-            QMessageBox box(QMessageBox::Question, tr("Save changes?"),
-                            path_.isEmpty()
-                                ? tr("This window's work was never saved as a project.")
+            QMessageBox box(
+                QMessageBox::Question, tr("Save changes?"),
+                path_.isEmpty() ? tr("This window's work was never saved as a project.")
                                 : tr("%1 has unsaved changes.").arg(QFileInfo(path_).fileName()),
-                            QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
-                            window_);
+                QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window_);
             box.setObjectName("unsavedChangesBox");
             box.setInformativeText(tr("Save them in the project before closing?"));
             box.setDefaultButton(QMessageBox::Save);
@@ -319,12 +325,12 @@ bool ProjectController::autosaveNow() {
         return false;
     project::Project p = document_->snapshot();
     const QString path = autosavePath();
-    p.autosave = project::AutosaveInfo{path_.isEmpty() ? std::filesystem::path() : fsPath(path_), {}};
+    p.autosave =
+        project::AutosaveInfo{path_.isEmpty() ? std::filesystem::path() : fsPath(path_), {}};
     const QString text = QString::fromStdString(project::project_json(p, fsPath(path)));
     if (text == lastAutosaveText_)
         return false;
-    p.autosave->written =
-        QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    p.autosave->written = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
     if (!writeAutosave(path, p))
         return false;
     lastAutosaveText_ = text;
@@ -344,8 +350,7 @@ bool ProjectController::writeAutosave(const QString& path, const project::Projec
         ownAutosave_ = path;
     }
     try {
-        write_file_atomically(fsPath(path),
-                              project::project_json(p, fsPath(path)));
+        write_file_atomically(fsPath(path), project::project_json(p, fsPath(path)));
     } catch (const std::exception& e) {
         // Autosave must never interrupt work: say so in the status bar and try again later.
         window_->statusBar()->showMessage(
@@ -395,11 +400,11 @@ void ProjectController::showRecoveryBox(const Recoverable& r) {
     const QString what = r.project.isEmpty()
                              ? tr("Work that was never saved as a project")
                              : tr("Changes to %1").arg(QDir::toNativeSeparators(r.project));
-    auto* box = new QMessageBox(
-        QMessageBox::Question, tr("Recover unsaved work?"),
-        tr("%1 were autosaved at %2, but Cleave ended before they were saved.")
-            .arg(what, QLocale().toString(r.written, QLocale::ShortFormat)),
-        QMessageBox::NoButton, window_);
+    auto* box =
+        new QMessageBox(QMessageBox::Question, tr("Recover unsaved work?"),
+                        tr("%1 were autosaved at %2, but Cleave ended before they were saved.")
+                            .arg(what, QLocale().toString(r.written, QLocale::ShortFormat)),
+                        QMessageBox::NoButton, window_);
     box->setObjectName("recoveryBox");
     box->setTextFormat(Qt::PlainText);
     box->setInformativeText(tr("Recover opens them; Discard deletes the autosave; Later asks "
@@ -412,12 +417,12 @@ void ProjectController::showRecoveryBox(const Recoverable& r) {
     box->setAttribute(Qt::WA_DeleteOnClose);
     connect(box, &QMessageBox::buttonClicked, this,
             [this, box, file = r.autosave](QAbstractButton* button) {
-        const QString name = button->objectName();
-        resolveRecovery(file, name == "recoverButton"   ? RecoveryDecision::recover
-                              : name == "discardButton" ? RecoveryDecision::discard
-                                                        : RecoveryDecision::later);
-        box->close();
-    });
+                const QString name = button->objectName();
+                resolveRecovery(file, name == "recoverButton"   ? RecoveryDecision::recover
+                                      : name == "discardButton" ? RecoveryDecision::discard
+                                                                : RecoveryDecision::later);
+                box->close();
+            });
     recoveryBox_ = box;
     box->open(); // window-modal, not blocking: the studio goes on loading behind it
 }
@@ -475,9 +480,8 @@ bool ProjectController::isEmptyWindow() const {
 
 QString ProjectController::exampleProjectPath() {
     const QDir program(QCoreApplication::applicationDirPath());
-    for (const QString& candidate :
-         {program.filePath("../examples/example.cleave"),
-          program.filePath("../share/cleave/examples/example.cleave")}) {
+    for (const QString& candidate : {program.filePath("../examples/example.cleave"),
+                                     program.filePath("../share/cleave/examples/example.cleave")}) {
         if (!QFileInfo::exists(candidate))
             continue;
         try {

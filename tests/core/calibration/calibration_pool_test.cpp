@@ -56,20 +56,6 @@ private slots:
             QVERIFY2(families.count(family), family);
     }
 
-    void exampleModelsAreFoundPackedOrUnpackedOncePerName() {
-        QTemporaryDir dir;
-        const std::string folder = dir.path().toStdString();
-        std::ofstream(folder + "/a.onnx") << "x";
-        std::ofstream(folder + "/a.onnx.xz") << "x";
-        std::ofstream(folder + "/b.onnx.xz") << "x";
-        std::ofstream(folder + "/readme.txt") << "x";
-        const auto found = calibration::example_models_in(folder);
-        QCOMPARE(found.size(), std::size_t{2});
-        QCOMPARE(found[0].filename().string(), std::string("a.onnx")); // unpacked, read in place
-        QCOMPARE(found[1].filename().string(), std::string("b.onnx.xz"));
-        QVERIFY(calibration::example_models_in(folder + "/none").empty());
-    }
-
     void aPackedExampleIsUnpackedWhereTheCalibrationWorks() {
         QTemporaryDir dir;
         const std::string folder = dir.path().toStdString();

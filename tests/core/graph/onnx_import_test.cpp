@@ -1,8 +1,10 @@
 // The ONNX importer: real models give torchvision's published figures, and every kind of bad
 // file is refused with one precise message.
+#include "../gzip_stream.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/task_control.hpp"
+#include "core/xz_codec.hpp"
 #include "onnx_builder.hpp"
 
 #include <QTemporaryDir>
@@ -236,6 +238,43 @@ private slots:
         std::ofstream(dir.filePath("weights/w.bin").toStdString(), std::ios::binary) << payload;
         b.save(dir.filePath("model.onnx").toStdString());
         const Model model = load_model(dir.filePath("model.onnx").toStdString());
+        QCOMPARE(model.weight_parameters, std::int64_t(4 * 3 * 3 * 3));
+    }
+
+    void compressedModelsLoadAsThePlainOne_data() {
+        QTest::addColumn<QString>("format");
+        QTest::newRow("xz, as committed") << "xz";
+        QTest::newRow("gzip") << "gz";
+    }
+    void compressedModelsLoadAsThePlainOne() {
+        QFETCH(QString, format);
+        QTemporaryDir dir;
+        std::string file = std::string(CLEAVE_SOURCE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx.xz";
+        if (format == "gz") {
+            std::ifstream in(example("resnet18"), std::ios::binary);
+            const std::string plain{std::istreambuf_iterator<char>(in), {}};
+            file = dir.filePath("resnet18.onnx.gz").toStdString();
+            std::ofstream(file, std::ios::binary) << cleave::test::gzip(plain);
+        }
+        const Model packed = load_model(file);
+        const Model plain = load_model(example("resnet18"));
+        QCOMPARE(packed.file, file);
+        QCOMPARE(packed.nodes.size(), plain.nodes.size());
+        QCOMPARE(packed.weight_parameters, plain.weight_parameters);
+        QCOMPARE(packed.macs, plain.macs);
+        QCOMPARE(packed.nodes.back().name, plain.nodes.back().name);
+    }
+
+    void externalDataOfACompressedModelIsReadFromItsFolder() {
+        QTemporaryDir dir;
+        OnnxBuilder b = small_conv_model();
+        const std::string payload = b.make_external(0, "weights/w.bin");
+        QDir(dir.path()).mkpath("weights");
+        std::ofstream(dir.filePath("weights/w.bin").toStdString(), std::ios::binary) << payload;
+        const auto bytes = b.bytes();
+        std::ofstream(dir.filePath("model.onnx.xz").toStdString(), std::ios::binary)
+            << cleave::xz_compress({reinterpret_cast<const char*>(bytes.data()), bytes.size()});
+        const Model model = load_model(dir.filePath("model.onnx.xz").toStdString());
         QCOMPARE(model.weight_parameters, std::int64_t(4 * 3 * 3 * 3));
     }
 

@@ -1,10 +1,9 @@
-// Arch2End device vectors (HP, HE, HA) from measured runs, their file, the grouping features
-// built from them, and the Case 2 serving simulation.
+// Arch2End device vectors (HP, HE, HA) from measured runs, their file, and the grouping features
+// built from them.
 #include "../library_cluster.hpp"
 #include "../measured_sample.hpp"
 #include "core/device/device_library.hpp"
 #include "core/grouping/device_vectors.hpp"
-#include "core/grouping/serving_simulation.hpp"
 #include "core/input_error.hpp"
 
 #include <QTemporaryDir>
@@ -166,39 +165,6 @@ private slots:
             QVERIFY2(std::string(e.what()).find("/devices/d/hp_ms/1") != std::string::npos,
                      e.what());
         }
-    }
-
-    void servingALightLoadHasNoQueue() {
-        // 1 device at 1 ms an image, 20 tasks/s of 1 image: tasks almost never meet.
-        const auto r = grouping::simulate_serving({0}, 1, {1.0},
-                                                  {.rate_per_s = 20, .duration_s = 50, .batch = 1});
-        QVERIFY(r.groups[0].tasks > 800 && r.groups[0].tasks < 1200);
-        QVERIFY(r.groups[0].mean_latency_ms >= 1.0 && r.groups[0].mean_latency_ms < 1.05);
-        QCOMPARE(r.latency_std_ms, 0.0);
-        QCOMPARE(r.groups[0].images_per_s, 1000.0);
-    }
-
-    void servingShowsAnUnbalancedGrouping() {
-        // Four devices: two fast (1 ms), two slow (4 ms). Balanced: one of each per group.
-        const std::vector<double> ms{1, 1, 4, 4};
-        const grouping::ServingOptions load{.rate_per_s = 100, .duration_s = 20, .batch = 4};
-        const auto balanced = grouping::simulate_serving({0, 1, 0, 1}, 2, ms, load);
-        const auto unbalanced = grouping::simulate_serving({0, 0, 1, 1}, 2, ms, load);
-        // Per group 50 tasks/s x 16 ms = 0.8 of one slow device: the slow pair queues, the fast
-        // pair does not.
-        QVERIFY(unbalanced.latency_std_ms > 5 * balanced.latency_std_ms);
-        QVERIFY(unbalanced.groups[1].mean_latency_ms > unbalanced.groups[0].mean_latency_ms);
-        // The same seed, the same arrivals.
-        const auto again = grouping::simulate_serving({0, 1, 0, 1}, 2, ms, load);
-        QCOMPARE(again.mean_latency_ms, balanced.mean_latency_ms);
-        // Overload: arrivals stop at 20 s, the queue drains later.
-        const auto over = grouping::simulate_serving(
-            {0, 0, 1, 1}, 2, ms, {.rate_per_s = 400, .duration_s = 20, .batch = 4});
-        QVERIFY(over.groups[1].completion_s > 25);
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 grouping::simulate_serving({0, 0}, 2, {1, 1}, load));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 grouping::simulate_serving({0, 1}, 2, {1, 0}, load));
     }
 };
 

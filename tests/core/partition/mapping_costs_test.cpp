@@ -244,13 +244,6 @@ private slots:
             QVERIFY2(message.find("peak FP32 rate") != std::string::npos, e.what());
         }
     }
-
-    void powerFallsBackToTheHighestPowerMode() {
-        const auto nx = *device::library_device("jetson-xavier-nx");
-        const auto power = device::pe_power(nx, nx.processing_elements[1]);
-        QCOMPARE(power.busy_w, 15.0);
-        QCOMPARE(power.communication_w, 15.0);
-    }
 };
 
 QTEST_APPLESS_MAIN(MappingCostsTest)

@@ -12,7 +12,8 @@
 
 namespace cleave::test {
 
-inline graph::Model tiny_partition_model() {
+// The model as an ONNX file holds it, for tests that write it out.
+inline std::vector<std::uint8_t> tiny_partition_model_bytes() {
     OnnxBuilder b;
     b.input("x", {1, 256});
     b.initializer("W", {256, 256});
@@ -21,7 +22,11 @@ inline graph::Model tiny_partition_model() {
     b.node("Relu", {"/blk/b"}, {"/blk/c"}, "relu2");
     b.node("Add", {"/blk/a", "/blk/c"}, {"d"}, "add3");
     b.output("d");
-    return graph::load_model_from_bytes(b.bytes(), "tiny.onnx");
+    return b.bytes();
+}
+
+inline graph::Model tiny_partition_model() {
+    return graph::load_model_from_bytes(tiny_partition_model_bytes(), "tiny.onnx");
 }
 
 // One kernel per node.

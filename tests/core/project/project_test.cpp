@@ -4,6 +4,7 @@
 // and bad files named with the JSON pointer and what was expected.
 #include "../partition/tiny_partition_model.hpp"
 #include "core/autodice/mapping_file.hpp"
+#include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/project/project.hpp"
 
@@ -41,6 +42,11 @@ std::string error_of(Load load) {
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// A project that names only its model.
+std::string model_only(const std::string& model) {
+    return R"({"format": "cleave-project", "version": 1, "model": {"path": ")" + model + R"("}})";
 }
 
 std::string parse_error(const std::string& text) {
@@ -222,6 +228,61 @@ private slots:
                      (c.text + " -> " + message).c_str());
             QVERIFY2(contains(message, c.expected), (c.text + " -> " + message).c_str());
         }
+    }
+
+    void aMissingModelIsFoundCompressedWithANote() {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        write(folder / "models" / "m.onnx.xz", "x");
+        write(folder / "p.cleave", model_only("models/m.onnx"));
+        const auto p = project::load_project(folder / "p.cleave");
+        QCOMPARE(p.model, folder / "models" / "m.onnx.xz");
+        QCOMPARE(p.notes, std::vector<std::string>{
+                              (folder / "p.cleave").string() +
+                              " /model/path: models/m.onnx is not there; models/m.onnx.xz, the "
+                              "same model compressed, is opened instead"});
+    }
+
+    void aMissingCompressedModelIsFoundUnpackedWithANote() {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        write(folder / "m.onnx", "x");
+        write(folder / "p.cleave", model_only("m.onnx.gz"));
+        const auto p = project::load_project(folder / "p.cleave");
+        QCOMPARE(p.model, folder / "m.onnx");
+        QCOMPARE(p.notes.size(), std::size_t{1});
+        QVERIFY2(contains(p.notes[0], "m.onnx.gz is not there; m.onnx, the same model unpacked"),
+                 p.notes[0].c_str());
+    }
+
+    void aModelThatIsThereOrNowhereIsKeptWithoutANote() {
+        QTemporaryDir dir;
+        const fs::path folder = dir.path().toStdString();
+        write(folder / "m.onnx", "x");
+        write(folder / "m.onnx.xz", "x");
+        write(folder / "p.cleave", model_only("m.onnx.xz"));
+        write(folder / "q.cleave", model_only("gone.onnx"));
+        const auto p = project::load_project(folder / "p.cleave");
+        QCOMPARE(p.model, folder / "m.onnx.xz");
+        QVERIFY(p.notes.empty());
+        const auto q = project::load_project(folder / "q.cleave");
+        QCOMPARE(q.model, folder / "gone.onnx"); // opening it says what is missing
+        QVERIFY(q.notes.empty());
+    }
+
+    void theExampleProjectOpensFromTheRepository() {
+        // The repository holds examples/models/resnet101.onnx.xz; the project names the .onnx
+        // that the build folder unpacks.
+        const auto p =
+            project::load_project(fs::path(CLEAVE_SOURCE_EXAMPLES_DIR) / "example.cleave");
+        QVERIFY2(fs::exists(p.model), p.model.c_str());
+        const graph::Model model = graph::load_model(p.model);
+        const graph::Model unpacked =
+            graph::load_model(std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/resnet101.onnx");
+        QCOMPARE(model.nodes.size(), unpacked.nodes.size());
+        const auto cluster =
+            project::load_cluster(p, fs::path(CLEAVE_SOURCE_EXAMPLES_DIR) / "example.cleave");
+        QCOMPARE(cluster.hosts.size(), std::size_t{8});
     }
 
     void missingFileIsNamed() {

@@ -422,7 +422,7 @@ private slots:
         panel->workloadBox()->setCurrentIndex(
             panel->workloadBox()->findData("squeezenet1_1@1x3x224x224"));
         // The rate starts at 80 % of what the cluster can serve.
-        const double rate = panel->rateBox()->value();
+        const double rate = panel->document()->request().serving.rate_per_s;
         QVERIFY(rate > 1 && rate != cleave::grouping::ServingOptions{}.rate_per_s);
         QVERIFY(group(*panel));
         QCOMPARE(panel->errorText(), QString());
@@ -456,14 +456,14 @@ private slots:
         ClusterPage other{&otherCluster, &otherGrouping};
         other.setCluster(cluster);
         QCOMPARE(other.groupingPage()->document()->restoreState(state), QString());
-        QCOMPARE(other.groupingPage()->groupsBox()->value(), 4);
-        QCOMPARE(other.groupingPage()->workloadBox()->currentData().toString(),
-                 QString("squeezenet1_1@1x3x224x224"));
+        const auto restored = other.groupingPage()->document()->request();
+        QCOMPARE(restored.groups, 4);
+        QCOMPARE(restored.workload, std::string("squeezenet1_1@1x3x224x224"));
         QCOMPARE(panelGroups(*other.groupingPage(), *cluster), expected);
         QCOMPARE(other.groupingPage()->document()->outcome()->chosen.serving->latency_std_ms,
                  served.latency_std_ms);
         QCOMPARE(other.groupingPage()->comparisonTable()->model()->rowCount(), 5);
-        QCOMPARE(other.groupingPage()->rateBox()->value(), rate);
+        QCOMPARE(restored.serving.rate_per_s, rate);
         // Another cluster keeps the settings only.
         ClusterDocument smallCluster;
         GroupingDocument smallGrouping{&smallCluster};

@@ -5,8 +5,8 @@
 // Also: the shipped example project, the title's '*', and the question on closing.
 #include "../studio_workflow.hpp"
 #include "ui/cluster/cluster_page.hpp"
-#include "ui/graph/graph_page.hpp"
 #include "ui/dse/dse_front_model.hpp"
+#include "ui/graph/graph_page.hpp"
 #include "ui/latency/kernel_dock.hpp"
 #include "ui/shell/start_page.hpp"
 
@@ -16,6 +16,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QUndoStack>
@@ -33,9 +34,7 @@ class WorkflowTest : public QObject {
     cleave::partition::Mapping applied_;
     std::vector<cleave::dse::Solution> front_;
 
-    cleave::ui::PartitionDocument* document() const {
-        return window_->partitionPage()->document();
-    }
+    cleave::ui::PartitionDocument* document() const { return window_->partitionPage()->document(); }
 
 private slots:
     void initTestCase() {
@@ -101,7 +100,8 @@ private slots:
         applied_ = document()->mapping();
         QVERIFY(!cleave::test::sameMapping(applied_, before));
         QVERIFY(cleave::test::sameMapping(
-            applied_, window_->dsePage()->document()->front()[static_cast<std::size_t>(row)].mapping));
+            applied_,
+            window_->dsePage()->document()->front()[static_cast<std::size_t>(row)].mapping));
         QCOMPARE(window_->centralTabs()->currentWidget(), window_->partitionPage());
         QVERIFY(window_->project()->isModified());
         cleave::test::screenshot(*window_, window_->partitionPage(), "5-solution-applied");
@@ -133,7 +133,8 @@ private slots:
         QVERIFY(saved.contains("\"inline\""));
         QVERIFY(!QFile::exists(project_ + ".autosave"));
         // A clean window closes without a question.
-        window_->project()->setCloseDecider([] { return ProjectController::CloseDecision::cancel; });
+        window_->project()->setCloseDecider(
+            [] { return ProjectController::CloseDecision::cancel; });
         QVERIFY(window_->close());
         window_.reset();
     }
@@ -174,7 +175,8 @@ private slots:
         QVERIFY(!window_->close());
         QVERIFY(window_->isVisible());
         // Discard: it closes, and the project keeps what was saved.
-        window_->project()->setCloseDecider([] { return ProjectController::CloseDecision::discard; });
+        window_->project()->setCloseDecider(
+            [] { return ProjectController::CloseDecision::discard; });
         QVERIFY(window_->close());
         const auto saved = cleave::project::load_project(project_.toStdString());
         QVERIFY(!saved.mapping.empty());
@@ -186,7 +188,8 @@ private slots:
         QVERIFY2(QFile::exists(example), qPrintable(example));
         MainWindow window;
         window.show();
-        // The start page's button (cleave-studio finds the file beside itself; this test, elsewhere).
+        // The start page's button (cleave-studio finds the file beside itself; this test,
+        // elsewhere).
         auto* button = window.startPage()->exampleButton();
         window.startPage()->setExampleProject(QString());
         QVERIFY(button->isHidden());
@@ -198,6 +201,35 @@ private slots:
         QCOMPARE(QFileInfo(window.modelPath()).fileName(), QString("resnet101.onnx"));
         QCOMPARE(window.document()->mapping()->request().cluster->hosts.size(), std::size_t{8});
         QVERIFY(window.partitionPage()->document()->hasMapping());
+        QVERIFY(!window.project()->isModified());
+    }
+
+    // A fresh clone holds the example's model only compressed (models/resnet101.onnx.xz): the
+    // project names models/resnet101.onnx and opens with no box, its note in the status bar.
+    void theExampleProjectOpensFromAFreshClone() {
+        const QDir source(QStringLiteral(CLEAVE_SOURCE_EXAMPLES_DIR));
+        const QDir clone(dir_.filePath("clone/examples"));
+        QVERIFY(clone.mkpath("models") && clone.mkpath("clusters"));
+        for (const char* file :
+             {"example.cleave", "models/resnet101.onnx.xz", "clusters/nx8.cluster.json"})
+            QVERIFY2(QFile::copy(source.filePath(file), clone.filePath(file)), file);
+        QVERIFY(!QFile::exists(clone.filePath("models/resnet101.onnx")));
+        MainWindow window;
+        window.show();
+        QSignalSpy opened(window.project(), &ProjectController::projectOpened);
+        QSignalSpy failed(window.project(), &ProjectController::restoreFailed);
+        QVERIFY(window.project()->openProject(clone.filePath("example.cleave")));
+        QVERIFY(opened.wait(60000));
+        QCOMPARE(failed.count(), 0);
+        const auto boxes = window.findChildren<QMessageBox*>();
+        for (const auto* box : boxes)
+            QVERIFY2(!box->isVisible(), qPrintable(box->text()));
+        QCOMPARE(QFileInfo(window.modelPath()).fileName(), QString("resnet101.onnx.xz"));
+        QCOMPARE(window.document()->mapping()->request().cluster->hosts.size(), std::size_t{8});
+        QVERIFY(window.partitionPage()->document()->hasMapping());
+        const QString status = window.statusBar()->currentMessage();
+        QVERIFY2(status.contains("resnet101.onnx.xz") && status.contains("compressed"),
+                 qPrintable(status));
         QVERIFY(!window.project()->isModified());
     }
 

@@ -170,10 +170,9 @@ private slots:
         QVERIFY(!panel.runButton()->isEnabled());
         QVERIFY(waitFinished(panel));
         QVERIFY(!panel.isRunning());
-        const auto& result = panel.runner()->result();
         QVERIFY2(panel.runner()->error().isEmpty(), qPrintable(panel.runner()->error()));
-        QVERIFY(!result.cancelled);
-        QCOMPARE(result.evaluations, std::int64_t{8 * 31});
+        QVERIFY(!panel.document()->cancelled());
+        QCOMPARE(panel.document()->evaluations(), std::int64_t{8 * 31});
         QCOMPARE(panel.progressBar()->value(), 8 * 31);
         QVERIFY(panel.statusText().startsWith("Done"));
 
@@ -185,7 +184,8 @@ private slots:
         QCOMPARE(panel.table()->model()->index(0, 0).data().toString(),
                  QString::number(panel.document()->front()[0].throughput_per_s, 'f', 1));
         auto* hypervolume = panel.hypervolumeChart()->series();
-        QCOMPARE(static_cast<std::size_t>(hypervolume->count()), result.history.size());
+        QCOMPARE(static_cast<std::size_t>(hypervolume->count()),
+                 panel.document()->history().size());
         QVERIFY(hypervolume->at(hypervolume->count() - 1).y() > 0);
         int points = 0;
         for (auto* series : panel.frontChart()->series())
@@ -274,12 +274,12 @@ private slots:
 
         panel.cancelButton()->click();
         QVERIFY(waitFinished(panel));
-        const auto& result = panel.runner()->result();
-        QVERIFY(result.cancelled);
-        QVERIFY(result.evaluations < std::int64_t{8} * 1000001);
+        QVERIFY(panel.document()->cancelled());
+        QVERIFY(panel.document()->evaluations() < std::int64_t{8} * 1000001);
         QVERIFY(!panel.document()->front().empty());
-        QCOMPARE(panel.document()->front().size(), result.front.size());
-        QCOMPARE(panel.table()->model()->rowCount(), static_cast<int>(result.front.size()));
+        QCOMPARE(panel.document()->front().size(), panel.runner()->result().front.size());
+        QCOMPARE(panel.table()->model()->rowCount(),
+                 static_cast<int>(panel.document()->front().size()));
         QVERIFY2(panel.statusText().startsWith("Cancelled"), qPrintable(panel.statusText()));
         QVERIFY(panel.runButton()->isEnabled());
         QVERIFY(!panel.cancelButton()->isEnabled());
@@ -686,9 +686,9 @@ private slots:
         DsePage restored(&restoredDse);
         QVERIFY(restored.document()->front().empty());
         QVERIFY2(restored.document()->restoreState(saved).isEmpty(), qPrintable(restored.statusText()));
-        QCOMPARE(restored.seedBox()->value(), 7);
-        QCOMPARE(restored.populationBox()->value(), 8);
-        QCOMPARE(restored.levelsBox()->currentData().toInt(), 1);
+        QCOMPARE(restored.document()->settings().seed, 7u);
+        QCOMPARE(restored.document()->settings().population, 8);
+        QCOMPARE(restored.document()->settings().levels, 1);
         QCOMPARE(restored.colourBox()->currentText(), QString("generation"));
         QCOMPARE(restored.dominatedBox()->currentText(), QString("marked"));
         QCOMPARE(restored.infeasibleBox()->currentText(), QString("shown"));
@@ -735,33 +735,6 @@ private slots:
         QVERIFY(!refusing.document()->restoreState(other).isEmpty());
         QVERIFY2(refusing.statusText().contains("41 kernels"), qPrintable(refusing.statusText()));
         QVERIFY(refusing.document()->front().empty());
-    }
-
-    void evaluatedPointsKeepTheMostRecent() {
-        cleave::ui::DseEvaluatedPoints points(3);
-        std::vector<cleave::dse::Solution> batch;
-        for (int i = 0; i < 5; ++i) {
-            cleave::dse::Solution s;
-            s.mapping.points = {i + 1};
-            s.mapping.pes = {0, 1};
-            s.objectives = {1.0 * i};
-            s.generation = i;
-            batch.push_back(s);
-        }
-        points.merge(batch);
-        QCOMPARE(points.size(), std::size_t(3));
-        QCOMPARE(points.points().front().mapping.points, std::vector<int>{3});
-        QCOMPARE(points.find(batch[0].mapping), -1);
-        // Seen again: new figures, its first generation, now the most recent.
-        auto again = batch[2];
-        again.objectives = {42.0};
-        again.generation = 9;
-        points.merge({again});
-        QCOMPARE(points.size(), std::size_t(3));
-        QCOMPARE(points.find(batch[2].mapping), 2);
-        QCOMPARE(points.points().back().objectives, std::vector<double>{42.0});
-        QCOMPARE(points.points().back().generation, 2);
-        QCOMPARE(points.points().front().mapping.points, std::vector<int>{4});
     }
 };
 

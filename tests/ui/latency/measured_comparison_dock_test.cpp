@@ -128,6 +128,18 @@ private slots:
         QVERIFY(window.comparisonDock()->summary() != summary);
     }
 
+    void aCompressedModelFindsTheRunsOfItsName() {
+        MainWindow window;
+        QSignalSpy shown(&window, &MainWindow::modelShown);
+        window.openFile(QString(CLEAVE_SOURCE_EXAMPLE_MODELS_DIR) + "/resnet18.onnx.xz");
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(window.model()->nodes.size(), std::size_t{69});
+        QVERIFY(openMeasurements(window, kSample));
+        QVERIFY(window.comparisonDock()->run());
+        QCOMPARE(QString::fromStdString(window.comparisonDock()->run()->model),
+                 QString("resnet18"));
+    }
+
     void modelWithoutARunSaysSo() {
         MainWindow window;
         QVERIFY(openModel(window, "resnet50"));

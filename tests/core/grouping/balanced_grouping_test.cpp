@@ -1,19 +1,17 @@
-// Balanced grouping: the objective (Arch2End Eq. 6), the feature vectors of devices, the
-// incremental move/swap deltas, the exact solver on hand-checked cases and the local search
-// against it on random clusters of library devices.
+// Balanced device grouping (Arch2End, Case 2): the greedy start, the descent by moves and swaps,
+// the seeded local search and the exact solver, on hand-checked cases, against brute force, and
+// the local search against the exact optimum on random clusters of library devices.
 #include "../library_cluster.hpp"
 #include "core/device/device_library.hpp"
 #include "core/grouping/balanced_grouping.hpp"
 #include "core/grouping/device_features.hpp"
-#include "core/input_error.hpp"
 
-#include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 using namespace cleave;
 using grouping::FeatureMatrix;
@@ -52,17 +50,57 @@ std::vector<int> group_sizes(const std::vector<int>& group_of, int groups) {
 
 } // namespace
 
-class GroupingTest : public QObject {
+class BalancedGroupingTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void objectiveIsSummedPopulationVarianceOfGroupSums() {
-        const FeatureMatrix one{{1}, {2}, {3}};
-        QCOMPARE(grouping::balance_objective(one, {0, 0, 1}, 2), 0.0); // sums 3, 3
-        QCOMPARE(grouping::balance_objective(one, {0, 1, 1}, 2), 4.0); // sums 1, 5
-        // Two features add: sums (1, 10) and (5, 2): variances 4 and 16.
-        const FeatureMatrix two{{1, 10}, {2, 0}, {3, 2}};
-        QCOMPARE(grouping::balance_objective(two, {0, 1, 1}, 2), 20.0);
+    // 3, 3, 2, 2, 2 into two groups: the best is {3, 3} and {2, 2, 2}, six each. The greedy start
+    // (largest first into the lightest group) ends at 7 and 5; one swap of a 3 and a 2 evens them.
+    void twoGroupsOfFiveDevicesReachTheKnownBest() {
+        const FeatureMatrix values{{3}, {3}, {2}, {2}, {2}};
+        const auto greedy = grouping::greedy_grouping(values, 2);
+        QCOMPARE(greedy.group_of, (std::vector<int>{0, 1, 0, 1, 0}));
+        QCOMPARE(greedy.objective, 1.0);
+        std::int64_t steps = 0;
+        const auto descended = grouping::descend(values, greedy.group_of, 2, true, &steps);
+        QCOMPARE(descended.group_of, (std::vector<int>{0, 0, 1, 1, 1}));
+        QCOMPARE(descended.objective, 0.0);
+        QCOMPARE(steps, std::int64_t{1});
+        const auto search = grouping::balance_local_search(values, 2, {.restarts = 3, .kicks = 5});
+        QCOMPARE(search.best.group_of, (std::vector<int>{0, 0, 1, 1, 1}));
+        QCOMPARE(search.best.objective, 0.0);
+        QCOMPARE(search.starts, 4);
+        QCOMPARE(search.starts_reaching_best, 4);
+        QCOMPARE(grouping::balance_exact(values, 2).group_of, (std::vector<int>{0, 0, 1, 1, 1}));
+        // Taking the first improving move or swap ends there too.
+        QCOMPARE(grouping::descend(values, greedy.group_of, 2, false).objective, 0.0);
+    }
+
+    void fourDevicesIntoTwoGroupsPairTheLargestWithTheSmallest() {
+        // 5 + 2 = 4 + 3: the only split with equal sums.
+        const FeatureMatrix values{{5}, {4}, {3}, {2}};
+        for (const auto& found :
+             {grouping::balance_local_search(values, 2).best, grouping::balance_exact(values, 2)}) {
+            QCOMPARE(found.group_of, (std::vector<int>{0, 1, 1, 0}));
+            QCOMPARE(found.objective, 0.0);
+        }
+    }
+
+    void groupsAreNumberedByTheirFirstDevice() {
+        QCOMPARE(grouping::canonical_groups({2, 2, 0, 1, 0}), (std::vector<int>{0, 0, 1, 2, 1}));
+        QCOMPARE(grouping::canonical_groups({1, 0}), (std::vector<int>{0, 1}));
+        QVERIFY(grouping::canonical_groups({}).empty());
+    }
+
+    void groupsMustNumberOneToTheDevices() {
+        const FeatureMatrix values{{1}, {2}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, grouping::greedy_grouping(values, 0));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, grouping::greedy_grouping(values, 3));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, grouping::balance_local_search(values, 3));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, grouping::balance_exact(values, 0));
+        // The exact solver stops at kExactMaxDevices.
+        const FeatureMatrix many(grouping::kExactMaxDevices + 1, std::vector<double>{1.0});
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, grouping::balance_exact(many, 2));
     }
 
     void exactSolverSplitsIntoEqualSums() {
@@ -114,45 +152,6 @@ private slots:
             for (const int size : group_sizes(exact.group_of, groups))
                 QVERIFY(size > 0);
         }
-    }
-
-    void deltasEqualFullRecomputation() {
-        std::mt19937_64 rng(11);
-        std::uniform_real_distribution<double> uniform(0.0, 1.0);
-        const int groups = 4;
-        FeatureMatrix values(20, std::vector<double>(5));
-        for (auto& row : values)
-            for (auto& x : row)
-                x = uniform(rng);
-        std::vector<int> start(values.size());
-        for (std::size_t d = 0; d < start.size(); ++d)
-            start[d] = static_cast<int>(d % groups);
-        grouping::GroupState state(values, start, groups);
-        for (int step = 0; step < 2000; ++step) {
-            const std::size_t d = rng() % values.size();
-            const double before = grouping::balance_objective(values, state.group_of(), groups);
-            double delta = 0;
-            if (step % 2 == 0) {
-                const int to = static_cast<int>(rng() % groups);
-                if (to == state.group_of()[d])
-                    continue;
-                delta = state.move_delta(d, to);
-                state.move(d, to);
-            } else {
-                const std::size_t e = rng() % values.size();
-                if (state.group_of()[e] == state.group_of()[d])
-                    continue;
-                delta = state.swap_delta(d, e);
-                state.swap(d, e);
-            }
-            const double after = grouping::balance_objective(values, state.group_of(), groups);
-            QVERIFY(std::abs(after - before - delta) < 1e-9);
-            QVERIFY(std::abs(state.objective() - after) < 1e-9);
-        }
-        const auto sums = grouping::group_sums(values, state.group_of(), groups);
-        for (int g = 0; g < groups; ++g)
-            for (std::size_t f = 0; f < 5; ++f)
-                QVERIFY(std::abs(state.sum(g, f) - sums[g][f]) < 1e-9);
     }
 
     void noGroupIsLeftEmpty() {
@@ -209,87 +208,7 @@ private slots:
         qInfo("local search reached the exact optimum on %d of %d instances", reached, instances);
         QVERIFY(reached >= instances * 95 / 100);
     }
-
-    void flopsSumsPeakFp32OverProcessingElements() {
-        const auto table = grouping::flops_features(test::library_cluster(
-            {"jetson-orin-nano", "nvidia-t4", "raspberry-pi-4", "xeon-ort-1t"}));
-        QCOMPARE(table.features, (std::vector<std::string>{"fp32_gflops"}));
-        QCOMPARE(table.hosts, (std::vector<std::string>{"h1", "h2", "h3", "h4"}));
-        QCOMPARE(table.values[0][0], 144.0 + 1280.0); // CPU and GPU
-        QCOMPARE(table.values[1][0], 8100.0);
-        QCOMPARE(table.values[2][0], 48.0); // the Pi 4's derived 4 x 1.5 GHz x 8
-        QCOMPARE(table.values[3][0], 0.0);  // a measured device carries no datasheet figures
-        QCOMPARE(table.notes.size(), std::size_t(1));
-        QVERIFY(table.notes[0].starts_with("h4 (xeon-ort-1t): no fp32 peak"));
-    }
-
-    void configIsTheDatasheetVector() {
-        const auto table =
-            grouping::config_features(test::library_cluster({"jetson-xavier-nx", "nvidia-v100"}));
-        QCOMPARE(table.features,
-                 (std::vector<std::string>{"cpu_cores", "cpu_core_ghz", "gpu_sms", "gpu_cuda_cores",
-                                           "memory_bandwidth_gbs", "memory_capacity_gib"}));
-        const std::vector<double> nx{6, 6 * 1.9, 6, 384, 51.2, 8};
-        const std::vector<double> v100{0, 0, 80, 5120, 900, 32};
-        for (std::size_t f = 0; f < nx.size(); ++f) {
-            QVERIFY(std::abs(table.values[0][f] - nx[f]) < 1e-12);
-            QCOMPARE(table.values[1][f], v100[f]);
-        }
-        QVERIFY(table.notes.empty());
-    }
-
-    void normalisingDividesEachFeatureByItsLargestMagnitude() {
-        const auto result = grouping::normalised({{2, 0, -4}, {8, 0, 1}});
-        QCOMPARE(result, (FeatureMatrix{{0.25, 0, -1}, {1, 0, 0.25}}));
-        QCOMPARE(grouping::feature_scales({{2, 0, -4}, {8, 0, 1}}), (std::vector<double>{8, 0, 4}));
-    }
-
-    void unknownFeatureSetIsAnInputError() {
-        const auto cluster = test::library_cluster({"jetson-nano"});
-        try {
-            grouping::cluster_features(cluster, "hp");
-            QFAIL("no error");
-        } catch (const InputError& e) {
-            QCOMPARE(QString::fromStdString(e.place()), QString("--features"));
-            QVERIFY(e.problem().find("expected one of flops, config") != std::string::npos);
-        }
-    }
-
-    void featuresFileGivesEachHostItsVector() {
-        QTemporaryDir dir;
-        const auto cluster = test::library_cluster({"jetson-nano", "nvidia-t4"});
-        const auto write = [&](const char* text) {
-            const std::string path = dir.filePath("f.json").toStdString();
-            std::ofstream(path) << text;
-            return path;
-        };
-        auto table =
-            grouping::features_from_file(write(R"({"h2": [3, 4], "h1": [1, 2]})"), cluster);
-        QCOMPARE(table.values, (FeatureMatrix{{1, 2}, {3, 4}}));
-        QCOMPARE(table.features, (std::vector<std::string>{"f0", "f1"}));
-        table = grouping::features_from_file(
-            write(
-                R"({"features": ["hp_resnet", "hp_vgg"], "hosts": {"h1": [1, 2], "h2": [3, 4]}})"),
-            cluster);
-        QCOMPARE(table.features, (std::vector<std::string>{"hp_resnet", "hp_vgg"}));
-
-        const auto place_of = [&](const char* text) -> QString {
-            try {
-                grouping::features_from_file(write(text), cluster);
-            } catch (const InputError& e) {
-                return QString::fromStdString(e.place() + ": " + e.problem());
-            }
-            return "no error";
-        };
-        QVERIFY(place_of(R"({"h1": [1, 2]})").startsWith("/h2: missing"));
-        QVERIFY(
-            place_of(R"({"h1": [1, 2], "h2": [3]})").startsWith("/h2: has 1 numbers; expected 2"));
-        QVERIFY(place_of(R"({"h1": [1, "x"], "h2": [3, 4]})")
-                    .startsWith("/h1/1: expected a finite number"));
-        QVERIFY(place_of(R"({"h1": [1], "h2": [3], "h9": [1]})").startsWith("/h9: not a host"));
-        QVERIFY(place_of(R"([1, 2])").startsWith("/: expected an object"));
-    }
 };
 
-QTEST_GUILESS_MAIN(GroupingTest)
-#include "grouping_test.moc"
+QTEST_GUILESS_MAIN(BalancedGroupingTest)
+#include "balanced_grouping_test.moc"

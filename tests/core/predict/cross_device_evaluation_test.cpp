@@ -1,0 +1,139 @@
+// Leaving one device out: a spec's CPU peaks scaled to the threads a run used, the data it needs,
+// and one held-out device of the measured sample (tests/data/ort-cpu-xeon-sample.json, every
+// kernel twice as slow) scored by a base trained on two others, next to the samples alone and
+// its spec's roofline.
+#include "../measured_sample.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/input_error.hpp"
+#include "core/predict/cross_device_evaluation.hpp"
+
+#include <QtTest>
+
+using namespace cleave;
+using namespace cleave::predict;
+
+namespace {
+
+// The sample's runs with every kernel taking `factor` times as long.
+std::vector<RunData> scaled_runs(double factor) {
+    auto runs = cleave::test::prepared_sample().runs;
+    for (auto& run : runs) {
+        double before = 0, after = 0;
+        for (auto& s : run.samples) {
+            before += s.us;
+            s.us *= factor;
+            after += s.us;
+        }
+        run.kernels_ms += (after - before) / 1000;
+        run.e2e_ms += (after - before) / 1000;
+    }
+    return runs;
+}
+
+EvaluatedDevice evaluated(const std::string& id, const std::vector<RunData>& runs) {
+    EvaluatedDevice d{id, DeviceFigures{1, 0, 0, 0}, std::nullopt, {}};
+    for (const auto& r : runs)
+        d.runs.push_back(&r);
+    return d;
+}
+
+device::DeviceSpec board() {
+    device::DeviceSpec spec;
+    spec.id = "board";
+    device::ProcessingElement cpu;
+    cpu.name = "cpu";
+    cpu.cores = 8;
+    cpu.peak_gflops.fp32 = 800;
+    cpu.peak_gflops.fp16 = 1600;
+    cpu.memory_bandwidth_gbs = 50;
+    device::ProcessingElement gpu;
+    gpu.kind = device::PeKind::gpu;
+    gpu.name = "gpu";
+    gpu.peak_gflops.fp32 = 2000;
+    spec.processing_elements = {cpu, gpu};
+    return spec;
+}
+
+std::string message_of(const std::function<void()>& f) {
+    return cleave::test::input_error_of(f);
+}
+
+} // namespace
+
+class CrossDeviceEvaluationTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cpuPeaksScaleToTheThreadsUsed() {
+        const auto two = spec_at_threads(board(), 2);
+        const auto& cpu = two.processing_elements[0];
+        QCOMPARE(cpu.cores, 2);
+        QCOMPARE(cpu.peak_gflops.fp32.value_or(0), 200.0);
+        QCOMPARE(cpu.peak_gflops.fp16.value_or(0), 400.0);
+        QVERIFY(!cpu.peak_gflops.int8); // absent stays absent
+        QCOMPARE(cpu.memory_bandwidth_gbs.value_or(0), 50.0);
+        QCOMPARE(two.processing_elements[1].peak_gflops.fp32.value_or(0), 2000.0); // the GPU
+        for (const int threads : {0, 8, 16}) // unknown, or every core
+            QCOMPARE(spec_at_threads(board(), threads).processing_elements[0].peak_gflops.fp32,
+                     std::optional<double>(800));
+    }
+
+    void itNeedsThreeDevicesAndKnownHeldOutIds() {
+        const auto method = fusion::find_fusion_method("ort-cpu");
+        const std::vector<RunData> none;
+        QCOMPARE(
+            message_of([&] {
+                evaluate_cross_device({evaluated("a", none), evaluated("b", none)}, method, {});
+            }),
+            std::string(" | --data | leaving one device out needs at least three measured "
+                        "devices (a base is trained on two or more)"));
+        CrossDeviceEvaluationOptions options;
+        options.held_out = {"b", "z"};
+        QCOMPARE(message_of([&] {
+                     evaluate_cross_device(
+                         {evaluated("a", none), evaluated("b", none), evaluated("c", none)}, method,
+                         options);
+                 }),
+                 std::string(" | --held-out | no device 'z' among the data's"));
+    }
+
+    void aHeldOutDeviceIsScoredByEachMethod() {
+        const auto a = scaled_runs(1), b = scaled_runs(0.5), c = scaled_runs(2);
+        auto held = evaluated("c", c);
+        held.spec = board();
+        CrossDeviceEvaluationOptions options;
+        options.samples = {5};
+        options.seeds = 2;
+        options.device_only_kind = "lasso";
+        options.held_out = {"c"};
+        options.base.kind = "mlp";
+        options.base.descriptor_budgets = {5};
+        const auto results = evaluate_cross_device({evaluated("a", a), evaluated("b", b), held},
+                                                   fusion::find_fusion_method("ort-cpu"), options);
+        QCOMPARE(results.size(), std::size_t{1});
+        const auto& r = results[0];
+        QCOMPARE(r.id, std::string("c"));
+        QCOMPARE(r.trained_on, (std::vector<std::string>{"a", "b"}));
+        QCOMPARE(r.runs, 5);
+        const auto profiled = ProfiledKernels::of(c);
+        QCOMPARE(r.timed_kernels, static_cast<int>(profiled.candidates.size()));
+        QCOMPARE(r.distinct_kernels, static_cast<int>(profiled.kernels.size()));
+        QVERIFY(r.distinct_kernels < r.timed_kernels);
+        QVERIFY(r.roofline);
+        QCOMPARE(r.roofline->e2e_errors.size(), std::size_t{5});
+        QCOMPARE(r.rows.size(), std::size_t{1});
+        const auto& row = r.rows[0];
+        QCOMPARE(row.samples, 5);
+        // The base knows these kernels at unit speed: five of them give the device's speed.
+        QVERIFY2(row.cross_device.kernel_mape.mean < 0.5,
+                 std::to_string(row.cross_device.kernel_mape.mean).c_str());
+        for (const auto* score : {&row.cross_device, &row.descriptor_only, &row.device_only}) {
+            QVERIFY(score->kernel_mape.mean > 0);
+            QVERIFY(score->e2e_mape.mean > 0);
+            QVERIFY(score->kernel_mape.sd >= 0);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(CrossDeviceEvaluationTest)
+#include "cross_device_evaluation_test.moc"
