@@ -2,11 +2,15 @@
 # The .deb: cpack builds it from the build tree, it holds the programs, plugins, desktop file,
 # AppStream metainfo, icon and Debian documents, dpkg installs it (into a private root and
 # database, so the machine running the test is left alone), the installed cleave, cleave-studio
-# --version and cleave profile --backend ort run from it alone, and
-# lintian (when installed) reports no errors.
+# --version and cleave profile --backend ort run from it alone, no file in it names a path of the
+# machine that built it (the source and build folders), and lintian (when installed) reports no
+# errors.
 # Usage: deb_package_test.sh BUILD_DIR
 set -eu
-build=$1
+build=$(cd "$1" && pwd -P)
+# The source folder this build was configured from.
+source=$(sed -n 's/^Cleave_SOURCE_DIR:STATIC=//p' "$build/CMakeCache.txt")
+[ -n "$source" ] || { echo "no Cleave_SOURCE_DIR in $build/CMakeCache.txt"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -17,7 +21,7 @@ echo "package: $(basename "$deb"), $(stat -c %s "$deb") bytes"
 
 dpkg-deb -f "$deb" Package Version Section Depends Maintainer
 dpkg-deb -c "$deb" | awk '{print $6}' > "$work/files"
-for f in ./usr/bin/cleave ./usr/bin/cleave-studio ./usr/bin/cleave-render \
+for f in ./usr/bin/cleave ./usr/bin/cleave-dse ./usr/bin/cleave-studio ./usr/bin/cleave-render \
          ./usr/lib/cleave/plugins/libcleave_plugin_opencv_profiler.so \
          ./usr/lib/cleave/plugins/libcleave_plugin_mpi_runner.so \
          ./usr/share/applications/cleave-studio.desktop \
@@ -44,6 +48,27 @@ dpkg-deb -x "$deb" "$work/extracted"
 if readelf -S "$work/extracted/usr/bin/cleave" | grep -q '\.debug_info'; then
     echo "usr/bin/cleave is not stripped"; exit 1
 fi
+# No path of the building machine: an installed program that looked in its build folder would
+# run whatever anyone planted there, and __FILE__ or an RPATH would name it. Every file's strings,
+# the programs, plugins and libraries included; a path counts where it starts a string or follows
+# a character no path holds, so that a short one (/src) does not match inside another (/usr/src).
+escape() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g'; }
+pattern="(^|[^[:alnum:]_.~/-])($(escape "$source")|$(escape "$build"))(/|\$|[^[:alnum:]_.~-])"
+found_paths=0
+newline='
+'
+saved_ifs=$IFS
+IFS=$newline # node_modules holds names with spaces
+for f in $(find "$work/extracted" -type f | sort); do
+    hit=$(strings -a "$f" | grep -E -m 3 "$pattern" || true)
+    if [ -n "$hit" ]; then
+        echo "${f#"$work/extracted/"} names the building machine's $source or $build:"
+        echo "$hit" | cut -c 1-200
+        found_paths=1
+    fi
+done
+IFS=$saved_ifs
+[ "$found_paths" = 0 ] || exit 1
 
 mkdir -p "$work/root" "$work/admin/info" "$work/admin/updates" "$work/admin/triggers"
 touch "$work/admin/status" "$work/admin/available"
