@@ -20,11 +20,13 @@ ModelLoadRunner::~ModelLoadRunner() {
     pool_.waitForDone();
 }
 
-void ModelLoadRunner::load(const QString& path, std::map<std::string, graph::Shape> inputShapes) {
+void ModelLoadRunner::load(const QString& path, std::map<std::string, graph::Shape> inputShapes,
+                           graph::DimBindings dims) {
     cancel();
     auto job = std::make_shared<Job>();
     job->path = path;
     job->inputShapes = std::move(inputShapes);
+    job->dims = std::move(dims);
     current_ = job;
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
@@ -42,6 +44,7 @@ void ModelLoadRunner::cancel() {
 ModelLoadRunner::Outcome ModelLoadRunner::run(const std::shared_ptr<Job>& job, ModelLoadRunner* loader) {
     graph::LoadOptions options;
     options.input_shapes = job->inputShapes;
+    options.dims = job->dims;
     options.progress = [job, loader](double fraction, std::string_view stage) {
         const auto percent = static_cast<int>(fraction * 100.0);
         const QString text = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
