@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace cleave::graph {
 
@@ -17,9 +18,10 @@ bool continues_name(char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
 }
 
-// Recursive descent over expr := term (('+'|'-') term)*, term := factor ('*' factor)*,
-// factor := integer | name | '(' expr ')' | '-' factor. An unbound name makes the result
-// unknown but the rest is still read, so that a syntax error is reported either way.
+// Recursive descent over expr := term (('+'|'-') term)*, term := factor (('*'|'/'|'//')
+// factor)*, factor := integer | name | '(' expr ')' | '-' factor; '/' and '//' divide rounding
+// down (Optimum writes "encoder_sequence_length / 2"). An unbound name makes the result unknown
+// but the rest is still read, so that a syntax error is reported either way.
 class DimParser {
 public:
     DimParser(std::string_view text, const DimValues& values) : text_(text), values_(values) {}
@@ -57,6 +59,9 @@ private:
                 ++at_;
                 const std::int64_t rhs = factor();
                 check(__builtin_mul_overflow(value, rhs, &value));
+            } else if (at_ < text_.size() && text_[at_] == '/') {
+                at_ += text_.substr(at_, 2) == "//" ? 2 : 1;
+                value = divided(value, factor());
             } else {
                 return value;
             }
@@ -115,6 +120,16 @@ private:
         return found->second;
     }
 
+    std::int64_t divided(std::int64_t value, std::int64_t by) const {
+        if (unbound_)
+            return 0;
+        if (by == 0)
+            fail("it divides by 0");
+        check(value == std::numeric_limits<std::int64_t>::min() && by == -1);
+        const std::int64_t quotient = value / by;
+        return quotient * by != value && (value < 0) != (by < 0) ? quotient - 1 : quotient;
+    }
+
     // Overflow only counts when every name is bound (unbound ones read as 0).
     void check(bool overflowed) const {
         if (overflowed && !unbound_)
@@ -128,7 +143,7 @@ private:
 
     [[noreturn]] void fail(const std::string& why) const {
         throw InputError("", "dim '" + std::string(text_) + "'",
-                         why + "; expected integers and names joined by + - * and parentheses");
+                         why + "; expected integers and names joined by + - * / and parentheses");
     }
 
     std::string_view text_;

@@ -1,5 +1,6 @@
 // Symbolic dims as exporters write them in an ONNX dim_param: a name ("sequence_length", "s0")
-// or integer arithmetic on names ("past_sequence_length + 1", "2*s0", "(s0 + s1)*2").
+// or integer arithmetic on names ("past_sequence_length + 1", "2*s0", "(s0 + s1)*2",
+// "encoder_sequence_length / 2").
 #pragma once
 
 #include <cstdint>
@@ -16,7 +17,8 @@ using DimValues = std::map<std::string, std::int64_t, std::less<>>;
 // True for a bare name: a letter or '_', then letters, digits, '_' and '.'.
 bool is_dim_name(std::string_view text);
 
-// The value of `text` (integers, names, + - * and parentheses) with the names' values; nullopt
+// The value of `text` (integers, names, + - *, / rounding down, and parentheses) with the names'
+// values; nullopt
 // when a name it uses has none. Throws InputError (place: the text) when it does not parse, or
 // when a step overflows 64 bits.
 std::optional<std::int64_t> evaluate_dim_expression(std::string_view text, const DimValues& values);

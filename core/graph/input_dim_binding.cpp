@@ -267,18 +267,17 @@ private:
             values[name] = known.value;
         if (const auto exact = values.find(param); exact != values.end())
             return exact->second;
+        std::optional<std::int64_t> value;
         try {
-            const auto value = evaluate_dim_expression(param, values);
-            if (value && *value < 0)
-                throw InputError(file_, place(input, i),
-                                 "evaluates to " + std::to_string(*value) +
-                                     "; expected a dim >= 0");
-            return value;
+            value = evaluate_dim_expression(param, values);
         } catch (const InputError& e) {
-            if (e.file() == file_)
-                throw;
-            throw InputError(file_, place(input, i), e.problem());
+            throw InputError(file_, place(input, i),
+                             e.problem() + "; or bind the whole text with --dim '" + param + "=N'");
         }
+        if (value && *value < 0)
+            throw InputError(file_, place(input, i),
+                             "evaluates to " + std::to_string(*value) + "; expected a dim >= 0");
+        return value;
     }
 
     // A decoder's token counts may not be guessed; anything else becomes 1, as it always did.

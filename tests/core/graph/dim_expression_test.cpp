@@ -49,6 +49,14 @@ private slots:
         QCOMPARE(eval(" ( s1 * ( s0 - 1 ) ) "), std::optional<std::int64_t>(10));
     }
 
+    void divisionRoundsDown() {
+        QCOMPARE(eval("past_sequence_length / 2"), std::optional<std::int64_t>(512));
+        QCOMPARE(eval("s1 // 2"), std::optional<std::int64_t>(2));
+        QCOMPARE(eval("(s1 - 10) / 3"), std::optional<std::int64_t>(-2));
+        QCOMPARE(eval("2 + s1/s0*4"), std::optional<std::int64_t>(6));
+        QCOMPARE(eval("unbound / 0"), std::nullopt);
+    }
+
     void anUnboundNameLeavesNoValue() {
         QCOMPARE(eval("total_sequence_length"), std::nullopt);
         QCOMPARE(eval("s0 + s9"), std::nullopt);
@@ -63,8 +71,10 @@ private slots:
                                     << "it ends where";
         QTest::newRow("unclosed") << "(s0 + 1"
                                   << "a '(' is not closed";
-        QTest::newRow("division") << "s0 / 2"
-                                  << "unexpected '/' at character 4";
+        QTest::newRow("modulo") << "s0 % 2"
+                                << "unexpected '%' at character 4";
+        QTest::newRow("by zero") << "s0 / (s1 - 5)"
+                                 << "it divides by 0";
         QTest::newRow("two names") << "batch_size x num_heads"
                                    << "unexpected 'x' at character 12";
         QTest::newRow("number into name") << "2s0"
@@ -80,7 +90,7 @@ private slots:
         const QString message = refusal(text.toUtf8().constData());
         QVERIFY2(message.startsWith("dim '" + text + "': "), qPrintable(message));
         QVERIFY2(message.contains(why), qPrintable(message));
-        QVERIFY2(message.endsWith("expected integers and names joined by + - * and parentheses"),
+        QVERIFY2(message.endsWith("expected integers and names joined by + - * / and parentheses"),
                  qPrintable(message));
     }
 

@@ -158,9 +158,13 @@ private slots:
     void anExpressionThatDoesNotParseIsRefused() {
         DimBindings b;
         b.names["n"] = 3;
-        QCOMPARE(refusal({dims("x", {"n", "n / 2"})}, b),
-                 QString("model.onnx: input 'x' dim 1 (n / 2): unexpected '/' at character 3; "
-                         "expected integers and names joined by + - * and parentheses"));
+        QCOMPARE(refusal({dims("x", {"n", "n % 2"})}, b),
+                 QString("model.onnx: input 'x' dim 1 (n % 2): unexpected '%' at character 3; "
+                         "expected integers and names joined by + - * / and parentheses; or bind "
+                         "the whole text with --dim 'n % 2=N'"));
+        b.names["n % 2"] = 1; // a text that does not parse is bound whole
+        QCOMPARE(bind_input_dims({dims("x", {"n", "n % 2"})}, b, "model.onnx").shapes,
+                 (std::vector<Shape>{{3, 1}}));
     }
 
     void aNegativeExpressionIsRefused() {
