@@ -54,7 +54,7 @@ struct RenderOptions {
     std::string input;
     std::string out;
     bool json = false;
-    std::vector<std::string> input_shapes;
+    ModelOptions model; // its shapes and dim bindings; the path is `input`
     std::string rules = "ort-cpu";
     std::string cluster;
     MappingOptions mapping;
@@ -77,9 +77,8 @@ void refuse(bool given, const char* flag, const RenderOptions& options) {
 }
 
 graph::Model loadModel(const RenderOptions& options) {
-    ModelOptions model;
+    ModelOptions model = options.model;
     model.model = options.input;
-    model.input_shapes = options.input_shapes;
     return model.load();
 }
 
@@ -321,7 +320,8 @@ int run_render(const RenderOptions& options) {
         throw InputError(options.input, "", "no such file");
     const bool graphs =
         options.view == "graph" || options.view == "partition" || options.view == "breakdown";
-    refuse(!graphs && !options.input_shapes.empty(), "--input-shape", options);
+    refuse(!graphs && options.model.gives_shapes(),
+           "--input-shape/--dim/--batch/--prefill/--decode", options);
     refuse(!graphs && options.rules != "ort-cpu", "--rules", options);
     refuse(options.view != "partition" && !options.cluster.empty(), "--cluster", options);
     refuse(options.view != "partition" &&
@@ -405,8 +405,7 @@ void add_render_options(CLI::App& command, RenderOptions& options) {
         ->required();
     command.add_flag("--json", options.json,
                       "Print {view, out, width, height, format, scale, capped} as JSON");
-    command.add_option("--input-shape", options.input_shapes,
-                        "Fix a model input's dims, NAME=DIMS (e.g. input=1x3x160x160); repeatable");
+    options.model.add_shape_options_to(command);
     command.add_option("--rules", options.rules, "Fusion method for the kernels")
         ->capture_default_str();
     command.add_option("--cluster", options.cluster,

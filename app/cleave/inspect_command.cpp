@@ -31,6 +31,17 @@ nlohmann::ordered_json value_json(const graph::Tensor& t) {
     return {{"name", t.name}, {"shape", shape_json(t.shape)}, {"dtype", graph::to_string(t.dtype)}};
 }
 
+// The symbolic dims bound (name -> value) and the decoder roles found (role -> value).
+nlohmann::ordered_json dims_json(const graph::Model& model) {
+    auto bound = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : model.bound_dims)
+        bound[name] = value;
+    auto roles = nlohmann::ordered_json::object();
+    for (const auto& [role, value] : model.dim_roles)
+        roles[role] = value;
+    return {{"bound", bound}, {"roles", roles}};
+}
+
 nlohmann::ordered_json inspect_json(const graph::Model& model) {
     auto inputs = nlohmann::ordered_json::array();
     for (const int t : model.inputs)
@@ -70,7 +81,8 @@ nlohmann::ordered_json inspect_json(const graph::Model& model) {
               {"macs", model.macs},
               {"flops", model.flops},
               {"inputs", inputs},
-              {"outputs", outputs}}},
+              {"outputs", outputs},
+              {"dims", dims_json(model)}}},
             {"nodes", nodes}};
 }
 
@@ -89,6 +101,14 @@ void print_table(const graph::Model& model) {
                 static_cast<long long>(model.opset), static_cast<long long>(model.ir_version));
     std::printf("inputs     %s\n", values(model.inputs).c_str());
     std::printf("outputs    %s\n", values(model.outputs).c_str());
+    if (!model.dim_roles.empty() || !model.bound_dims.empty()) {
+        std::string dims;
+        for (const auto& [role, value] : model.dim_roles)
+            dims += (dims.empty() ? "" : ", ") + role + " " + std::to_string(value);
+        for (const auto& [name, value] : model.bound_dims)
+            dims += (dims.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+        std::printf("dims       %s\n", dims.c_str());
+    }
     std::printf("nodes      %zu\n", model.nodes.size());
     std::printf("weights    %s parameters (%s initializer elements)\n",
                 grouped(model.weight_parameters).c_str(),

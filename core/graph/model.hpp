@@ -5,6 +5,7 @@
 #include "data_type.hpp"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -98,6 +99,10 @@ struct Model {
     std::int64_t macs = 0;
     std::int64_t flops = 0;
     std::vector<std::string> warnings; // what was assumed or could not be inferred
+    // The inputs' symbolic dims (dim_param, expressions too) and the values they were bound to.
+    std::map<std::string, std::int64_t> bound_dims;
+    // The decoder roles the inputs' dims play ("batch", "sequence", "past", "total") -> value.
+    std::map<std::string, std::int64_t> dim_roles;
     std::shared_ptr<const OnnxSource> source;
 
     int find_tensor(std::string_view name) const; // -1 when absent

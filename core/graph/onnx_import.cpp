@@ -3,6 +3,7 @@
 #include "../input_error.hpp"
 #include "../task_control.hpp"
 #include "autodice_names.hpp"
+#include "input_dim_binding.hpp"
 #include "node_cost.hpp"
 #include "onnx_source.hpp"
 #include "shape_folding.hpp"
@@ -358,8 +359,33 @@ private:
             check_type(v, "value_info");
     }
 
-    // Applies --input-shape, gives unknown input dims the value 1, and drops declared shapes
-    // when they can no longer be trusted.
+    // An input's declared dims with their names, those --input-shape gives fixed.
+    InputDims input_dims(const onnx::ValueInfoProto& v, const Shape* given) const {
+        const auto& tensor = v.type().tensor_type();
+        InputDims dims{v.name(), {}};
+        if (given && tensor.has_shape() &&
+            tensor.shape().dim_size() != static_cast<int>(given->size()))
+            throw InputError(file_, "--input-shape " + in_quotes(v.name()),
+                             "gives " + std::to_string(given->size()) +
+                                 " dims but the input has rank " +
+                                 std::to_string(tensor.shape().dim_size()));
+        const int rank = given ? static_cast<int>(given->size()) : tensor.shape().dim_size();
+        for (int i = 0; i < rank; ++i) {
+            InputDim dim;
+            if (tensor.has_shape()) {
+                const auto& d = tensor.shape().dim(i);
+                dim.value = d.has_dim_value() ? d.dim_value() : -1;
+                dim.param = d.dim_param();
+            }
+            if (given)
+                dim.value = (*given)[static_cast<std::size_t>(i)];
+            dims.dims.push_back(std::move(dim));
+        }
+        return dims;
+    }
+
+    // Applies --input-shape and the dim bindings (input_dim_binding.hpp), and drops declared
+    // shapes when they can no longer be trusted.
     void prepare_inputs(GraphProto& graph) {
         std::unordered_set<std::string> initializers;
         for (const auto& t : graph.initializer())
@@ -378,45 +404,36 @@ private:
                                      list);
             }
         }
-        bool changed = false;
+        std::vector<InputDims> inputs;
+        std::vector<onnx::TypeProto_Tensor*> tensors;
         for (auto& v : *graph.mutable_input()) {
             if (initializers.count(v.name()) || !v.type().has_tensor_type())
                 continue;
-            auto* shape = v.mutable_type()->mutable_tensor_type();
             const auto given = options_.input_shapes.find(v.name());
-            if (given != options_.input_shapes.end()) {
-                const auto& dims = given->second;
-                if (shape->has_shape() &&
-                    shape->shape().dim_size() != static_cast<int>(dims.size()))
-                    throw InputError(file_, "--input-shape " + in_quotes(v.name()),
-                                     "gives " + std::to_string(dims.size()) +
-                                         " dims but the input has rank " +
-                                         std::to_string(shape->shape().dim_size()));
-                Shape old;
-                for (const auto& d : shape->shape().dim())
-                    old.push_back(d.has_dim_value() ? d.dim_value() : -1);
-                changed |= old != dims;
-                shape->mutable_shape()->clear_dim();
-                for (const auto d : dims)
-                    shape->mutable_shape()->add_dim()->set_dim_value(d);
-                continue;
-            }
-            if (!shape->has_shape()) {
+            if (given == options_.input_shapes.end() && !v.type().tensor_type().has_shape()) {
                 warn("input " + in_quotes(v.name()) +
                      " has unknown rank; give its shape with --input-shape");
                 continue;
             }
-            for (int i = 0; i < shape->shape().dim_size(); ++i) {
-                auto* d = shape->mutable_shape()->mutable_dim(i);
-                if (d->has_dim_value())
-                    continue;
-                warn("input " + in_quotes(v.name()) + " dim " + std::to_string(i) +
-                     (d->dim_param().empty() ? "" : " (" + d->dim_param() + ")") +
-                     " is not fixed; using 1 (set it with --input-shape)");
-                d->set_dim_value(1);
-                changed = true;
-            }
+            inputs.push_back(
+                input_dims(v, given == options_.input_shapes.end() ? nullptr : &given->second));
+            tensors.push_back(v.mutable_type()->mutable_tensor_type());
         }
+        auto bound = bind_input_dims(inputs, options_.dims, file_);
+        bool changed = false;
+        for (std::size_t k = 0; k < tensors.size(); ++k) {
+            Shape old;
+            for (const auto& d : tensors[k]->shape().dim())
+                old.push_back(d.has_dim_value() ? d.dim_value() : -1);
+            changed |= old != bound.shapes[k];
+            tensors[k]->mutable_shape()->clear_dim();
+            for (const auto d : bound.shapes[k])
+                tensors[k]->mutable_shape()->add_dim()->set_dim_value(d);
+        }
+        for (auto& warning : bound.warnings)
+            warn(std::move(warning));
+        bound_dims_ = std::move(bound.names);
+        dim_roles_ = std::move(bound.roles);
         if (changed || !options_.keep_declared_shapes) {
             graph.clear_value_info();
             for (auto& out : *graph.mutable_output())
@@ -686,6 +703,8 @@ private:
             model.outputs.push_back(t);
         }
         check_inferred_shapes(model);
+        model.bound_dims = std::move(bound_dims_);
+        model.dim_roles = std::move(dim_roles_);
         return model;
     }
 
@@ -703,6 +722,8 @@ private:
     const LoadOptions& options_;
     std::vector<std::string> warnings_;
     int unlisted_warnings_ = 0;
+    std::map<std::string, std::int64_t> bound_dims_;
+    std::map<std::string, std::int64_t> dim_roles_;
 };
 
 } // namespace

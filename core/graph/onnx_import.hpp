@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/task_control.hpp"
+#include "dim_bindings.hpp"
 #include "model.hpp"
 
 #include <cstdint>
@@ -14,8 +15,11 @@
 namespace cleave::graph {
 
 struct LoadOptions {
-    // Dims for graph inputs by name; unknown (symbolic) dims not given here become 1.
+    // Dims for graph inputs by name; other symbolic dims are bound by `dims`.
     std::map<std::string, Shape> input_shapes;
+    // Symbolic dims by name and by decoder role (input_dim_binding.hpp). Without any, a model
+    // that is no decoder has its unknown dims set to 1, with a warning each.
+    DimBindings dims;
     // Name every node as AutoDiCE does; without it only empty or repeated names are replaced.
     bool autodice_names = false;
     // false: drop the shapes the file declares for outputs and intermediate values and infer

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 
 namespace cleave::project {
 
@@ -88,12 +89,38 @@ int checked_version(const JsonReader& reader, const json& root) {
     return version->get<int>();
 }
 
+// {"batch": B, "prefill": N or "decode": L, "names": {"NAME": VALUE}}, as the flags give them.
+void parse_dims(const JsonReader& reader, const json& model, Project& project) {
+    const std::string at = "/model/dims";
+    const json* dims = reader.object(model, "/model", "dims", false,
+                                     "an object with \"batch\", \"prefill\" or \"decode\", "
+                                     "and \"names\"");
+    if (!dims)
+        return;
+    reader.only_known(*dims, at, {"batch", "prefill", "decode", "names"});
+    constexpr int kMost = std::numeric_limits<int>::max();
+    graph::DimBindings& b = project.dims;
+    if (const auto batch = reader.whole_number(*dims, at, "batch", false, 1, kMost))
+        b.batch = *batch;
+    if (const auto prefill = reader.whole_number(*dims, at, "prefill", false, 1, kMost))
+        b.prefill = *prefill;
+    if (const auto decode = reader.whole_number(*dims, at, "decode", false, 0, kMost))
+        b.decode = *decode;
+    if (b.prefill && b.decode)
+        reader.fail(at, "holds \"prefill\" and \"decode\"; expected one of them");
+    if (const json* names =
+            reader.object(*dims, at, "names", false, "an object of dim names and whole numbers"))
+        for (const auto& [name, value] : names->items())
+            b.names[name] =
+                reader.whole_number_at(value, child_pointer(at + "/names", name), 0, kMost);
+}
+
 void parse_model(const JsonReader& reader, const json& root, const fs::path& folder,
                  Project& project) {
     const std::string& file = reader.file();
-    if (const json* model = reader.object(root, "", "model", false,
-                                          "an object with \"path\" and \"input_shapes\"")) {
-        reader.only_known(*model, "/model", {"path", "input_shapes"});
+    if (const json* model = reader.object(
+            root, "", "model", false, "an object with \"path\", \"input_shapes\" and \"dims\"")) {
+        reader.only_known(*model, "/model", {"path", "input_shapes", "dims"});
         const std::string stored =
             reader.string(*model, "/model", "path", true, "the path of an ONNX model");
         project.model = resolved_path(stored, folder);
@@ -122,6 +149,7 @@ void parse_model(const JsonReader& reader, const json& root, const fs::path& fol
                 project.input_shapes.push_back(shape.get<std::string>());
             }
         }
+        parse_dims(reader, *model, project);
     }
 }
 
@@ -226,6 +254,23 @@ Project load_project(const fs::path& path) {
     return parse_project(root.dump(), path);
 }
 
+namespace {
+
+nlohmann::ordered_json dims_json(const graph::DimBindings& dims) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    if (dims.batch)
+        out["batch"] = *dims.batch;
+    if (dims.prefill)
+        out["prefill"] = *dims.prefill;
+    if (dims.decode)
+        out["decode"] = *dims.decode;
+    if (!dims.names.empty())
+        out["names"] = dims.names;
+    return out;
+}
+
+} // namespace
+
 std::string project_json(const Project& project, const fs::path& path) {
     const fs::path folder = folder_of(path);
     nlohmann::ordered_json root{{"format", kFormat}, {"version", kSchemaVersion}};
@@ -233,6 +278,8 @@ std::string project_json(const Project& project, const fs::path& path) {
         nlohmann::ordered_json model{{"path", stored_path(project.model, folder)}};
         if (!project.input_shapes.empty())
             model["input_shapes"] = project.input_shapes;
+        if (!project.dims.empty())
+            model["dims"] = dims_json(project.dims);
         root["model"] = model;
     }
     if (project.cluster) {

@@ -1,10 +1,12 @@
 // The .cleave project file: everything a studio session needs to come back as it was (the model
-// and its input shapes, the cluster, the fusion rules, the device predicted on, the mapping, the
-// DSE and grouping state), as one versioned JSON object (schema: docs/studio.md). Paths are held
-// absolute in memory and written relative to the project's folder when they lie below it.
+// with its input shapes and dim bindings, the cluster, the fusion rules, the device predicted on,
+// the mapping, the DSE and grouping state), as one versioned JSON object (schema: docs/studio.md).
+// Paths are held absolute in memory and written relative to the project's folder when they lie
+// below it.
 #pragma once
 
 #include "core/device/cluster.hpp"
+#include "core/graph/dim_bindings.hpp"
 #include "core/graph/model.hpp"
 
 #include <filesystem>
@@ -33,8 +35,9 @@ struct AutosaveInfo {
 
 struct Project {
     int version = kSchemaVersion;
-    std::filesystem::path model;          // empty: no model yet
+    std::filesystem::path model;           // empty: no model yet
     std::vector<std::string> input_shapes; // "NAME=DIMS" as --input-shape takes them
+    graph::DimBindings dims;               // --dim, --batch, --prefill, --decode
     std::optional<ClusterRef> cluster;
     std::string rules;  // a shipped rule set name, a rule file or "learned:FILE"; empty: default
     std::string device; // the device the Kernels dock predicts on (an id or a device file)

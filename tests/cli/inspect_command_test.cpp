@@ -48,8 +48,8 @@ private slots:
         QCOMPARE(keys(root), (QStringList{"model", "nodes"}));
         const QJsonObject model = root["model"].toObject();
         QCOMPARE(keys(model),
-                 (QStringList{"file", "flops", "initializer_elements", "inputs", "macs", "nodes",
-                              "opset", "outputs", "weight_parameters"}));
+                 (QStringList{"dims", "file", "flops", "initializer_elements", "inputs", "macs",
+                              "nodes", "opset", "outputs", "weight_parameters"}));
         QCOMPARE(model["nodes"].toInt(), 69);
         QCOMPARE(model["opset"].toInt(), 17);
         QCOMPARE(model["weight_parameters"].toInteger(), 11689512);

@@ -21,11 +21,13 @@ ModelLoadRunner::~ModelLoadRunner() {
     pool_.waitForDone();
 }
 
-void ModelLoadRunner::load(const QString& path, std::map<std::string, graph::Shape> inputShapes) {
+void ModelLoadRunner::load(const QString& path, std::map<std::string, graph::Shape> inputShapes,
+                           graph::DimBindings dims) {
     cancel();
     auto job = std::make_shared<Job>();
     job->path = path;
     job->inputShapes = std::move(inputShapes);
+    job->dims = std::move(dims);
     current_ = job;
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
@@ -58,6 +60,7 @@ ModelLoadRunner::Outcome ModelLoadRunner::run(const std::shared_ptr<Job>& job, M
     });
     graph::LoadOptions options;
     options.input_shapes = job->inputShapes;
+    options.dims = job->dims;
     options.control = &reporting;
     try {
         return {std::make_shared<const graph::Model>(

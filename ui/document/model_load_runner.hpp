@@ -2,6 +2,7 @@
 // the load at its next stage, and a bad file ends in failed() with the importer's message.
 #pragma once
 
+#include "core/graph/dim_bindings.hpp"
 #include "core/task_control.hpp"
 #include "ui/document/core_ptrs.hpp"
 
@@ -23,8 +24,10 @@ public:
 
     // Starts loading and returns at once. A load still running is cancelled and its outcome
     // never reported, so only the newest request ends in loaded(), failed() or cancelled().
-    // `inputShapes`: dims for graph inputs by name, as --input-shape gives them (a project's).
-    void load(const QString& path, std::map<std::string, graph::Shape> inputShapes = {});
+    // `inputShapes`: dims for graph inputs by name, as --input-shape gives them (a project's);
+    // `dims`: the symbolic dims bound, as --dim, --batch, --prefill and --decode give them.
+    void load(const QString& path, std::map<std::string, graph::Shape> inputShapes = {},
+              graph::DimBindings dims = {});
     void cancel();
     bool isLoading() const { return current_ != nullptr; }
     // The input shapes the last model that ended in loaded() was read with.
@@ -40,6 +43,7 @@ private:
     struct Job {
         QString path;
         std::map<std::string, graph::Shape> inputShapes;
+        graph::DimBindings dims;
         TaskControl control; // cancel() cancels it
     };
     struct Outcome {

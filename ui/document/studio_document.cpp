@@ -97,10 +97,13 @@ void StudioDocument::noteChange() {
 
 // ---- the model -------------------------------------------------------------------------------
 
-void StudioDocument::openModel(const QString& path, InputShapes inputShapes) {
+void StudioDocument::openModel(const QString& path, InputShapes inputShapes,
+                               graph::DimBindings dims) {
+    requestedPath_ = path;
     requestedShapes_ = inputShapes;
+    requestedDims_ = dims;
     emit loadStarted(path);
-    loader_->load(path, std::move(inputShapes));
+    loader_->load(path, std::move(inputShapes), std::move(dims));
 }
 
 void StudioDocument::cancelLoad() {
@@ -112,7 +115,7 @@ bool StudioDocument::isLoading() const {
 }
 
 void StudioDocument::takeModel(const QString& path, const ModelPtr& model) {
-    setModel(path, model, requestedShapes_);
+    setModel(path, model, requestedShapes_, requestedDims_);
     if (applying_) {
         applying_->modelTaken = true;
         applyMapping();
@@ -127,10 +130,12 @@ void StudioDocument::failLoad(const QString& path, const QString& message) {
     }
 }
 
-void StudioDocument::setModel(const QString& path, ModelPtr model, InputShapes inputShapes) {
+void StudioDocument::setModel(const QString& path, ModelPtr model, InputShapes inputShapes,
+                              graph::DimBindings dims) {
     model_ = std::move(model);
     modelPath_ = path;
     inputShapes_ = std::move(inputShapes);
+    dims_ = std::move(dims);
     fusionParts_.clear();
     bump();
     regroup();
@@ -430,6 +435,7 @@ project::Project StudioDocument::snapshot() const {
         p.model = fsPath(QFileInfo(modelPath_).absoluteFilePath());
         for (const auto& [name, dims] : inputShapes_)
             p.input_shapes.push_back(shapeText(name, dims).toStdString());
+        p.dims = dims_;
     }
     if (const auto shown = cluster()) {
         project::ClusterRef ref;
@@ -482,7 +488,7 @@ void StudioDocument::apply(project::Project p, const QString& file) {
     if (a.project.model.empty())
         return finishApply();
     // The model arrives in takeModel (or failLoad); its kernels then their latencies follow.
-    openModel(qPath(a.project.model), std::move(shapes));
+    openModel(qPath(a.project.model), std::move(shapes), a.project.dims);
 }
 
 // Once the model is on show: its mapping, over the kernels predicted on the cluster.

@@ -1,6 +1,7 @@
 // A window's document (in the manner of Tiled's Document): the state the studio shows, which its
 // pages and docks observe through signals rather than own, which a project saves, and the only way
-// that state changes. It holds the open model, its path and the input shapes it was read with
+// that state changes. It holds the open model, its path and the input shapes and dim bindings it
+// was read with
 // (loaded off the UI thread), the fusion method and the kernels it makes of the model, the device
 // and the latency predicted for those kernels on it, the measured dataset predictions are compared
 // with, the selection every view shows, the cluster (held once, in its editor), the mapping of the
@@ -12,6 +13,7 @@
 #pragma once
 
 #include "core/fusion/fusion_method.hpp"
+#include "core/graph/dim_bindings.hpp"
 #include "core/partition/mapping.hpp"
 #include "core/project/project.hpp"
 #include "ui/document/core_ptrs.hpp"
@@ -60,8 +62,9 @@ public:
     // Loads in the background and returns at once; the model on show stays until the new one is
     // ready (kernelsChanged, then modelChanged), or the load fails (loadFailed) or is cancelled
     // (loadCancelled). Only the newest request is reported. `inputShapes`: dims by input name, as
-    // --input-shape gives them.
-    void openModel(const QString& path, InputShapes inputShapes = {});
+    // --input-shape gives them; `dims`: symbolic dims bound as --dim, --batch, --prefill and
+    // --decode bind them (a decoder loads only with its token counts bound).
+    void openModel(const QString& path, InputShapes inputShapes = {}, graph::DimBindings dims = {});
     void cancelLoad();
     bool isLoading() const;
     // The loader, for its progress.
@@ -70,9 +73,17 @@ public:
     const QString& modelPath() const { return modelPath_; } // as opened; empty before a model
     // The input shapes the model on show was read with (those given; the rest from the file).
     const InputShapes& inputShapes() const { return inputShapes_; }
+    // The dim bindings the model on show was read with.
+    const graph::DimBindings& dimBindings() const { return dims_; }
+    // The newest model asked for, shown or not (one that failed for unbound dims is asked for
+    // again with them): its path (empty before any), input shapes and dim bindings.
+    const QString& requestedPath() const { return requestedPath_; }
+    const InputShapes& requestedShapes() const { return requestedShapes_; }
+    const graph::DimBindings& requestedDims() const { return requestedDims_; }
     // A model read elsewhere replaces the one open; observers hear kernelsChanged, then
     // modelChanged, when everything of the new model is in place.
-    void setModel(const QString& path, ModelPtr model, InputShapes inputShapes = {});
+    void setModel(const QString& path, ModelPtr model, InputShapes inputShapes = {},
+                  graph::DimBindings dims = {});
 
     // A shipped name ("ort-cpu"), a rule file or "learned:FILE" (a classifier written by
     // cleave fuse-train). A method that cannot be read leaves the current one and returns why.
@@ -210,8 +221,11 @@ private:
     ModelLoadRunner* loader_;
     ModelPtr model_;
     QString modelPath_;
-    InputShapes requestedShapes_; // of the load under way
+    QString requestedPath_; // of the newest load
+    InputShapes requestedShapes_;
+    graph::DimBindings requestedDims_;
     InputShapes inputShapes_;
+    graph::DimBindings dims_;
     QString ruleSet_ = "ort-cpu";
     fusion::FusionMethod method_;
     std::vector<int> fusionParts_;

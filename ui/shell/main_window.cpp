@@ -21,6 +21,7 @@
 #include "ui/shell/start_page.hpp"
 #include "ui/shell/about_box.hpp"
 #include "ui/shell/export_menus.hpp"
+#include "ui/shell/model_dims_dialog.hpp"
 #include "ui/shell/project_controller.hpp"
 #include "ui/shell/theme.hpp"
 #include "ui/export/view_export.hpp"
@@ -162,6 +163,8 @@ void MainWindow::createMenus() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     // Rebuilt on every showing, so files deleted since start-up are gone from it.
     connect(recentMenu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentFiles);
+    modelDimsAction_ = file->addAction(tr("Model &Dims…"), this, &MainWindow::modelDimsDialog);
+    modelDimsAction_->setEnabled(false); // until a model is asked for
     file->addAction(tr("Open &Measurements…"), this, &MainWindow::openMeasurementsDialog);
     file->addAction(tr("Open &Cluster…"), this, &MainWindow::openClusterDialog);
     openMappingAction_ =
@@ -271,13 +274,28 @@ void MainWindow::openFile(const QString& path) {
     openModel(path, {});
 }
 
-void MainWindow::openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes) {
-    document_->openModel(path, std::move(inputShapes));
+void MainWindow::openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes,
+                           graph::DimBindings dims) {
+    document_->openModel(path, std::move(inputShapes), std::move(dims));
+}
+
+void MainWindow::modelDimsDialog() {
+    const QString path = document_->requestedPath();
+    if (path.isEmpty())
+        return;
+    auto* dialog =
+        new ModelDimsDialog(QFileInfo(path).fileName(), document_->requestedDims(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, path] {
+        openModel(path, document_->requestedShapes(), dialog->bindings());
+    });
+    dialog->open();
 }
 
 // What the window shows of the document's flows: loading, measured datasets, mappings opened.
 void MainWindow::observeDocument() {
     connect(document_, &StudioDocument::loadStarted, this, [this](const QString& path) {
+        modelDimsAction_->setEnabled(true);
         setBusy(true);
         statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     });

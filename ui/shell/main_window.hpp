@@ -4,6 +4,7 @@
 // drag and drop) handed to the document, with progress, errors and the status bar shown here.
 #pragma once
 
+#include "core/graph/dim_bindings.hpp"
 #include "ui/document/core_ptrs.hpp"
 
 #include <map>
@@ -52,8 +53,13 @@ public:
     // Loads in the background; the current model stays on screen until the new one is ready.
     // A .cleave opens as a project (ProjectController::openProject).
     void openFile(const QString& path);
-    // A model read with these input shapes (NAME -> dims, as --input-shape gives them).
-    void openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes = {});
+    // A model read with these input shapes (NAME -> dims, as --input-shape gives them) and dim
+    // bindings (as --dim, --batch, --prefill and --decode give them).
+    void openModel(const QString& path, std::map<std::string, graph::Shape> inputShapes = {},
+                   graph::DimBindings dims = {});
+    // File > Model Dims…: the newest model asked for, opened again with the dims given in a
+    // ModelDimsDialog (a decoder that failed for want of them, or one to cost at other counts).
+    void modelDimsDialog();
     // The window's .cleave project: save, autosave, recovery.
     ProjectController* project() const { return project_; }
     // A measured dataset (docs/profiling.md; .json or .json.xz), read in the background; its run
@@ -134,6 +140,7 @@ private:
     MeasuredComparisonDock* comparison_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     QAction* filterAction_ = nullptr;
+    QAction* modelDimsAction_ = nullptr;
     PartitionPage* partitionPage_ = nullptr;
     DsePage* dsePage_ = nullptr;
     ClusterPage* clusterPage_ = nullptr;

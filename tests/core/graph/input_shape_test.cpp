@@ -16,6 +16,12 @@ private slots:
         QCOMPARE(dims, (cleave::graph::Shape{1, 3, 160, 160}));
     }
 
+    void commasSeparateDimsToo() {
+        const auto [name, dims] = parse_input_shape("past_key_values.0.key=1,2,512,32");
+        QCOMPARE(name, std::string("past_key_values.0.key"));
+        QCOMPARE(dims, (cleave::graph::Shape{1, 2, 512, 32}));
+    }
+
     void nameMayContainEquals() { QCOMPARE(parse_input_shape("a=b=7").first, std::string("a=b")); }
 
     void malformedSpecsAreRefused_data() {
@@ -27,6 +33,8 @@ private slots:
         QTest::newRow("negative") << "input=1x-3";
         QTest::newRow("letters") << "input=1xNx3";
         QTest::newRow("trailing x") << "input=1x3x";
+        QTest::newRow("trailing comma") << "input=1,3,";
+        QTest::newRow("both separators") << "input=1,3x4";
     }
     void malformedSpecsAreRefused() {
         QFETCH(QString, spec);
@@ -35,7 +43,8 @@ private slots:
             QFAIL("accepted");
         } catch (const cleave::InputError& e) {
             QVERIFY2(QString(e.what()).startsWith("--input-shape: " + spec + ": "), e.what());
-            QVERIFY(QString(e.what()).endsWith("expected NAME=DIMS such as input=1x3x224x224"));
+            QVERIFY(QString(e.what()).endsWith(
+                "expected NAME=DIMS such as input=1x3x224x224 or input=1,3,224,224"));
         }
     }
 };

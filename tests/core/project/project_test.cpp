@@ -65,6 +65,9 @@ private slots:
         project::Project p;
         p.model = folder / "models" / "resnet18.onnx";
         p.input_shapes = {"input=2x3x224x224"};
+        p.dims.decode = 1024;
+        p.dims.batch = 2;
+        p.dims.names["s3"] = 7;
         p.cluster = project::ClusterRef{kNx8, device::cluster_to_json(device::load_cluster(kNx8))};
         p.rules = "tflite-gpu";
         p.device = "jetson-xavier-nx";
@@ -79,6 +82,7 @@ private slots:
         QCOMPARE(q.version, project::kSchemaVersion);
         QCOMPARE(q.model, p.model);
         QCOMPARE(q.input_shapes, p.input_shapes);
+        QCOMPARE(q.dims, p.dims);
         QVERIFY(q.cluster);
         QCOMPARE(q.cluster->path, kNx8);
         QCOMPARE(*q.cluster->inline_, *p.cluster->inline_);
@@ -172,6 +176,20 @@ private slots:
         QCOMPARE(shapes.at("mask"), (graph::Shape{1, 8}));
     }
 
+    // Beside input_shapes, optional: files written before it read as no bindings.
+    void dimBindingsAreStoredAsTheFlagsGiveThem() {
+        project::Project p;
+        p.model = "/p/m.onnx";
+        p.dims.prefill = 512;
+        p.dims.names["s0"] = 1;
+        const auto json = nlohmann::json::parse(project::project_json(p, "/p/x.cleave"));
+        QCOMPARE(json["model"]["dims"], (nlohmann::json{{"prefill", 512}, {"names", {{"s0", 1}}}}));
+        const auto old = project::parse_project(
+            R"({"format": "cleave-project", "version": 1, "model": {"path": "m.onnx"}})",
+            "/p/x.cleave");
+        QVERIFY(old.dims.empty());
+    }
+
     void mappingIsCheckedAgainstTheModelUnderSlashMapping() {
         const auto model = test::tiny_partition_model();
         const auto cluster = test::tiny_cluster();
@@ -214,8 +232,16 @@ private slots:
             {head + R"("model": {"path": 3}})", "/model/path", "the path of an ONNX model"},
             {head + R"("model": {"path": "m.onnx", "input_shapes": ["x=1x3", "y=0x2"]}})",
              "/model/input_shapes/1", "whole number >= 1"},
+            {head + R"("model": {"path": "m.onnx", "dims": {"prefill": 0}}})",
+             "/model/dims/prefill", "whole number"},
+            {head + R"("model": {"path": "m.onnx", "dims": {"prefill": 2, "decode": 3}}})",
+             "/model/dims", "expected one of them"},
+            {head + R"("model": {"path": "m.onnx", "dims": {"names": {"s0": -1}}}})",
+             "/model/dims/names/s0", "whole number"},
+            {head + R"("model": {"path": "m.onnx", "dims": {"past": 3}}})", "/model/dims", "past"},
             {head + R"("cluster": {}})", "/cluster", "\"path\", \"inline\" or both"},
-            {head + R"("cluster": {"inline": {"version": 1, "hosts": [{"host": "a", "device": "x"}]}}})",
+            {head +
+                 R"("cluster": {"inline": {"version": 1, "hosts": [{"host": "a", "device": "x"}]}}})",
              "/cluster/inline/hosts/0/device", "no such device \"x\""},
             {head + R"("kernels": {"rules": ""}})", "/kernels/rules", "empty string"},
             {head + R"("mapping": {"h1_gpu": "relu0"}})", "/mapping/h1_gpu", "list of node names"},

@@ -5,6 +5,7 @@
 #include "core/device/cluster.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/project/project.hpp"
+#include "tests/core/graph/tiny_decoder.hpp"
 #include "ui/document/cluster_document.hpp"
 #include "ui/document/grouping_document.hpp"
 #include "ui/shell/project_controller.hpp"
@@ -20,8 +21,10 @@
 #include <QComboBox>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <fstream>
 #include <memory>
 
 using namespace cleave;
@@ -183,6 +186,35 @@ private slots:
         const auto project = document.snapshot();
         QCOMPARE(project.input_shapes, std::vector<std::string>{"input=2x3x224x224"});
         QVERIFY(document.kernels());
+    }
+
+    // A decoder is read with its dim bindings; the document and a project made of it keep them,
+    // and the project opens it with them again.
+    void aDecoderOpenedKeepsItsDimBindings() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("decoder.onnx");
+        std::ofstream(path.toStdString(), std::ios::binary)
+            << cleave::test::TinyDecoder::build().SerializeAsString();
+        ui::StudioDocument document;
+        graph::DimBindings dims;
+        dims.prefill = 512;
+        dims.batch = 1;
+        QSignalSpy changed(&document, &ui::StudioDocument::modelChanged);
+        document.openModel(path, {}, dims);
+        QCOMPARE(document.requestedDims(), dims);
+        QVERIFY(changed.wait(30000));
+        QCOMPARE(document.dimBindings(), dims);
+        QCOMPARE(document.model()->macs, std::int64_t(8716288)); // 640 x 512 + 32 x 512 x 512
+        const auto project = document.snapshot();
+        QCOMPARE(project.dims, dims);
+
+        ui::StudioDocument reopened;
+        QSignalSpy applied(&reopened, &ui::StudioDocument::applied);
+        reopened.apply(project, dir.filePath("decoder.cleave"));
+        QVERIFY(applied.wait(30000));
+        QVERIFY(reopened.model());
+        QCOMPARE(reopened.dimBindings(), dims);
+        QCOMPARE(reopened.model()->macs, std::int64_t(8716288));
     }
 
     void aModelThatCannotBeReadIsSaidOnceAndTheOneOnShowStays() {
