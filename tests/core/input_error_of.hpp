@@ -18,4 +18,14 @@ inline std::string input_error_of(const std::function<void()>& f) {
     return "no error";
 }
 
+// The same as "place: problem", for tests of calls that have no file.
+inline std::string place_and_problem_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.place() + ": " + e.problem();
+    }
+    return "no error";
+}
+
 } // namespace cleave::test

@@ -3,6 +3,7 @@
 // PE without power figures, one capacity per host with a note where a device gives none. And
 // dse::prepare_exploration, which builds the kernels, latencies, costs and space from a model and
 // a cluster, or says why no search can run.
+#include "../input_error_of.hpp"
 #include "../library_cluster.hpp"
 #include "../partition/tiny_partition_model.hpp"
 #include "core/dse/exploration_inputs.hpp"
@@ -31,12 +32,7 @@ bool mentions(const std::vector<std::string>& notes, const std::string& text) {
 }
 
 QString input_error(const std::function<void()>& call) {
-    try {
-        call();
-    } catch (const InputError& e) {
-        return QString::fromStdString(e.place() + ": " + e.problem());
-    }
-    return "no error";
+    return QString::fromStdString(test::place_and_problem_of(call));
 }
 
 } // namespace

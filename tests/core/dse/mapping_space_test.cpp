@@ -1,6 +1,7 @@
 // What the DSE searches, by hand on the four-kernel model (tests/core/partition): the figures of
 // a mapping summed per host, its objectives normalised by the best single PE, a measured level 2,
 // the PEs a space refuses, objectives read by name, and a mapping's identity and key.
+#include "../input_error_of.hpp"
 #include "../library_cluster.hpp"
 #include "../partition/tiny_partition_model.hpp"
 #include "core/dse/mapping_space.hpp"
@@ -40,12 +41,7 @@ bool near(double a, double b) {
 }
 
 QString input_error(const std::function<void()>& call) {
-    try {
-        call();
-    } catch (const InputError& e) {
-        return QString::fromStdString(e.place() + ": " + e.problem());
-    }
-    return "no error";
+    return QString::fromStdString(test::place_and_problem_of(call));
 }
 
 } // namespace

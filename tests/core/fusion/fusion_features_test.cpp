@@ -1,9 +1,9 @@
 // What the learned fusion classifier sees: op categories, per node its op slot, category and
 // sizes, the mean over its producers and consumers, and per edge the structural facts the
 // runtime's fusion passes test, each worked out by hand on a four-node graph.
-#include "../graph/onnx_builder.hpp"
 #include "core/fusion/fusion_features.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "fusion_fixtures.hpp"
 
 #include <QtTest>
 #include <cmath>
@@ -11,23 +11,9 @@
 using namespace cleave;
 using namespace cleave::fusion;
 using cleave::test::OnnxBuilder;
+using cleave::test::small_fusion_model;
 
 namespace {
-
-// x -> Conv -> Relu -> Add(relu, conv) -> HardSwish: a small graph with fan-out and a second
-// input. Nodes 0 conv, 1 relu, 2 add, 3 hs; edges conv->relu, relu->add, conv->add, add->hs.
-graph::Model small_model() {
-    OnnxBuilder b;
-    b.input("x", {1, 4, 8, 8});
-    b.initializer("w", {4, 4, 3, 3});
-    auto& conv = b.node("Conv", {"x", "w"}, {"c"}, "conv");
-    OnnxBuilder::set_ints(conv, "pads", {1, 1, 1, 1});
-    b.node("Relu", {"c"}, {"r"}, "relu");
-    b.node("Add", {"r", "c"}, {"a"}, "add");
-    b.node("HardSwish", {"a"}, {"y"}, "hs");
-    b.output("y");
-    return graph::load_model_from_bytes(b.bytes(), "small.onnx");
-}
 
 const std::vector<std::string> kOps{"Conv", "Relu", "Add"};
 constexpr int kNumbers = 3 + 1 + kOpCategories; // first numeric column with kOps
@@ -60,7 +46,7 @@ private slots:
     }
 
     void unknownOpsFallInTheOtherSlot() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto features = fusion_features(model, node_edges(model), {"Conv", "Relu"});
         QCOMPARE(features.nodes.cols(), 2 + 1 + kOpCategories + kNodeNumericFeatures);
         QCOMPARE(features.nodes(2, 2), 1.0); // Add
@@ -69,7 +55,7 @@ private slots:
     }
 
     void eachNodeHasOneOpAndOneCategory() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto f = fusion_features(model, node_edges(model), kOps);
         QCOMPARE(f.nodes.rows(), Eigen::Index{4});
         for (Eigen::Index r = 0; r < 4; ++r) {
@@ -85,7 +71,7 @@ private slots:
     }
 
     void nodeNumbersOfTheConvolution() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto f = fusion_features(model, node_edges(model), kOps);
         const auto at = [&](int k) { return f.nodes(0, kNumbers + k); };
         QCOMPARE(at(0), std::log1p(256.0) / 16);  // output elements, 4 x 8 x 8
@@ -107,7 +93,7 @@ private slots:
     }
 
     void neighboursAreMeansOverProducersAndConsumers() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto f = fusion_features(model, node_edges(model), kOps);
         const Eigen::MatrixXd pred = f.predecessors;
         const Eigen::MatrixXd succ = f.successors;
@@ -126,7 +112,7 @@ private slots:
     }
 
     void edgeFeaturesSayHowItsEndsSit() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto edges = node_edges(model);
         const auto f = fusion_features(model, edges, kOps);
         QCOMPARE(f.edges.rows(), Eigen::Index{4});

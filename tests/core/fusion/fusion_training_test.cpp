@@ -1,10 +1,10 @@
 // Training the learned fusion classifier: the loss at known logits, its gradients against finite
 // differences, training on the measured sample (tests/data/ort-cpu-xeon-sample.json) lowering it,
 // what a trained classifier records, and launches read from kernels that cover no node.
-#include "../graph/onnx_builder.hpp"
 #include "../measured_sample.hpp"
 #include "core/fusion/fusion_training.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "fusion_fixtures.hpp"
 
 #include <QtTest>
 #include <cmath>
@@ -13,6 +13,7 @@
 using namespace cleave;
 using namespace cleave::fusion;
 using cleave::test::OnnxBuilder;
+using cleave::test::small_fusion_model;
 
 namespace {
 
@@ -25,20 +26,6 @@ struct Sample : cleave::test::MeasuredSample {
         return out;
     }
 };
-
-// x -> Conv -> Relu -> Add(x) -> HardSwish: a small graph with fan-out and a second input.
-graph::Model small_model() {
-    OnnxBuilder b;
-    b.input("x", {1, 4, 8, 8});
-    b.initializer("w", {4, 4, 3, 3});
-    auto& conv = b.node("Conv", {"x", "w"}, {"c"}, "conv");
-    OnnxBuilder::set_ints(conv, "pads", {1, 1, 1, 1});
-    b.node("Relu", {"c"}, {"r"}, "relu");
-    b.node("Add", {"r", "c"}, {"a"}, "add");
-    b.node("HardSwish", {"a"}, {"y"}, "hs");
-    b.output("y");
-    return graph::load_model_from_bytes(b.bytes(), "small.onnx");
-}
 
 // ONNX Runtime's kernels for the small model: FusedConv over conv and relu, the Add, and the
 // HardSwish run as HardSigmoid (covering nothing) then Mul (covering it).
@@ -61,7 +48,7 @@ class FusionTrainingTest : public QObject {
 
 private slots:
     void lossIsTheMeanCrossEntropyOfTheLogits() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto edges = node_edges(model);
         auto learned = initial_learned_fusion({"Conv", "Relu", "Add"}, 0, 6, 7);
         learned.w_out.setZero(); // every edge scores the output bias alone
@@ -82,7 +69,7 @@ private slots:
     }
 
     void gradientsMatchFiniteDifferences() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto edges = node_edges(model);
         QCOMPARE(edges.size(), std::size_t{4});
         auto learned = initial_learned_fusion({"Conv", "Relu", "Add"}, 5, 6, 7);
@@ -123,7 +110,7 @@ private slots:
     }
 
     void aTrainedClassifierRecordsWhatItWasTrainedOn() {
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         const auto run = small_run();
         FusionTrainingOptions options;
         options.epochs = 0;
@@ -140,7 +127,7 @@ private slots:
 
     void launchesAreReadFromKernelsThatCoverNoNode() {
         // ONNX Runtime runs HardSwish as HardSigmoid (covering nothing) then Mul (covering it).
-        const auto model = small_model();
+        const auto model = small_fusion_model();
         profile::MeasuredRun run;
         run.model = "small";
         for (const auto& [op, covers] :

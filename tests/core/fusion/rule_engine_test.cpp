@@ -1,9 +1,9 @@
 // The fusion engine on models built for each rule, and on ResNet-18 against what ONNX Runtime
 // measured (40 kernels).
-#include "../graph/onnx_builder.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/fusion/rule_engine.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "fusion_fixtures.hpp"
 
 #include <QtTest>
 
@@ -12,31 +12,10 @@ using cleave::fusion::fuse_with_rules;
 using cleave::fusion::KernelGraph;
 using cleave::graph::load_model_from_bytes;
 using cleave::graph::Model;
+using cleave::test::Fused;
 using cleave::test::OnnxBuilder;
 
 namespace {
-
-struct Fused {
-    Model model;
-    KernelGraph kernels;
-    // "Conv+BatchNormalization+Relu" per kernel, in order.
-    QStringList groups() const {
-        QStringList out;
-        for (const auto& k : kernels.kernels) {
-            QStringList ops;
-            for (const int n : k.nodes)
-                ops << QString::fromStdString(model.nodes[static_cast<std::size_t>(n)].op);
-            out << ops.join('+');
-        }
-        return out;
-    }
-    QStringList types() const {
-        QStringList out;
-        for (const auto& k : kernels.kernels)
-            out << QString::fromStdString(k.type);
-        return out;
-    }
-};
 
 Fused fuse(const OnnxBuilder& b, const char* rules) {
     Fused f{load_model_from_bytes(b.bytes(), "fusion.onnx"), {}};

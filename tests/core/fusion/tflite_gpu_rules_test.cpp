@@ -1,11 +1,11 @@
 // The tflite-gpu rule set against the TFLite GPU delegate: one tiny model per condition of its
 // merge rule (Li, Paolieri, Golubchik, ICPE'23 Alg. 3.1) and of its convolution kernel choice
 // (Alg. 3.2), on both sides of every GPU family's Winograd thresholds.
-#include "../graph/onnx_builder.hpp"
 #include "core/fusion/kernel_type_selection.hpp"
 #include "core/fusion/rule_engine.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
+#include "fusion_fixtures.hpp"
 
 #include <QtTest>
 
@@ -15,31 +15,10 @@ using cleave::fusion::KernelGraph;
 using cleave::fusion::RuleSet;
 using cleave::graph::load_model_from_bytes;
 using cleave::graph::Model;
+using cleave::test::Fused;
 using cleave::test::OnnxBuilder;
 
 namespace {
-
-struct Fused {
-    Model model;
-    KernelGraph kernels;
-    // "Conv+Relu" per kernel, in order.
-    QStringList groups() const {
-        QStringList out;
-        for (const auto& k : kernels.kernels) {
-            QStringList ops;
-            for (const int n : k.nodes)
-                ops << QString::fromStdString(model.nodes[static_cast<std::size_t>(n)].op);
-            out << ops.join('+');
-        }
-        return out;
-    }
-    QStringList types() const {
-        QStringList out;
-        for (const auto& k : kernels.kernels)
-            out << QString::fromStdString(k.type);
-        return out;
-    }
-};
 
 Fused fuse(const OnnxBuilder& b, const std::string& family = "adreno6xx") {
     RuleSet rules = find_rule_set("tflite-gpu");
