@@ -1,0 +1,54 @@
+#include "decoder_phase.hpp"
+
+#include "input_dim_binding.hpp"
+
+namespace cleave::graph {
+
+namespace {
+
+std::optional<std::int64_t> role_value(const Model& model, DimRole role) {
+    const auto it = model.dim_roles.find(std::string(to_string(role)));
+    if (it == model.dim_roles.end())
+        return std::nullopt;
+    return it->second;
+}
+
+} // namespace
+
+std::optional<DecoderPhase> decoder_phase(const Model& model) {
+    const auto tokens = role_value(model, DimRole::NewTokens);
+    if (!tokens)
+        return std::nullopt;
+    const std::int64_t cached = role_value(model, DimRole::CachedTokens).value_or(0);
+    DecoderPhase out;
+    out.batch = role_value(model, DimRole::Batch).value_or(1);
+    out.tokens = *tokens;
+    out.context = cached + *tokens;
+    out.phase = cached == 0 ? "prefill" : "decode";
+    bool has_cache = false;
+    for (const int i : model.inputs) {
+        const auto& t = model.tensors[static_cast<std::size_t>(i)];
+        if (!t.shape)
+            continue;
+        const auto roles = input_dim_roles(t.name, t.shape->size());
+        Tensor at_context = t;
+        bool cache = false;
+        for (std::size_t d = 0; d < roles.size() && d < at_context.shape->size(); ++d)
+            if (roles[d] == DimRole::CachedTokens) {
+                (*at_context.shape)[d] = out.context;
+                cache = true;
+            }
+        if (!cache || at_context.bytes() < 0)
+            continue;
+        has_cache = true;
+        out.kv_cache_bytes += at_context.bytes();
+    }
+    if (!has_cache)
+        return std::nullopt;
+    for (const auto& t : model.tensors)
+        if (t.kind == Tensor::Kind::Initializer && t.bytes() > 0)
+            out.weights_bytes += t.bytes();
+    return out;
+}
+
+} // namespace cleave::graph

@@ -1,0 +1,37 @@
+// What one run of a language-model decoder is: a prefill (new tokens, nothing cached) or a
+// decode step (new tokens after cached ones), at which context, and the bytes it holds: its
+// weights as stored (a 4-bit weight is half a byte, plus its scales) and its KV cache at that
+// context. Read from the roles the inputs' dims were bound by (input_dim_binding.hpp).
+#pragma once
+
+#include "model.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cleave::graph {
+
+struct DecoderPhase {
+    std::string phase;              // "prefill" (nothing cached) or "decode"
+    std::int64_t batch = 1;         // sequences run together
+    std::int64_t tokens = 0;        // new tokens per sequence
+    std::int64_t context = 0;       // cached + new tokens per sequence
+    std::int64_t weights_bytes = 0; // every initializer as stored
+    // Keys and values of every layer at `context`, for the whole batch: each past key/value
+    // input's bytes with its cached-token dim at `context`.
+    std::int64_t kv_cache_bytes = 0;
+
+    // Tokens a decode step of `step_ms` gives per second: each sequence of the batch gets its
+    // new tokens; 0 for a prefill (its figure is the time to first token) or no time.
+    double tokens_per_s(double step_ms) const {
+        return phase == "decode" && step_ms > 0
+                   ? static_cast<double>(batch * tokens) / (step_ms / 1000.0)
+                   : 0.0;
+    }
+};
+
+// nullopt for a model with no past key/value input or no dim bound to new tokens.
+std::optional<DecoderPhase> decoder_phase(const Model& model);
+
+} // namespace cleave::graph
