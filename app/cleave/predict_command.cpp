@@ -4,6 +4,7 @@
 #include "core/device/device_library.hpp"
 #include "core/device/pe_power.hpp"
 #include "core/fusion/fusion_method.hpp"
+#include "core/graph/decoder_phase.hpp"
 #include "core/predict/predictor_library.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
@@ -36,6 +37,23 @@ std::optional<double> busy_power_w(const device::DeviceSpec& device) {
     return std::nullopt;
 }
 
+// A decoder's phase and context with the bytes it holds, and its tokens per second when it
+// decodes (every sequence of the batch gets its new tokens per step); null for other models.
+nlohmann::ordered_json phase_json(const std::optional<graph::DecoderPhase>& phase,
+                                  double total_ms) {
+    if (!phase)
+        return nullptr;
+    nlohmann::ordered_json out{{"phase", phase->phase},
+                               {"batch", phase->batch},
+                               {"tokens", phase->tokens},
+                               {"context", phase->context},
+                               {"weights_bytes", phase->weights_bytes},
+                               {"kv_cache_bytes", phase->kv_cache_bytes}};
+    if (const double rate = phase->tokens_per_s(total_ms); rate > 0)
+        out["tokens_per_s"] = rate;
+    return out;
+}
+
 int run_predict(const PredictOptions& options) {
     const auto device = device::find_device(options.device, "--device");
     const auto predictor = predict::predictor_for(device, options.predictor, options.rules);
@@ -45,6 +63,7 @@ int run_predict(const PredictOptions& options) {
     const auto kernels = fusion::detect_kernels(model, method);
     const auto latency = predict::predict_model(predictor, model, kernels);
     const auto power = busy_power_w(device);
+    const auto phase = graph::decoder_phase(model);
     const std::string source =
         predictor.kind +
         (predictor.file.empty() ? " from the device spec (uncalibrated)" : " " + predictor.file);
@@ -67,7 +86,7 @@ int run_predict(const PredictOptions& options) {
                             {"energy_mj", energy_mj(ms)},
                             {"source", predictor.kind + ":" + latency.kernels[k].model_class}});
         }
-        const nlohmann::ordered_json document{
+        nlohmann::ordered_json document{
             {"model", model.file},
             {"device", device.id},
             {"predictor", source},
@@ -78,6 +97,9 @@ int run_predict(const PredictOptions& options) {
             {"overhead_ms", latency.overhead_ms},
             {"total_ms", latency.total_ms},
             {"energy_mj", energy_mj(latency.total_ms)}};
+        // A decoder's run: the phase fields beside the totals.
+        if (const auto fields = phase_json(phase, latency.total_ms); !fields.is_null())
+            document.update(fields);
         emit_json(document, options.json, options.out);
         if (options.json)
             return 0;
@@ -88,6 +110,16 @@ int run_predict(const PredictOptions& options) {
                 latency.overhead_ms);
     if (power)
         std::printf(", %.2f mJ at %.1f W", *power * latency.total_ms, *power);
+    if (phase) {
+        std::printf("\n%s of %lld token%s at context %lld (batch %lld): weights %.1f MB, KV cache "
+                    "%.1f MB",
+                    phase->phase.c_str(), static_cast<long long>(phase->tokens),
+                    phase->tokens == 1 ? "" : "s", static_cast<long long>(phase->context),
+                    static_cast<long long>(phase->batch), phase->weights_bytes / 1e6,
+                    phase->kv_cache_bytes / 1e6);
+        if (const double rate = phase->tokens_per_s(latency.total_ms); rate > 0)
+            std::printf(", %.1f tokens/s", rate);
+    }
     std::printf("\npredictor %s, kernels by %s\n\n", source.c_str(), method.name.c_str());
     std::map<std::string, std::pair<int, double>> by_type;
     for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {

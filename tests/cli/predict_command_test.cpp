@@ -2,6 +2,7 @@
 // (tests/data/ort-cpu-xeon-sample.json), and their errors: another device's predictor, an
 // unknown device, a data file in another format.
 #include "cli_run.hpp"
+#include "tests/core/graph/tiny_decoder.hpp"
 
 #include <QFile>
 #include <QJsonArray>
@@ -9,6 +10,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <fstream>
 
 namespace {
 
@@ -105,6 +107,32 @@ private slots:
         QVERIFY(root["predictor"].toString().contains("uncalibrated"));
         QCOMPARE(root["rules"].toString(), QString("tensorrt-like"));
         QVERIFY(root["total_ms"].toDouble() > 0);
+    }
+
+    // The 2-layer decoder of tiny_decoder.hpp: its KV cache is 2 layers x key and value of
+    // [1, 2 heads, context, 4] float32.
+    void aDecoderIsCostedAtItsPhase() {
+        const QString decoder = dir_.filePath("decoder.onnx");
+        std::ofstream(decoder.toStdString(), std::ios::binary)
+            << cleave::test::TinyDecoder::build().SerializeAsString();
+        const Run decode = run_cleave({"predict", decoder, "--decode", "1024", "--batch", "1",
+                                       "--device", "nvidia-t4", "--json"});
+        QCOMPARE(decode.exit_code, 0);
+        const QJsonObject step = QJsonDocument::fromJson(decode.out).object();
+        QCOMPARE(step["phase"].toString(), QString("decode"));
+        QCOMPARE(step["tokens"].toInteger(), 1);
+        QCOMPARE(step["context"].toInteger(), 1025);
+        QCOMPARE(step["kv_cache_bytes"].toInteger(), 2 * 2 * 2 * 1025 * 4 * 4);
+        QCOMPARE(step["weights_bytes"].toInteger(), 1024 * 4 + 9 * 8);
+        QVERIFY(step["total_ms"].toDouble() > 0);
+        QCOMPARE(step["tokens_per_s"].toDouble(), 1000.0 / step["total_ms"].toDouble());
+
+        const Run prefill = run_cleave(
+            {"predict", decoder, "--prefill", "512", "--batch", "1", "--device", "nvidia-t4"});
+        QCOMPARE(prefill.exit_code, 0);
+        QVERIFY2(prefill.out.contains("\nprefill of 512 tokens at context 512 (batch 1): weights "
+                                      "0.0 MB, KV cache 0.1 MB\n"),
+                 prefill.out.constData());
     }
 
     void shippedH100PredictorCostsEveryKernel() {
