@@ -128,6 +128,10 @@
         <source>Run segment %1 on %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · %2 nodes (double-click to open)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cleave::ui</name>
@@ -505,6 +509,116 @@
     </message>
 </context>
 <context>
+    <name>cleave::ui::DseAxisModel</name>
+    <message>
+        <source>throughput (1/s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max memory (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max energy (mJ)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>latency (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>generation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> mJ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (generation)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cleave::ui::DseCharts</name>
+    <message>
+        <source>The third axis of the 3-D view</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the colour of a point or line shows; generation: when the search first met the mapping</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>marked</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mappings the search evaluated that the front dominates (better or equal in every objective): hidden, small dots, or hollow squares</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mappings the search evaluated that overflow a device&apos;s memory or whose PEs would wait on each other: hidden, small dots, or red crosses</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scatter</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Parallel coordinates</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>3-D</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On the front.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dominated by the front.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not dominated by the front: the same figures as a solution on it, or figures of another level.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Infeasible: a PE runs segments before and after another PE&apos;s, so the two would wait on each other; AutoDiCE cannot run it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Infeasible: overflows a device&apos;s memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>cleave::ui::DseDocument</name>
     <message>
         <source>No front to export: run a search first.</source>
@@ -573,34 +687,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The third axis of the 3-D view</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>What the colour of a point or line shows; generation: when the search first met the mapping</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>hidden</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>shown</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>marked</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mappings the search evaluated that the front dominates (better or equal in every objective): hidden, small dots, or hollow squares</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Mappings the search evaluated that overflow a device&apos;s memory or whose PEs would wait on each other: hidden, small dots, or red crosses</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Front: x</source>
         <translation type="unfinished"></translation>
     </message>
@@ -638,18 +724,6 @@
     </message>
     <message>
         <source>Infeasible</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scatter</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Parallel coordinates</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>3-D</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -720,75 +794,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>throughput (1/s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max memory (MiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>max energy (mJ)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>latency (ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>generation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> MiB</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> mJ</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> ms</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source> (generation)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The Partition tab shows other kernels or another cluster now: run the search again.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>DSE solution (%1 inferences/s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>On the front.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dominated by the front.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not dominated by the front: the same figures as a solution on it, or figures of another level.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Infeasible: a PE runs segments before and after another PE&apos;s, so the two would wait on each other; AutoDiCE cannot run it.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Infeasible: overflows a device&apos;s memory.</source>
         <translation type="unfinished"></translation>
     </message>
     <message numerus="yes">
@@ -998,6 +1008,14 @@
         <source>%1 of %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Fold Blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draw every block (a repeated layer&apos;s or a large model&apos;s name scope) as one box; double-click a block to open or fold it alone</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cleave::ui::GraphView</name>
@@ -1135,18 +1153,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Feature totals per group (1 = an equal share)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Serving latency per group</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Spread across groups, by feature set&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Open Device Vectors</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1190,12 +1196,31 @@
         <source>. Figures the datasheets do not give count as 0 (%1 notes in the tooltip).</source>
         <translation type="unfinished"></translation>
     </message>
+</context>
+<context>
+    <name>cleave::ui::GroupingResultView</name>
+    <message>
+        <source>Feature totals per group (1 = an equal share)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Serving latency per group</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Spread across groups, by feature set&lt;/b&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message>
         <source>group %1: 1 host</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>group %1: %2 hosts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1281,6 +1306,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Features</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Objective</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1314,10 +1343,6 @@
     </message>
     <message>
         <source>Every available feature set grouped with the same G and seed; with a workload, each grouping serves the same arrivals. σ: the population standard deviation across the groups of their mean latency, and of the times their last tasks completed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: cannot read it as JSON; expected grouping settings such as {&quot;groups&quot;: 4, &quot;features&quot;: &quot;hp&quot;, &quot;vectors&quot;: &quot;vectors.json&quot;}</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1557,10 +1582,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Filter by name, op or shape; every term must match (Ctrl+F)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Graph</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1717,14 +1738,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 nodes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 of %2 nodes</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Open Measured Dataset</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1810,6 +1823,10 @@
     </message>
     <message>
         <source>Could not export the package</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model &amp;Dims…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1974,6 +1991,21 @@
     </message>
 </context>
 <context>
+    <name>cleave::ui::ModelDimsDialog</name>
+    <message>
+        <source>Model Dims — %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bind the model&apos;s symbolic dims. For a language-model decoder: decode=L (one new token after L cached ones) or prefill=N (N new tokens, none cached), and batch=B (1 when not given). Any dim by its name: sequence_length=128, s0=1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decode=1024 batch=1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>cleave::ui::ModelLoadRunner</name>
     <message>
         <source>%1: internal error: %2</source>
@@ -2071,6 +2103,21 @@
     </message>
     <message>
         <source>FLOPs</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cleave::ui::NodeTablePage</name>
+    <message>
+        <source>Filter by name, op or shape; every term must match (Ctrl+F)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 nodes</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2190,14 +2237,6 @@
         <source>There is no mapping to save: open a model and a cluster first.</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>Open a model and a cluster before a mapping.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 is not split-point shaped: %2. It is shown as %3 segments, one per stretch; each PE&apos;s figures sum its segments.</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>cleave::ui::PartitionView</name>
@@ -2247,6 +2286,19 @@ Drag it to another lane to run it there</source>
         <source>Add Split Before Kernel %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>
+in %1 (kernels %2–%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show Every Kernel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>overview</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cleave::ui::PeFiguresView</name>
@@ -2290,10 +2342,6 @@ Drag it to another lane to run it there</source>
 <context>
     <name>cleave::ui::ProjectController</name>
     <message>
-        <source>the model could not be opened: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;New Project</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2319,22 +2367,6 @@ Drag it to another lane to run it there</source>
     </message>
     <message>
         <source>Could not open %1.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the fusion rules %1 could not be used: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Open project</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>DSE: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Grouping: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -2545,6 +2577,57 @@ Drag it to another lane to run it there</source>
     </message>
     <message>
         <source>&lt;p align=&apos;center&apos; style=&apos;color:%1&apos;&gt;Recent files&lt;/p&gt;</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cleave::ui::StudioDocument</name>
+    <message>
+        <source>opening the model %1 was cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model could not be opened: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a model and a cluster before a mapping.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opening %1: its PEs&apos; nodes are fused apart and predicted…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model, its kernels or the cluster changed before the mapping was shown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the kernels could not be predicted on the cluster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 cuts through kernels, so each PE fuses its nodes on its own and the parts are costed as kernels of their own: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not split-point shaped: %2. It is shown as %3 segments, one per stretch; each PE&apos;s figures sum its segments.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the fusion rules %1 could not be used: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>DSE: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Grouping: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
