@@ -161,7 +161,7 @@ NodeCost node_cost(const Model& model, const Node& node) {
         if (!t)
             continue;
         const auto bytes = t->bytes();
-        if (bytes < 0 && element_bytes(t->dtype) > 0)
+        if (bytes < 0 && element_bits(t->dtype) > 0)
             c.elements(nullptr); // marks the cost incomplete
         cost.bytes_in += std::max<std::int64_t>(bytes, 0);
         const bool bn_statistic = op == "BatchNormalization" && (i == 3 || i == 4);
@@ -173,7 +173,7 @@ NodeCost node_cost(const Model& model, const Node& node) {
         if (!t)
             continue;
         const auto bytes = t->bytes();
-        if (bytes < 0 && element_bytes(t->dtype) > 0)
+        if (bytes < 0 && element_bits(t->dtype) > 0)
             c.elements(nullptr);
         cost.bytes_out += std::max<std::int64_t>(bytes, 0);
     }

@@ -188,8 +188,8 @@ private:
         if (type == DataType::Undefined)
             throw InputError(file_, place, "undefined data type " + std::to_string(t.data_type()));
         const std::int64_t elements = checked_elements(t, place);
-        std::int64_t need = 0;
-        if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(element_bytes(type)), &need))
+        const std::int64_t need = element_bits(type) == 0 ? 0 : storage_bytes(type, elements);
+        if (need < 0)
             throw InputError(file_, place, "its size in bytes does not fit in 64 bits");
         if (t.data_location() == TensorProto::EXTERNAL)
             return need;
@@ -203,13 +203,16 @@ private:
             return need;
         }
         const std::int64_t values = typed_value_count(t, type);
-        const std::int64_t per_element =
-            type == DataType::Complex64 || type == DataType::Complex128 ? 2 : 1;
-        if (values != elements * per_element)
+        // complex numbers are two values each; 4-bit types are packed two to a value
+        const bool complex = type == DataType::Complex64 || type == DataType::Complex128;
+        const std::int64_t expected = complex                   ? elements * 2
+                                      : element_bits(type) == 4 ? (elements + 1) / 2
+                                                                : elements;
+        if (values != expected)
             throw InputError(file_, place,
                              "holds " + std::to_string(values) + " values but dims " +
                                  shape_to_string(Shape(t.dims().begin(), t.dims().end())) +
-                                 " need " + std::to_string(elements * per_element));
+                                 " need " + std::to_string(expected));
         return need;
     }
 
