@@ -4,6 +4,7 @@
 #include "../task_control.hpp"
 #include "autodice_names.hpp"
 #include "input_dim_binding.hpp"
+#include "newer_op_schemas.hpp"
 #include "node_cost.hpp"
 #include "onnx_source.hpp"
 #include "shape_folding.hpp"
@@ -98,12 +99,13 @@ private:
             const auto it = known.find(domain);
             if (it == known.end())
                 continue; // custom domains: their nodes get no shapes, which is reported per node
-            if (opset.version() > it->second.second || opset.version() < 1)
-                throw InputError(file_,
-                                 "opset_import " + in_quotes(domain.empty() ? "ai.onnx" : domain),
-                                 "version " + std::to_string(opset.version()) +
-                                     " is not one this build's libonnx knows (1 to " +
-                                     std::to_string(it->second.second) + ")");
+            // the default domain reads beyond libonnx's newest opset (newer_op_schemas.hpp)
+            const int newest = domain.empty() ? kNewestReadOpset : it->second.second;
+            if (opset.version() > newest || opset.version() < 1)
+                throw InputError(
+                    file_, "opset_import " + in_quotes(domain.empty() ? "ai.onnx" : domain),
+                    "version " + std::to_string(opset.version()) +
+                        " is not one this build reads (1 to " + std::to_string(newest) + ")");
         }
         const auto& nodes = proto.graph().node();
         const bool uses_default = std::any_of(nodes.begin(), nodes.end(), [](const NodeProto& n) {
@@ -128,7 +130,7 @@ private:
             const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
             const auto version = versions.find(domain);
             if (version != versions.end()) {
-                const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
+                const auto* schema = op_schema(n.op_type(), version->second, domain);
                 if (schema) {
                     try {
                         schema->Verify(n);
@@ -509,7 +511,12 @@ private:
     }
 
     void infer_shapes(ModelProto& proto) {
-        infer_shapes_with_folding(proto, [this](std::string message) { warn(std::move(message)); });
+        try {
+            infer_shapes_with_folding(proto,
+                                      [this](std::string message) { warn(std::move(message)); });
+        } catch (const NodeRuleError& e) {
+            throw InputError(file_, "node " + in_quotes(e.node), e.what());
+        }
     }
 
     static std::optional<Shape> shape_of(const TypeProto& type, DataType& dtype) {
@@ -745,9 +752,7 @@ Model load_model_from_bytes(std::vector<std::uint8_t> bytes, const std::string& 
 }
 
 std::int64_t newest_known_opset() {
-    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-    const auto it = known.find("");
-    return it == known.end() ? 0 : it->second.second;
+    return kNewestReadOpset;
 }
 
 } // namespace cleave::graph
