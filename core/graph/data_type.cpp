@@ -7,28 +7,19 @@ namespace cleave::graph {
 namespace {
 struct TypeInfo {
     std::string_view name;
-    std::size_t bytes;
+    std::size_t bits;
     bool floating;
 };
 
-constexpr std::array<TypeInfo, 17> kTypes{{
-    {"undefined", 0, false},
-    {"float32", 4, true},
-    {"uint8", 1, false},
-    {"int8", 1, false},
-    {"uint16", 2, false},
-    {"int16", 2, false},
-    {"int32", 4, false},
-    {"int64", 8, false},
-    {"string", 0, false},
-    {"bool", 1, false},
-    {"float16", 2, true},
-    {"float64", 8, true},
-    {"uint32", 4, false},
-    {"uint64", 8, false},
-    {"complex64", 8, true},
-    {"complex128", 16, true},
-    {"bfloat16", 2, true},
+constexpr std::array<TypeInfo, 23> kTypes{{
+    {"undefined", 0, false},     {"float32", 32, true},   {"uint8", 8, false},
+    {"int8", 8, false},          {"uint16", 16, false},   {"int16", 16, false},
+    {"int32", 32, false},        {"int64", 64, false},    {"string", 0, false},
+    {"bool", 8, false},          {"float16", 16, true},   {"float64", 64, true},
+    {"uint32", 32, false},       {"uint64", 64, false},   {"complex64", 64, true},
+    {"complex128", 128, true},   {"bfloat16", 16, true},  {"float8e4m3fn", 8, true},
+    {"float8e4m3fnuz", 8, true}, {"float8e5m2", 8, true}, {"float8e5m2fnuz", 8, true},
+    {"uint4", 4, false},         {"int4", 4, false},
 }};
 
 const TypeInfo& info(DataType type) {
@@ -42,7 +33,19 @@ std::string_view to_string(DataType type) {
 }
 
 std::size_t element_bytes(DataType type) {
-    return info(type).bytes;
+    return info(type).bits % 8 == 0 ? info(type).bits / 8 : 0;
+}
+
+std::size_t element_bits(DataType type) {
+    return info(type).bits;
+}
+
+std::int64_t storage_bytes(DataType type, std::int64_t elements) {
+    const auto bits = static_cast<std::int64_t>(element_bits(type));
+    std::int64_t total = 0;
+    if (bits == 0 || elements < 0 || __builtin_mul_overflow(elements, bits, &total))
+        return -1;
+    return total / 8 + (total % 8 != 0 ? 1 : 0);
 }
 
 bool is_floating(DataType type) {

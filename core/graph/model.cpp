@@ -39,11 +39,7 @@ std::int64_t element_count(const std::optional<Shape>& shape) {
 
 std::int64_t Tensor::bytes() const {
     const auto count = elements();
-    const auto size = static_cast<std::int64_t>(element_bytes(dtype));
-    std::int64_t total = 0;
-    if (count < 0 || size == 0 || __builtin_mul_overflow(count, size, &total))
-        return -1;
-    return total;
+    return count < 0 ? -1 : storage_bytes(dtype, count);
 }
 
 std::string Attribute::to_string() const {

@@ -57,8 +57,10 @@ struct Attribute {
 struct NodeCost {
     std::int64_t macs = 0;  // multiply-accumulates of Conv, ConvTranspose, Gemm and MatMul
     std::int64_t flops = 0; // docs/graph-features.md gives the rule for every op
-    std::int64_t weight_parameters = 0; // floating initializer inputs, less BN mean and var
-    std::int64_t bytes_in = 0;          // every input tensor, weights included
+    // floating initializer inputs, less BN mean and var and DequantizeLinear's scale and zero
+    // point; DequantizeLinear's quantized input counts whatever its type
+    std::int64_t weight_parameters = 0;
+    std::int64_t bytes_in = 0; // every input tensor, weights included
     std::int64_t bytes_out = 0;
     bool complete = true; // false when a shape it needs is unknown (the figures are then low)
 };
@@ -94,7 +96,7 @@ struct Model {
     std::vector<Node> nodes; // topological order, stable: file order when that is valid
     std::vector<int> inputs; // graph inputs that are not initializers
     std::vector<int> outputs;
-    std::int64_t weight_parameters = 0;    // floating initializers, less BN mean and var
+    std::int64_t weight_parameters = 0;    // as NodeCost counts them, each initializer once
     std::int64_t initializer_elements = 0; // all initializers
     std::int64_t macs = 0;
     std::int64_t flops = 0;

@@ -118,6 +118,17 @@ std::int64_t einsum_node_macs(const Node& node, Counter& c) {
     return *macs;
 }
 
+// Whether input `i` of `node`, when an initializer, holds weight parameters: floating inputs,
+// less BatchNormalization's running statistics; for DequantizeLinear its quantized input,
+// whatever its type (one parameter per logical weight), and not its scale and zero point.
+bool is_weight_input(const Node& node, std::size_t i, DataType dtype) {
+    if (node.op == "DequantizeLinear")
+        return i == 0;
+    if (node.op == "BatchNormalization" && (i == 3 || i == 4))
+        return false;
+    return is_floating(dtype);
+}
+
 } // namespace
 
 NodeCost node_cost(const Model& model, const Node& node) {
@@ -126,7 +137,7 @@ NodeCost node_cost(const Model& model, const Node& node) {
     const std::string_view op = node.op;
     const bool onnx_domain = node.domain.empty() || node.domain == "ai.onnx";
 
-    if (onnx_domain && one_of(op, {"Conv", "ConvInteger", "QLinearConv"})) {
+    if (onnx_domain && one_of(op, {"Conv", "ConvInteger", "QLinearConv", "DeformConv"})) {
         // out elements x (C_in / group) x prod(kernel): the weight holds [M, C/group, k...].
         const auto* weight = c.input(op == "QLinearConv" ? 3 : 1);
         cost.macs = Counter::mul(c.elements(c.output(0)), c.trailing_product(weight, 1));
@@ -161,11 +172,10 @@ NodeCost node_cost(const Model& model, const Node& node) {
         if (!t)
             continue;
         const auto bytes = t->bytes();
-        if (bytes < 0 && element_bytes(t->dtype) > 0)
+        if (bytes < 0 && element_bits(t->dtype) > 0)
             c.elements(nullptr); // marks the cost incomplete
         cost.bytes_in += std::max<std::int64_t>(bytes, 0);
-        const bool bn_statistic = op == "BatchNormalization" && (i == 3 || i == 4);
-        if (t->kind == Tensor::Kind::Initializer && is_floating(t->dtype) && !bn_statistic)
+        if (t->kind == Tensor::Kind::Initializer && is_weight_input(node, i, t->dtype))
             cost.weight_parameters += std::max<std::int64_t>(t->elements(), 0);
     }
     for (std::size_t i = 0; i < node.outputs.size(); ++i) {
@@ -173,7 +183,7 @@ NodeCost node_cost(const Model& model, const Node& node) {
         if (!t)
             continue;
         const auto bytes = t->bytes();
-        if (bytes < 0 && element_bytes(t->dtype) > 0)
+        if (bytes < 0 && element_bits(t->dtype) > 0)
             c.elements(nullptr);
         cost.bytes_out += std::max<std::int64_t>(bytes, 0);
     }
@@ -194,19 +204,19 @@ void compute_costs(Model& model) {
             continue;
         const auto n = std::max<std::int64_t>(t.elements(), 0);
         model.initializer_elements += n;
-        const bool bn_statistic_only =
-            !t.consumers.empty() &&
-            std::all_of(t.consumers.begin(), t.consumers.end(), [&](int consumer) {
-                const auto& node = model.nodes[consumer];
-                if (node.op != "BatchNormalization")
-                    return false;
-                const int self = static_cast<int>(&t - model.tensors.data());
-                for (std::size_t i = 0; i < node.inputs.size(); ++i)
-                    if (node.inputs[i] == self && i != 3 && i != 4)
-                        return false;
-                return true;
-            });
-        if (is_floating(t.dtype) && !bn_statistic_only)
+        // counted once, where some node reads it as a weight (an unread one where floating)
+        const int self = static_cast<int>(&t - model.tensors.data());
+        const bool weight =
+            t.consumers.empty()
+                ? is_floating(t.dtype)
+                : std::any_of(t.consumers.begin(), t.consumers.end(), [&](int consumer) {
+                      const auto& node = model.nodes[consumer];
+                      for (std::size_t i = 0; i < node.inputs.size(); ++i)
+                          if (node.inputs[i] == self && is_weight_input(node, i, t.dtype))
+                              return true;
+                      return false;
+                  });
+        if (weight)
             model.weight_parameters += n;
     }
 }

@@ -1,6 +1,7 @@
 #include "node_inference.hpp"
 
 #include "einsum_equation.hpp"
+#include "newer_op_schemas.hpp"
 
 #include <deque>
 #include <map>
@@ -135,8 +136,7 @@ class GuardedSchemas : public onnx::ISchemaRegistry {
 public:
     const onnx::OpSchema* GetSchema(const std::string& key, const int max_inclusive_version,
                                     const std::string& domain) const override {
-        const auto* schema =
-            onnx::OpSchemaRegistry::Instance()->GetSchema(key, max_inclusive_version, domain);
+        const auto* schema = op_schema(key, max_inclusive_version, domain);
         if (!schema || (!domain.empty() && domain != "ai.onnx") ||
             !schema->has_type_and_shape_inference_function() ||
             (key != "SplitToSequence" && key != "Einsum" && !has_rank_rule(key)))
@@ -306,6 +306,8 @@ void infer_node_by_node(onnx::ModelProto& model, const std::function<void(std::s
                                                                  context);
             else
                 continue;
+        } catch (const NodeRuleError& e) {
+            throw NodeRuleError(e.what(), node.name()); // the import is refused, naming the node
         } catch (const std::exception&) {
             continue; // this node's outputs stay unknown; libonnx's own driver does the same
         }

@@ -4,6 +4,7 @@
 #include "../task_control.hpp"
 #include "autodice_names.hpp"
 #include "input_dim_binding.hpp"
+#include "newer_op_schemas.hpp"
 #include "node_cost.hpp"
 #include "onnx_source.hpp"
 #include "shape_folding.hpp"
@@ -98,12 +99,13 @@ private:
             const auto it = known.find(domain);
             if (it == known.end())
                 continue; // custom domains: their nodes get no shapes, which is reported per node
-            if (opset.version() > it->second.second || opset.version() < 1)
-                throw InputError(file_,
-                                 "opset_import " + in_quotes(domain.empty() ? "ai.onnx" : domain),
-                                 "version " + std::to_string(opset.version()) +
-                                     " is not one this build's libonnx knows (1 to " +
-                                     std::to_string(it->second.second) + ")");
+            // the default domain reads beyond libonnx's newest opset (newer_op_schemas.hpp)
+            const int newest = domain.empty() ? kNewestReadOpset : it->second.second;
+            if (opset.version() > newest || opset.version() < 1)
+                throw InputError(
+                    file_, "opset_import " + in_quotes(domain.empty() ? "ai.onnx" : domain),
+                    "version " + std::to_string(opset.version()) +
+                        " is not one this build reads (1 to " + std::to_string(newest) + ")");
         }
         const auto& nodes = proto.graph().node();
         const bool uses_default = std::any_of(nodes.begin(), nodes.end(), [](const NodeProto& n) {
@@ -128,7 +130,7 @@ private:
             const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
             const auto version = versions.find(domain);
             if (version != versions.end()) {
-                const auto* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), version->second, domain);
+                const auto* schema = op_schema(n.op_type(), version->second, domain);
                 if (schema) {
                     try {
                         schema->Verify(n);
@@ -188,8 +190,8 @@ private:
         if (type == DataType::Undefined)
             throw InputError(file_, place, "undefined data type " + std::to_string(t.data_type()));
         const std::int64_t elements = checked_elements(t, place);
-        std::int64_t need = 0;
-        if (__builtin_mul_overflow(elements, static_cast<std::int64_t>(element_bytes(type)), &need))
+        const std::int64_t need = element_bits(type) == 0 ? 0 : storage_bytes(type, elements);
+        if (need < 0)
             throw InputError(file_, place, "its size in bytes does not fit in 64 bits");
         if (t.data_location() == TensorProto::EXTERNAL)
             return need;
@@ -203,13 +205,16 @@ private:
             return need;
         }
         const std::int64_t values = typed_value_count(t, type);
-        const std::int64_t per_element =
-            type == DataType::Complex64 || type == DataType::Complex128 ? 2 : 1;
-        if (values != elements * per_element)
+        // complex numbers are two values each; 4-bit types are packed two to a value
+        const bool complex = type == DataType::Complex64 || type == DataType::Complex128;
+        const std::int64_t expected = complex                   ? elements * 2
+                                      : element_bits(type) == 4 ? (elements + 1) / 2
+                                                                : elements;
+        if (values != expected)
             throw InputError(file_, place,
                              "holds " + std::to_string(values) + " values but dims " +
                                  shape_to_string(Shape(t.dims().begin(), t.dims().end())) +
-                                 " need " + std::to_string(elements * per_element));
+                                 " need " + std::to_string(expected));
         return need;
     }
 
@@ -506,7 +511,12 @@ private:
     }
 
     void infer_shapes(ModelProto& proto) {
-        infer_shapes_with_folding(proto, [this](std::string message) { warn(std::move(message)); });
+        try {
+            infer_shapes_with_folding(proto,
+                                      [this](std::string message) { warn(std::move(message)); });
+        } catch (const NodeRuleError& e) {
+            throw InputError(file_, "node " + in_quotes(e.node), e.what());
+        }
     }
 
     static std::optional<Shape> shape_of(const TypeProto& type, DataType& dtype) {
@@ -742,9 +752,7 @@ Model load_model_from_bytes(std::vector<std::uint8_t> bytes, const std::string& 
 }
 
 std::int64_t newest_known_opset() {
-    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-    const auto it = known.find("");
-    return it == known.end() ? 0 : it->second.second;
+    return kNewestReadOpset;
 }
 
 } // namespace cleave::graph

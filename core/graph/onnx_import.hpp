@@ -37,7 +37,8 @@ Model load_model(const std::filesystem::path& file, const LoadOptions& options =
 Model load_model_from_bytes(std::vector<std::uint8_t> bytes, const std::string& name,
                             const LoadOptions& options = {});
 
-// The newest opset of the default domain that this build's libonnx knows.
+// The newest opset of the default domain that the importer reads: libonnx's schemas up to its
+// newest (17 for libonnx 1.12), Cleave's for the op versions after it (docs/importer.md).
 std::int64_t newest_known_opset();
 
 } // namespace cleave::graph

@@ -76,7 +76,7 @@ GraphIoBytes graph_io_bytes(const graph::Model& model) {
             const auto elements = tensor.elements();
             if (elements > 0)
                 sum += static_cast<double>(elements) *
-                       static_cast<double>(graph::element_bytes(tensor.dtype));
+                       static_cast<double>(graph::element_bits(tensor.dtype)) / 8;
         }
         return sum;
     };

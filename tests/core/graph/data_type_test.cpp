@@ -45,6 +45,10 @@ private slots:
             {DataType::Complex64, 8, "complex64", true},
             {DataType::Complex128, 16, "complex128", true},
             {DataType::BFloat16, 2, "bfloat16", true},
+            {DataType::Float8E4M3FN, 1, "float8e4m3fn", true},
+            {DataType::Float8E4M3FNUZ, 1, "float8e4m3fnuz", true},
+            {DataType::Float8E5M2, 1, "float8e5m2", true},
+            {DataType::Float8E5M2FNUZ, 1, "float8e5m2fnuz", true},
         };
         for (const auto& r : rows)
             QTest::newRow(r.name) << static_cast<int>(r.type) << r.bytes << QString(r.name)
@@ -64,8 +68,25 @@ private slots:
         QCOMPARE(data_type_from_onnx(type), t);
     }
 
+    // Opset 21's uint4 and int4 pack two elements in a byte: no whole byte each.
+    void fourBitTypesFillHalfAByte() {
+        for (const auto t : {DataType::Uint4, DataType::Int4}) {
+            QCOMPARE(element_bits(t), std::size_t{4});
+            QCOMPARE(element_bytes(t), std::size_t{0});
+            QVERIFY(!is_floating(t));
+            QCOMPARE(storage_bytes(t, 15), std::int64_t(8));
+            QCOMPARE(storage_bytes(t, 16), std::int64_t(8));
+        }
+        QCOMPARE(data_type_from_onnx(21), DataType::Uint4);
+        QCOMPARE(data_type_from_onnx(22), DataType::Int4);
+        QCOMPARE(to_string(DataType::Int4), std::string_view("int4"));
+        QCOMPARE(storage_bytes(DataType::Float32, 3), std::int64_t(12));
+        QCOMPARE(storage_bytes(DataType::String, 3), std::int64_t(-1));
+        QCOMPARE(storage_bytes(DataType::Float64, std::int64_t(1) << 61), std::int64_t(-1));
+    }
+
     void valuesOnnxDoesNotDefineAreUndefined() {
-        for (const int value : {-1, 17, 23, 1000})
+        for (const int value : {-1, 23, 1000})
             QCOMPARE(data_type_from_onnx(value), DataType::Undefined);
         const auto beyond = static_cast<DataType>(40);
         QCOMPARE(to_string(beyond), std::string_view("undefined"));
