@@ -3,6 +3,7 @@
 #include "../input_error.hpp"
 #include "../task_control.hpp"
 #include "autodice_names.hpp"
+#include "contrib_ops.hpp"
 #include "input_dim_binding.hpp"
 #include "node_cost.hpp"
 #include "onnx_source.hpp"
@@ -42,6 +43,7 @@ public:
         auto source = std::make_shared<OnnxSource>();
         source->file = std::move(bytes);
         source->folder = std::move(folder);
+        register_contrib_op_schemas(); // before libonnx's registry is asked about any node
         report(0.05, "reading");
         auto separated =
             separate_weight_payloads(source->file->bytes(), file_, kMinSeparatedPayload);
