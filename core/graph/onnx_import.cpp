@@ -3,6 +3,7 @@
 #include "../input_error.hpp"
 #include "../task_control.hpp"
 #include "autodice_names.hpp"
+#include "contrib_op_checks.hpp"
 #include "contrib_ops.hpp"
 #include "input_dim_binding.hpp"
 #include "node_cost.hpp"
@@ -71,6 +72,7 @@ public:
         infer_shapes(proto);
         report(0.85, "building");
         Model model = build(proto);
+        check_contrib_nodes(model);
         model.source = std::move(source);
         compute_costs(model);
         name_nodes(model);
