@@ -1,5 +1,6 @@
 #include "node_cost.hpp"
 
+#include "contrib_op_cost.hpp"
 #include "einsum_equation.hpp"
 
 #include <algorithm>
@@ -144,8 +145,17 @@ NodeCost node_cost(const Model& model, const Node& node) {
         cost.macs = einsum_node_macs(node, c);
     }
     cost.flops = Counter::mul(cost.macs, 2);
+    const auto contrib = contrib_op_work(model, node);
+    if (contrib) {
+        cost.macs = contrib->macs;
+        cost.flops = contrib->flops;
+        if (!contrib->complete)
+            c.elements(nullptr); // marks the cost incomplete
+    }
 
-    if (onnx_domain && is_pointwise(op)) {
+    if (contrib) {
+        // its FLOPs are the contrib rule's, set above
+    } else if (onnx_domain && is_pointwise(op)) {
         cost.flops = c.elements(c.output(0));
     } else if (onnx_domain && one_of(op, {"MaxPool", "AveragePool", "LpPool"})) {
         std::int64_t window = 1;
@@ -165,7 +175,12 @@ NodeCost node_cost(const Model& model, const Node& node) {
             c.elements(nullptr); // marks the cost incomplete
         cost.bytes_in += std::max<std::int64_t>(bytes, 0);
         const bool bn_statistic = op == "BatchNormalization" && (i == 3 || i == 4);
-        if (t->kind == Tensor::Kind::Initializer && is_floating(t->dtype) && !bn_statistic)
+        const auto quantized = t->kind == Tensor::Kind::Initializer
+                                   ? logical_weight_parameters(model, node, i)
+                                   : std::nullopt;
+        if (quantized)
+            cost.weight_parameters += *quantized;
+        else if (t->kind == Tensor::Kind::Initializer && is_floating(t->dtype) && !bn_statistic)
             cost.weight_parameters += std::max<std::int64_t>(t->elements(), 0);
     }
     for (std::size_t i = 0; i < node.outputs.size(); ++i) {
@@ -206,7 +221,10 @@ void compute_costs(Model& model) {
                         return false;
                 return true;
             });
-        if (is_floating(t.dtype) && !bn_statistic_only)
+        if (const auto quantized = logical_initializer_parameters(
+                model, static_cast<int>(&t - model.tensors.data())))
+            model.weight_parameters += *quantized;
+        else if (is_floating(t.dtype) && !bn_statistic_only)
             model.weight_parameters += n;
     }
 }
