@@ -117,7 +117,7 @@ std::optional<ContribWork> contrib_op_work(const Model& model, const Node& node)
 }
 
 std::optional<std::int64_t> logical_weight_parameters(const Model& model, const Node& node,
-                                                        std::size_t input) {
+                                                      std::size_t input) {
     const Tensor* t = input < node.inputs.size() && node.inputs[input] >= 0
                           ? &model.tensors[static_cast<std::size_t>(node.inputs[input])]
                           : nullptr;

@@ -26,7 +26,7 @@ std::optional<ContribWork> contrib_op_work(const Model& model, const Node& node)
 // GroupQueryAttention 0 (tables computed from positions, as BN's statistics are buffers).
 // nullopt where the ordinary rule (floating initializers count) applies.
 std::optional<std::int64_t> logical_weight_parameters(const Model& model, const Node& node,
-                                                        std::size_t input);
+                                                      std::size_t input);
 
 // The same for an initializer across the nodes reading it: the first quantized reading's count.
 std::optional<std::int64_t> logical_initializer_parameters(const Model& model, int tensor);

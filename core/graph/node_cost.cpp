@@ -145,16 +145,12 @@ NodeCost node_cost(const Model& model, const Node& node) {
         cost.macs = einsum_node_macs(node, c);
     }
     cost.flops = Counter::mul(cost.macs, 2);
-    const auto contrib = contrib_op_work(model, node);
-    if (contrib) {
+
+    if (const auto contrib = contrib_op_work(model, node)) {
         cost.macs = contrib->macs;
         cost.flops = contrib->flops;
         if (!contrib->complete)
             c.elements(nullptr); // marks the cost incomplete
-    }
-
-    if (contrib) {
-        // its FLOPs are the contrib rule's, set above
     } else if (onnx_domain && is_pointwise(op)) {
         cost.flops = c.elements(c.output(0));
     } else if (onnx_domain && one_of(op, {"MaxPool", "AveragePool", "LpPool"})) {
@@ -221,8 +217,8 @@ void compute_costs(Model& model) {
                         return false;
                 return true;
             });
-        if (const auto quantized = logical_initializer_parameters(
-                model, static_cast<int>(&t - model.tensors.data())))
+        if (const auto quantized =
+                logical_initializer_parameters(model, static_cast<int>(&t - model.tensors.data())))
             model.weight_parameters += *quantized;
         else if (is_floating(t.dtype) && !bn_statistic_only)
             model.weight_parameters += n;
