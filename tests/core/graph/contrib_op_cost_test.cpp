@@ -204,14 +204,32 @@ private slots:
         QVERIFY(cost.complete);
     }
 
+    void genAiDecoderCostsAsWorkedOutByHand_data() {
+        QTest::addColumn<std::int64_t>("batch");
+        QTest::addColumn<std::int64_t>("fresh");
+        QTest::addColumn<std::int64_t>("cached");
+        QTest::newRow("decode after 1024")
+            << std::int64_t(1) << std::int64_t(1) << std::int64_t(1024);
+        QTest::newRow("prefill of 512, batch 2")
+            << std::int64_t(2) << std::int64_t(512) << std::int64_t(0);
+    }
+
     void genAiDecoderCostsAsWorkedOutByHand() {
+        QFETCH(std::int64_t, batch);
+        QFETCH(std::int64_t, fresh);
+        QFETCH(std::int64_t, cached);
         const std::string bytes = GenAiDecoder::build().SerializeAsString();
         cleave::graph::LoadOptions options;
-        options.dims.decode = 1024;
-        options.dims.batch = 1;
+        options.dims.batch = batch;
+        if (cached > 0)
+            options.dims.decode = cached;
+        else
+            options.dims.prefill = fresh;
         const Model model =
             load_model_from_bytes({bytes.begin(), bytes.end()}, "genai.onnx", options);
-        QCOMPARE(model.macs, GenAiDecoder::kMacsPerToken + GenAiDecoder::kMacsPerAttended * 1025);
+        const std::int64_t tokens = batch * fresh;
+        QCOMPARE(model.macs, GenAiDecoder::kMacsPerToken * tokens +
+                                 GenAiDecoder::kMacsPerAttended * tokens * (cached + fresh));
         QCOMPARE(model.weight_parameters, GenAiDecoder::kWeightParameters);
         for (const auto& node : model.nodes)
             QVERIFY2(node.cost.complete, node.name.c_str());
