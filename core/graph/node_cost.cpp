@@ -1,5 +1,6 @@
 #include "node_cost.hpp"
 
+#include "contrib_op_cost.hpp"
 #include "einsum_equation.hpp"
 
 #include <algorithm>
@@ -118,17 +119,6 @@ std::int64_t einsum_node_macs(const Node& node, Counter& c) {
     return *macs;
 }
 
-// Whether input `i` of `node`, when an initializer, holds weight parameters: floating inputs,
-// less BatchNormalization's running statistics; for DequantizeLinear its quantized input,
-// whatever its type (one parameter per logical weight), and not its scale and zero point.
-bool is_weight_input(const Node& node, std::size_t i, DataType dtype) {
-    if (node.op == "DequantizeLinear")
-        return i == 0;
-    if (node.op == "BatchNormalization" && (i == 3 || i == 4))
-        return false;
-    return is_floating(dtype);
-}
-
 } // namespace
 
 NodeCost node_cost(const Model& model, const Node& node) {
@@ -156,7 +146,12 @@ NodeCost node_cost(const Model& model, const Node& node) {
     }
     cost.flops = Counter::mul(cost.macs, 2);
 
-    if (onnx_domain && is_pointwise(op)) {
+    if (const auto contrib = contrib_op_work(model, node)) {
+        cost.macs = contrib->macs;
+        cost.flops = contrib->flops;
+        if (!contrib->complete)
+            c.elements(nullptr); // marks the cost incomplete
+    } else if (onnx_domain && is_pointwise(op)) {
         cost.flops = c.elements(c.output(0));
     } else if (onnx_domain && one_of(op, {"MaxPool", "AveragePool", "LpPool"})) {
         std::int64_t window = 1;
@@ -175,7 +170,13 @@ NodeCost node_cost(const Model& model, const Node& node) {
         if (bytes < 0 && element_bits(t->dtype) > 0)
             c.elements(nullptr); // marks the cost incomplete
         cost.bytes_in += std::max<std::int64_t>(bytes, 0);
-        if (t->kind == Tensor::Kind::Initializer && is_weight_input(node, i, t->dtype))
+        const bool bn_statistic = op == "BatchNormalization" && (i == 3 || i == 4);
+        const auto quantized = t->kind == Tensor::Kind::Initializer
+                                   ? logical_weight_parameters(model, node, i)
+                                   : std::nullopt;
+        if (quantized)
+            cost.weight_parameters += *quantized;
+        else if (t->kind == Tensor::Kind::Initializer && is_floating(t->dtype) && !bn_statistic)
             cost.weight_parameters += std::max<std::int64_t>(t->elements(), 0);
     }
     for (std::size_t i = 0; i < node.outputs.size(); ++i) {
@@ -204,19 +205,22 @@ void compute_costs(Model& model) {
             continue;
         const auto n = std::max<std::int64_t>(t.elements(), 0);
         model.initializer_elements += n;
-        // counted once, where some node reads it as a weight (an unread one where floating)
-        const int self = static_cast<int>(&t - model.tensors.data());
-        const bool weight =
-            t.consumers.empty()
-                ? is_floating(t.dtype)
-                : std::any_of(t.consumers.begin(), t.consumers.end(), [&](int consumer) {
-                      const auto& node = model.nodes[consumer];
-                      for (std::size_t i = 0; i < node.inputs.size(); ++i)
-                          if (node.inputs[i] == self && is_weight_input(node, i, t.dtype))
-                              return true;
-                      return false;
-                  });
-        if (weight)
+        const bool bn_statistic_only =
+            !t.consumers.empty() &&
+            std::all_of(t.consumers.begin(), t.consumers.end(), [&](int consumer) {
+                const auto& node = model.nodes[consumer];
+                if (node.op != "BatchNormalization")
+                    return false;
+                const int self = static_cast<int>(&t - model.tensors.data());
+                for (std::size_t i = 0; i < node.inputs.size(); ++i)
+                    if (node.inputs[i] == self && i != 3 && i != 4)
+                        return false;
+                return true;
+            });
+        if (const auto quantized =
+                logical_initializer_parameters(model, static_cast<int>(&t - model.tensors.data())))
+            model.weight_parameters += *quantized;
+        else if (is_floating(t.dtype) && !bn_statistic_only)
             model.weight_parameters += n;
     }
 }

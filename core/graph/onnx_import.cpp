@@ -3,6 +3,8 @@
 #include "../input_error.hpp"
 #include "../task_control.hpp"
 #include "autodice_names.hpp"
+#include "contrib_op_checks.hpp"
+#include "contrib_ops.hpp"
 #include "input_dim_binding.hpp"
 #include "newer_op_schemas.hpp"
 #include "node_cost.hpp"
@@ -43,6 +45,7 @@ public:
         auto source = std::make_shared<OnnxSource>();
         source->file = std::move(bytes);
         source->folder = std::move(folder);
+        register_contrib_op_schemas(); // before libonnx's registry is asked about any node
         report(0.05, "reading");
         auto separated =
             separate_weight_payloads(source->file->bytes(), file_, kMinSeparatedPayload);
@@ -70,6 +73,7 @@ public:
         infer_shapes(proto);
         report(0.85, "building");
         Model model = build(proto);
+        check_contrib_nodes(model);
         model.source = std::move(source);
         compute_costs(model);
         name_nodes(model);

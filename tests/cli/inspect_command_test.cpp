@@ -1,12 +1,14 @@
 // `cleave inspect` end to end: the JSON document's exact form, exit codes and messages.
 #include "../core/gzip_stream.hpp"
 #include "cli_run.hpp"
+#include "tests/core/graph/genai_decoder.hpp"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <fstream>
 
 namespace {
 
@@ -109,6 +111,35 @@ private slots:
         QCOMPARE(run.err.count('\n'), 1);
         QVERIFY2(run.err.startsWith("cleave: " + path.toUtf8() + ": byte 0: "),
                  run.err.constData());
+    }
+
+    void genAiDecoderIsShapedThroughoutWithNoWarning() {
+        // int4 MatMulNBits, RotaryEmbedding, GroupQueryAttention and SkipSimplifiedLayerNorm:
+        // MACs 18944 BS + 128 BST (tests/core/graph/genai_decoder.hpp), S 1, T 1025.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("genai.onnx");
+        std::ofstream(path.toStdString(), std::ios::binary)
+            << cleave::test::GenAiDecoder::build().SerializeAsString();
+        const Run run = run_cleave({"inspect", path, "--decode", "1024", "--json"});
+        QCOMPARE(run.exit_code, 0);
+        // The one warning the roles give any decoder whose batch is not bound.
+        QCOMPARE(QString(run.err).trimmed(),
+                 "cleave: warning: " + path +
+                     ": batch dim (batch_size) not bound; using 1 (set it with --batch)");
+        const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(root["model"].toObject()["macs"].toInteger(), 18944 + 128 * 1025);
+        QCOMPARE(root["model"].toObject()["weight_parameters"].toInteger(), 19616);
+        for (const auto& node : root["nodes"].toArray()) {
+            // Every output the node writes; an omitted optional one ("") has no tensor.
+            const QJsonArray outputs = node.toObject()["outputs"].toArray();
+            const QJsonArray shapes = node.toObject()["output_shapes"].toArray();
+            for (qsizetype i = 0; i < outputs.size(); ++i)
+                QVERIFY2(shapes[i].isArray() || outputs[i].toString().isEmpty(),
+                         qPrintable(node.toObject()["name"].toString()));
+        }
+        const Run bound = run_cleave({"inspect", path, "--decode", "1024", "--batch", "1"});
+        QCOMPARE(bound.exit_code, 0);
+        QCOMPARE(bound.err, QByteArray());
     }
 
     void compressedModelsGiveThePlainModelsOutput_data() {
