@@ -2,6 +2,7 @@
 // device modelling, written as ONNX files with a manifest (docs/model-generation.md).
 #include "commands.hpp"
 #include "core/input_error.hpp"
+#include "core/modelgen/llm_writer.hpp"
 #include "core/modelgen/model_specs.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -11,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace cleave::cli {
@@ -25,6 +27,9 @@ struct GenerateOptions {
     std::uint64_t seed = 1;
     std::vector<int> decoder_layers;
     std::int64_t width = 64;
+    std::string llm;
+    std::string precision = "fp32";
+    std::string form = "onnx";
     bool json = false;
 };
 
@@ -80,7 +85,55 @@ int run_benchmark_suite(const GenerateOptions& options) {
     return write_specs(suite, options);
 }
 
+// Bytes the file takes on disk (its allocated blocks), which a sparse file keeps far below its
+// size.
+std::uint64_t disk_bytes(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_blocks) * 512 : 0;
+}
+
+int run_llm(const GenerateOptions& options) {
+    const auto* config = modelgen::find_llm_config(options.llm);
+    if (!config)
+        throw InputError("", "--llm",
+                         "unknown model \"" + options.llm + "\"; expected one of " +
+                             modelgen::llm_config_names());
+    const auto precision = modelgen::parse_llm_precision(options.precision, "--precision");
+    const auto form = modelgen::parse_llm_form(options.form, "--form");
+    const auto written = modelgen::write_llm(*config, precision, form, options.out);
+    const auto folder = std::filesystem::path(options.out);
+    const auto on_disk = disk_bytes((folder / written.data_file).string());
+    if (options.json) {
+        emit_json({{"folder", options.out},
+                   {"name", config->name},
+                   {"source", "https://huggingface.co/" + config->hf_id + "/blob/main/config.json"},
+                   {"form", std::string(modelgen::to_string(form))},
+                   {"precision", std::string(modelgen::to_string(precision))},
+                   {"file", written.model_file},
+                   {"data_file", written.data_file},
+                   {"data_bytes", written.data_bytes},
+                   {"data_disk_bytes", on_disk},
+                   {"config_file", written.config_file},
+                   {"nodes", written.nodes},
+                   {"context_length", written.context}},
+                  true, "");
+        return 0;
+    }
+    std::printf("%s (%s, %s form, %s): %s in %s, %d nodes, context %lld\n", config->name.c_str(),
+                config->hf_id.c_str(), std::string(modelgen::to_string(form)).c_str(),
+                std::string(modelgen::to_string(precision)).c_str(), written.model_file.c_str(),
+                options.out.c_str(), written.nodes, static_cast<long long>(written.context));
+    std::printf("  weights %sB in %s, sparse: %sB on disk (every weight reads as zero)\n",
+                giga(static_cast<std::int64_t>(written.data_bytes), 2).c_str(),
+                written.data_file.c_str(), giga(static_cast<std::int64_t>(on_disk), 2).c_str());
+    if (!written.config_file.empty())
+        std::printf("  %s for ONNX Runtime GenAI\n", written.config_file.c_str());
+    return 0;
+}
+
 int run_generate_models(const GenerateOptions& options) {
+    if (!options.llm.empty())
+        return run_llm(options);
     if (!options.decoder_layers.empty()) {
         if (options.width < 16 || options.width % 16 != 0)
             throw InputError("", "--width", "expected a multiple of 16 (heads of 16)");
@@ -146,15 +199,34 @@ Action add_generate_models_command(CLI::App& app) {
             ->delimiter(',')
             ->excludes(count);
     count->excludes(decoder);
+    auto* llm = command
+                    ->add_option("--llm", options->llm,
+                                 "Instead: the decoder, with its key/value cache, of a published "
+                                 "language model (smollm2-135m, qwen2.5-0.5b, qwen2.5-1.5b, "
+                                 "qwen2.5-7b, llama-3.2-1b, llama-3.2-3b, llama-3.1-8b, "
+                                 "phi-3-mini-4k-instruct, gemma-2-2b, mistral-7b-v0.3), its "
+                                 "weights a sparse file of zeros")
+                    ->excludes(count)
+                    ->excludes(decoder);
+    command
+        ->add_option("--precision", options->precision,
+                     "With --llm: fp32, fp16, or int4 (genai form only) (default fp32)")
+        ->needs(llm);
+    command
+        ->add_option("--form", options->form,
+                     "With --llm: onnx (default-domain ops, as Optimum exports) or genai "
+                     "(com.microsoft ops, as ONNX Runtime GenAI's model builder writes, with "
+                     "genai_config.json) (default onnx)")
+        ->needs(llm);
     command
         ->add_option("--width", options->width,
                      "The decoder stacks' width, heads of 16 (default 64)")
         ->needs(decoder);
     command->add_option("--seed", options->seed, "Seed of structures and weights (default 1)");
     command->add_flag("--json", options->json, "Print the models written as JSON");
-    command->callback([command, count, decoder] {
-        if (count->count() == 0 && decoder->count() == 0)
-            throw CLI::RequiredError("--count or --decoder-layers");
+    command->callback([command, count, decoder, llm] {
+        if (count->count() == 0 && decoder->count() == 0 && llm->count() == 0)
+            throw CLI::RequiredError("--count, --decoder-layers or --llm");
     });
     return [options] { return run_generate_models(*options); };
 }
