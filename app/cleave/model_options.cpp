@@ -72,6 +72,8 @@ graph::Model ModelOptions::load() const {
     auto loaded = graph::load_model(model, load_options());
     for (const auto& warning : loaded.warnings)
         warn(loaded.file + ": " + warning);
+    for (const auto& text : loaded.notes)
+        note(loaded.file + ": " + text);
     return loaded;
 }
 

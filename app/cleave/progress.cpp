@@ -28,6 +28,11 @@ void warn(const std::string& text) {
         std::fprintf(stderr, "cleave: warning: %s\n", text.c_str());
 }
 
+void note(const std::string& text) {
+    if (!quiet_flag)
+        std::fprintf(stderr, "cleave: note: %s\n", text.c_str());
+}
+
 Progress::Progress() : terminal_(::isatty(STDERR_FILENO) == 1) {}
 
 Progress::~Progress() {

@@ -16,6 +16,8 @@ bool quiet();
 
 // "cleave: warning: TEXT" on stderr, unless quiet.
 void warn(const std::string& text);
+// "cleave: note: TEXT" on stderr, unless quiet: a documented default was taken.
+void note(const std::string& text);
 
 class Progress {
 public:

@@ -158,7 +158,8 @@ public:
         bind_given();
         derive_roles();
         bind_names_from_roles();
-        out.warnings = std::move(notes_);
+        out.warnings = std::move(warnings_);
+        out.notes = std::move(notes_);
         for (std::size_t k = 0; k < inputs_.size(); ++k)
             out.shapes.push_back(resolve(k, out));
         report_roles(out);
@@ -358,8 +359,9 @@ private:
             [&](const InputDims&, std::size_t, DimRole role) { present.insert(role); });
         const auto unused = [&](bool given, DimRole role, const char* flag) {
             if (given && !present.count(role))
-                notes_.push_back(std::string(flag) + " binds no dim: no input of the model has a " +
-                                 describe(role) + " dim");
+                warnings_.push_back(std::string(flag) +
+                                    " binds no dim: no input of the model has a " + describe(role) +
+                                    " dim");
         };
         unused(bindings_.batch.has_value(), DimRole::Batch, "--batch");
         unused(bindings_.prefill.has_value(), DimRole::NewTokens, "--prefill");
@@ -380,6 +382,7 @@ private:
     bool decoder_ = false;
     std::map<std::string, Known, std::less<>> names_;
     std::map<DimRole, Known> roles_;
+    std::vector<std::string> warnings_;
     std::vector<std::string> notes_;
 };
 

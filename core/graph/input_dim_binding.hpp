@@ -40,7 +40,8 @@ struct BoundInputDims {
     std::vector<Shape> shapes;                 // one per input, every dim >= 0
     std::map<std::string, std::int64_t> names; // every dim_param given a value, expressions too
     std::map<std::string, std::int64_t> roles; // to_string(role) -> value, for the roles found
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings;         // flags that bound nothing
+    std::vector<std::string> notes;            // defaults taken: the batch of 1
 };
 
 // A model is a decoder when an input holds past keys or values. Without bindings, a model that is

@@ -100,7 +100,8 @@ struct Model {
     std::int64_t initializer_elements = 0; // all initializers
     std::int64_t macs = 0;
     std::int64_t flops = 0;
-    std::vector<std::string> warnings; // what was assumed or could not be inferred
+    std::vector<std::string> warnings; // what could not be inferred, or was given for nothing
+    std::vector<std::string> notes;    // defaults taken as documented (a decoder's batch of 1)
     // The inputs' symbolic dims (dim_param, expressions too) and the values they were bound to.
     std::map<std::string, std::int64_t> bound_dims;
     // The decoder roles the inputs' dims play ("batch", "sequence", "past", "total") -> value.

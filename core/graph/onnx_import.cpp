@@ -78,6 +78,7 @@ public:
         compute_costs(model);
         name_nodes(model);
         model.warnings = std::move(warnings_);
+        model.notes = std::move(notes_);
         report(1.0, "done");
         return model;
     }
@@ -122,13 +123,15 @@ private:
     static std::unordered_map<std::string, int> opset_versions(const ModelProto& proto) {
         std::unordered_map<std::string, int> versions;
         for (const auto& opset : proto.opset_import())
-            versions[opset.domain() == "ai.onnx" ? "" : opset.domain()] = static_cast<int>(opset.version());
+            versions[opset.domain() == "ai.onnx" ? "" : opset.domain()] =
+                static_cast<int>(opset.version());
         return versions;
     }
 
     // libonnx's inference functions trust that a node fits its schema (a Scan without a body
     // crashes them), so every node, in subgraphs too, is verified against its schema first.
-    void check_nodes_against_schemas(const GraphProto& graph, const std::unordered_map<std::string, int>& versions) {
+    void check_nodes_against_schemas(const GraphProto& graph,
+                                     const std::unordered_map<std::string, int>& versions) {
         for (int i = 0; i < graph.node_size(); ++i) {
             const NodeProto& n = graph.node(i);
             const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
@@ -140,8 +143,11 @@ private:
                         schema->Verify(n);
                     } catch (const std::exception& e) {
                         const std::string why = e.what();
-                        throw InputError(file_, n.name().empty() ? "node #" + std::to_string(i) : "node " + in_quotes(n.name()),
-                                         "does not fit the " + n.op_type() + " schema: " + why.substr(0, why.find('\n')));
+                        throw InputError(file_,
+                                         n.name().empty() ? "node #" + std::to_string(i)
+                                                          : "node " + in_quotes(n.name()),
+                                         "does not fit the " + n.op_type() +
+                                             " schema: " + why.substr(0, why.find('\n')));
                     }
                     check_strides(n, i);
                 }
@@ -441,6 +447,7 @@ private:
         }
         for (auto& warning : bound.warnings)
             warn(std::move(warning));
+        notes_ = std::move(bound.notes);
         bound_dims_ = std::move(bound.names);
         dim_roles_ = std::move(bound.roles);
         if (changed || !options_.keep_declared_shapes) {
@@ -675,7 +682,8 @@ private:
             try {
                 element_count(t.shape);
             } catch (const std::overflow_error& e) {
-                throw InputError(file_, "tensor " + in_quotes(t.name), std::string("inferred shape: ") + e.what());
+                throw InputError(file_, "tensor " + in_quotes(t.name),
+                                 std::string("inferred shape: ") + e.what());
             }
         }
 
@@ -735,6 +743,7 @@ private:
     std::string file_;
     const LoadOptions& options_;
     std::vector<std::string> warnings_;
+    std::vector<std::string> notes_;
     int unlisted_warnings_ = 0;
     std::map<std::string, std::int64_t> bound_dims_;
     std::map<std::string, std::int64_t> dim_roles_;

@@ -122,9 +122,9 @@ private slots:
             << cleave::test::GenAiDecoder::build().SerializeAsString();
         const Run run = run_cleave({"inspect", path, "--decode", "1024", "--json"});
         QCOMPARE(run.exit_code, 0);
-        // The one warning the roles give any decoder whose batch is not bound.
+        // No warning: the one note the roles give any decoder whose batch is not bound.
         QCOMPARE(QString(run.err).trimmed(),
-                 "cleave: warning: " + path +
+                 "cleave: note: " + path +
                      ": batch dim (batch_size) not bound; using 1 (set it with --batch)");
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(root["model"].toObject()["macs"].toInteger(), 18944 + 128 * 1025);

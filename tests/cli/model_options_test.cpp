@@ -80,7 +80,7 @@ private slots:
         const Run run = run_cleave({"inspect", optimum_, "--prefill", "512", "--json"});
         QCOMPARE(run.exit_code, 0);
         QCOMPARE(QString(run.err).trimmed(),
-                 "cleave: warning: " + optimum_ +
+                 "cleave: note: " + optimum_ +
                      ": batch dim (batch_size) not bound; using 1 (set it with --batch)");
         const QJsonObject model = json_model(run);
         QCOMPARE(model["macs"].toInteger(), 8716288); // 640 x 512 + 32 x 512 x 512
