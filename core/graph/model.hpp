@@ -102,6 +102,9 @@ struct Model {
     std::int64_t flops = 0;
     std::vector<std::string> warnings; // what could not be inferred, or was given for nothing
     std::vector<std::string> notes;    // defaults taken as documented (a decoder's batch of 1)
+    // External data files the model names that are not there (their locations): the dims were
+    // read, the weights cannot be (graph::require_weights).
+    std::vector<std::string> missing_external_data;
     // The inputs' symbolic dims (dim_param, expressions too) and the values they were bound to.
     std::map<std::string, std::int64_t> bound_dims;
     // The decoder roles the inputs' dims play ("batch", "sequence", "past", "total") -> value.

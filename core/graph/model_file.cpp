@@ -1,6 +1,7 @@
 #include "model_file.hpp"
 
 #include "../gzip_codec.hpp"
+#include "../input_error.hpp"
 #include "../xz_codec.hpp"
 #include "mapped_file.hpp"
 #include "onnx_source.hpp"
@@ -134,7 +135,15 @@ std::vector<fs::path> model_files_in(const fs::path& folder) {
     return files;
 }
 
+void require_weights(const Model& model, const std::string& what) {
+    if (!model.missing_external_data.empty())
+        throw InputError(model.file, "external data",
+                         "the file " + model.missing_external_data.front() +
+                             " beside the model is missing; " + what + " reads the weights");
+}
+
 UnpackedModelFile::UnpackedModelFile(const Model& model) : path_(model.file) {
+    require_weights(model, "running the model");
     if (!is_compressed_model_file(model.file))
         return;
     // The bytes the model was read from; a file named after the model was loaded is read again.

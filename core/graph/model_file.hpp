@@ -46,12 +46,17 @@ std::filesystem::path existing_model_file(const std::filesystem::path& file);
 // by model name; empty when `folder` is not a folder.
 std::vector<std::filesystem::path> model_files_in(const std::filesystem::path& folder);
 
+// Throws InputError naming the model and the first external data file it lacks, for the work
+// that reads weights (`what`: "profiling"); returns when every weight is there.
+void require_weights(const Model& model, const std::string& what);
+
 // A path an engine that reads ONNX files itself can open: the model's own file when it is plain
 // ONNX, else the model's bytes unpacked into a temporary folder that goes with this object, with
 // the external data files of the model's folder beside it (hard links where it can).
 class UnpackedModelFile {
 public:
-    // Throws std::runtime_error when the copy cannot be written.
+    // Throws std::runtime_error when the copy cannot be written, InputError (require_weights)
+    // when the model lacks an external data file.
     explicit UnpackedModelFile(const Model& model);
 
     const std::filesystem::path& path() const { return path_; }

@@ -77,6 +77,11 @@ public:
         model.source = std::move(source);
         compute_costs(model);
         name_nodes(model);
+        for (const auto& location : missing_)
+            notes_.push_back("external data file " + in_quotes(location) +
+                             " is absent: the weights are not needed to inspect, fuse or "
+                             "predict; profiling, splitting and running need them");
+        model.missing_external_data = std::move(missing_);
         model.warnings = std::move(warnings_);
         model.notes = std::move(notes_);
         report(1.0, "done");
@@ -295,7 +300,7 @@ private:
     }
 
     void check_external_data(const OnnxSource& source, const TensorProto& t,
-                             const std::string& place, std::int64_t need) const {
+                             const std::string& place, std::int64_t need) {
         std::string location;
         std::int64_t offset = 0;
         std::int64_t length = -1;
@@ -334,9 +339,16 @@ private:
             throw InputError(file_, place,
                              "external data location " + in_quotes(location) +
                                  " resolves outside the model's folder; expected a path inside it");
+        if (!std::filesystem::exists(target, ec)) {
+            // Inspecting, fusing and predicting read the dims only; the engines that need the
+            // weights refuse the model naming the file (require_weights).
+            if (std::find(missing_.begin(), missing_.end(), location) == missing_.end())
+                missing_.push_back(location);
+            return;
+        }
         if (!std::filesystem::is_regular_file(target, ec))
             throw InputError(file_, place,
-                             "external data file " + in_quotes(location) + " is missing");
+                             "external data file " + in_quotes(location) + " is not a file");
         const auto size = static_cast<std::int64_t>(std::filesystem::file_size(target, ec));
         const std::int64_t available = size - offset;
         if (offset < 0 || length < -1 || available < (length < 0 ? need : length) ||
@@ -744,6 +756,7 @@ private:
     const LoadOptions& options_;
     std::vector<std::string> warnings_;
     std::vector<std::string> notes_;
+    std::vector<std::string> missing_; // external data files absent, as the model names them
     int unlisted_warnings_ = 0;
     std::map<std::string, std::int64_t> bound_dims_;
     std::map<std::string, std::int64_t> dim_roles_;

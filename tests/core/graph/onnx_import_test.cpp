@@ -1,6 +1,7 @@
 // The ONNX importer: real models give torchvision's published figures, and every kind of bad
 // file is refused with one precise message.
 #include "../gzip_stream.hpp"
+#include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/task_control.hpp"
@@ -239,6 +240,30 @@ private slots:
         b.save(dir.filePath("model.onnx").toStdString());
         const Model model = load_model(dir.filePath("model.onnx").toStdString());
         QCOMPARE(model.weight_parameters, std::int64_t(4 * 3 * 3 * 3));
+    }
+
+    // Inspecting, fusing and predicting need the dims only; what runs the model needs the file.
+    void externalDataThatIsAbsentStillLoads() {
+        QTemporaryDir dir;
+        OnnxBuilder b = small_conv_model();
+        b.make_external(0, "weights/w.bin");
+        b.save(dir.filePath("model.onnx").toStdString());
+        const Model model = load_model(dir.filePath("model.onnx").toStdString());
+        QCOMPARE(model.weight_parameters, std::int64_t(4 * 3 * 3 * 3));
+        QVERIFY(model.warnings.empty());
+        QCOMPARE(model.missing_external_data, std::vector<std::string>{"weights/w.bin"});
+        QCOMPARE(model.notes, std::vector<std::string>{
+                                  "external data file 'weights/w.bin' is absent: the weights are "
+                                  "not needed to inspect, fuse or predict; profiling, splitting "
+                                  "and running need them"});
+        try {
+            cleave::graph::UnpackedModelFile unpacked(model);
+            QFAIL("an engine was given a model without its weights");
+        } catch (const cleave::InputError& e) {
+            QCOMPARE(std::string(e.what()),
+                     model.file + ": external data: the file weights/w.bin beside the model is "
+                                  "missing; running the model reads the weights");
+        }
     }
 
     void compressedModelsLoadAsThePlainOne_data() {
