@@ -1,5 +1,6 @@
 #include "input_dim_binding.hpp"
 
+#include "../ascii_case.hpp"
 #include "../input_error.hpp"
 #include "dim_expression.hpp"
 
@@ -12,13 +13,6 @@
 namespace cleave::graph {
 
 namespace {
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 bool contains(std::string_view text, std::string_view part) {
     return text.find(part) != std::string_view::npos;
@@ -75,7 +69,7 @@ std::string_view to_string(DimRole role) {
 
 std::vector<std::optional<DimRole>> input_dim_roles(std::string_view input, std::size_t rank) {
     using R = DimRole;
-    const std::string n = lower(input);
+    const std::string n = ascii_lower(input);
     const auto roles = [&](std::vector<std::optional<DimRole>> list) {
         return list.size() == rank ? list : std::vector<std::optional<DimRole>>(rank);
     };
@@ -115,7 +109,7 @@ std::optional<DimRole> spelled_dim_role(std::string_view param) {
         Spelling{"total_seq_len", DimRole::TotalTokens},
         Spelling{"total_length", DimRole::TotalTokens},
     };
-    const std::string n = lower(param);
+    const std::string n = ascii_lower(param);
     for (const auto& s : kSpellings)
         if (s.name == n)
             return s.role;

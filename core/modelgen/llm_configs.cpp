@@ -1,18 +1,13 @@
 #include "llm_configs.hpp"
 
+#include "../ascii_case.hpp"
+
 #include <algorithm>
 #include <cctype>
 
 namespace cleave::modelgen {
 
 namespace {
-
-std::string lower(std::string_view text) {
-    std::string out(text);
-    for (char& c : out)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
 
 // The rows, each from the config.json named above it.
 const std::vector<LlmConfig> kRows{
@@ -217,7 +212,7 @@ const std::vector<LlmConfig>& llm_configs() {
 }
 
 const LlmConfig* find_llm_config(std::string_view name) {
-    const auto wanted = lower(name);
+    const auto wanted = ascii_lower(name);
     const auto& rows = llm_configs();
     const auto it = std::find_if(rows.begin(), rows.end(),
                                  [&](const LlmConfig& c) { return c.name == wanted; });

@@ -1,5 +1,6 @@
 #include "launch_bound_training.hpp"
 
+#include "../ascii_case.hpp"
 #include "core/fusion/fusion_features.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/input_error.hpp"
@@ -14,23 +15,31 @@ namespace cleave::predict {
 
 int eager_group(const std::string& op) {
     static const std::map<std::string, int> by_op = {
-        {"Reshape", kViews},  {"Flatten", kViews},  {"Squeeze", kViews},  {"Unsqueeze", kViews},
-        {"Transpose", kViews}, {"Slice", kViews},   {"Split", kViews},    {"Gather", kViews},
-        {"Identity", kViews}, {"Dropout", kViews},  {"Concat", kCopies},  {"Pad", kCopies},
-        {"Resize", kCopies},  {"Upsample", kCopies}, {"Expand", kCopies}, {"Tile", kCopies},
+        {"Reshape", kViews},   {"Flatten", kViews},   {"Squeeze", kViews}, {"Unsqueeze", kViews},
+        {"Transpose", kViews}, {"Slice", kViews},     {"Split", kViews},   {"Gather", kViews},
+        {"Identity", kViews},  {"Dropout", kViews},   {"Concat", kCopies}, {"Pad", kCopies},
+        {"Resize", kCopies},   {"Upsample", kCopies}, {"Expand", kCopies}, {"Tile", kCopies},
     };
     if (const auto it = by_op.find(op); it != by_op.end())
         return it->second;
     switch (fusion::op_category(op)) {
-    case fusion::kCategoryConvolution: return kConvolutions;
-    case fusion::kCategoryMatrixProduct: return kMatrixProducts;
-    case fusion::kCategoryNormalisation: return kNormalisations;
-    case fusion::kCategoryPooling: return kPools;
-    case fusion::kCategoryReduction: return kReductions;
+    case fusion::kCategoryConvolution:
+        return kConvolutions;
+    case fusion::kCategoryMatrixProduct:
+        return kMatrixProducts;
+    case fusion::kCategoryNormalisation:
+        return kNormalisations;
+    case fusion::kCategoryPooling:
+        return kPools;
+    case fusion::kCategoryReduction:
+        return kReductions;
     case fusion::kCategoryLayout:
-    case fusion::kCategoryGatherScatter: return kCopies;
-    case fusion::kCategoryShape: return kViews;
-    default: return kElementwise;
+    case fusion::kCategoryGatherScatter:
+        return kCopies;
+    case fusion::kCategoryShape:
+        return kViews;
+    default:
+        return kElementwise;
     }
 }
 
@@ -43,9 +52,8 @@ bool is_dense(int group) {
 // Kernels of cuDNN, cuBLAS and PyTorch that do a convolution's or matrix product's arithmetic
 // (implicit GEMM, Winograd, FFT, GEMM, GEMV, fused attention's two products), by the names they
 // launch under; layout transforms, bias, normalisation and elementwise kernels are not.
-bool is_dense_kernel(std::string name) {
-    std::transform(name.begin(), name.end(), name.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+bool is_dense_kernel(std::string_view kernel) {
+    const std::string name = ascii_lower(kernel);
     for (const char* word :
          {"gemm", "gemv", "xmma", "conv", "winograd", "fft", "dot_kernel", "fmha"})
         if (name.find(word) != std::string::npos)
