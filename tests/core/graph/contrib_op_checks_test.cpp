@@ -14,14 +14,6 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-OnnxBuilder microsoft_builder() {
-    OnnxBuilder b;
-    auto* ms = b.model.add_opset_import();
-    ms->set_domain("com.microsoft");
-    ms->set_version(1);
-    return b;
-}
-
 std::string refusal(const OnnxBuilder& b) {
     return input_error_of([&] { cleave::graph::load_model_from_bytes(b.bytes(), "m.onnx"); });
 }
@@ -29,7 +21,7 @@ std::string refusal(const OnnxBuilder& b) {
 // A MatMulNBits whose weights are packed for K 32, N 16, block 16, 4 bits, with its attribute
 // `name` set to `value` instead, reading an input of `a_dim` columns.
 OnnxBuilder matmul_with(const std::string& name, std::int64_t value, std::int64_t a_dim = 32) {
-    OnnxBuilder b = microsoft_builder();
+    OnnxBuilder b = GenAiDecoder::microsoft_builder();
     b.input("a", {1, a_dim});
     GenAiDecoder::matmul(b, "w", "a", 32, 16, "y");
     for (auto& a : *b.graph().mutable_node(0)->mutable_attribute())
@@ -41,7 +33,7 @@ OnnxBuilder matmul_with(const std::string& name, std::int64_t value, std::int64_
 
 // GroupQueryAttention with `heads` and `kv_heads` over a query of `hidden` and keys of 16.
 OnnxBuilder attention_with(std::int64_t heads, std::int64_t kv_heads, std::int64_t hidden) {
-    OnnxBuilder b = microsoft_builder();
+    OnnxBuilder b = GenAiDecoder::microsoft_builder();
     b.input("q", {1, 1, hidden});
     b.input("k", {1, 1, 16});
     b.input("v", {1, 1, 16});
@@ -120,7 +112,7 @@ private slots:
     }
 
     void multiHeadAttentionWhoseHiddenSizeDoesNotDivideIsRefused() {
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         for (const char* name : {"q", "k", "v"})
             b.input(name, {1, 3, 32});
         auto& mha = b.node("MultiHeadAttention", {"q", "k", "v"}, {"y"}, "mha");

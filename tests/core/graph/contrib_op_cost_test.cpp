@@ -14,19 +14,6 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-OnnxBuilder microsoft_builder() {
-    OnnxBuilder b;
-    auto* ms = b.model.add_opset_import();
-    ms->set_domain("com.microsoft");
-    ms->set_version(1);
-    return b;
-}
-
-onnx::NodeProto& microsoft(onnx::NodeProto& node) {
-    node.set_domain("com.microsoft");
-    return node;
-}
-
 const NodeCost& cost_of(const Model& model, const std::string& node) {
     const int index = model.find_node(node);
     if (index < 0)
@@ -47,7 +34,7 @@ private slots:
     void matMulNBitsCountsLogicalWeightsAndStoredBytes() {
         // A 2x3x32 by 32x48 4-bit weights in blocks of 16: B 48x2x8 bytes, 96 scales, zero points
         // 48 x ceil(2 x 4 / 8) bytes, a bias of 48.
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("a", {2, 3, 32});
         GenAiDecoder::matmul(b, "w", "a", 32, 48, "y");
         b.initializer("zeros", {48}, onnx::TensorProto::UINT8, 1);
@@ -70,7 +57,7 @@ private slots:
 
     void groupQueryAttentionCountsTwoProductsOverTheTotal() {
         // Batch 2, 1 new token after 5: T = 6; 4 heads of 8.
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("q", {2, 1, 32});
         b.input("k", {2, 1, 16});
         b.input("v", {2, 1, 16});
@@ -79,7 +66,7 @@ private slots:
         b.input("seqlens_k", {2}, onnx::TensorProto::INT32);
         auto& total = b.initializer("total", {}, onnx::TensorProto::INT32, 4);
         total.set_raw_data(std::string("\6\0\0\0", 4));
-        auto& gqa = microsoft(b.node(
+        auto& gqa = GenAiDecoder::microsoft(b.node(
             "GroupQueryAttention", {"q", "k", "v", "past_key", "past_value", "seqlens_k", "total"},
             {"y", "present_key", "present_value"}, "gqa"));
         OnnxBuilder::set_int(gqa, "num_heads", 4);
@@ -94,12 +81,13 @@ private slots:
 
     void multiHeadAttentionCountsBothProducts() {
         // B 2, S = T = 3, query and key 32 wide, value 16: 2 x 3 x 3 x (32 + 16).
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("q", {2, 3, 32});
         b.input("k", {2, 3, 32});
         b.input("v", {2, 3, 16});
-        OnnxBuilder::set_int(microsoft(b.node("MultiHeadAttention", {"q", "k", "v"}, {"y"}, "mha")),
-                             "num_heads", 4);
+        OnnxBuilder::set_int(
+            GenAiDecoder::microsoft(b.node("MultiHeadAttention", {"q", "k", "v"}, {"y"}, "mha")),
+            "num_heads", 4);
         b.output("y");
         const auto& cost = cost_of(load(b), "mha");
         QCOMPARE(cost.macs, std::int64_t(2 * 3 * 3 * (32 + 16)));
@@ -107,7 +95,7 @@ private slots:
     }
 
     void lightOpsCountOneFlopAnOutputElement() {
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("x", {2, 3, 32});
         b.input("skip", {2, 3, 32});
         b.input("positions", {2, 3}, onnx::TensorProto::INT64);
@@ -115,12 +103,14 @@ private slots:
         b.initializer("cos", {16, 4});
         b.initializer("sin", {16, 4});
         b.node("SimplifiedLayerNormalization", {"x", "gamma"}, {"rms_y"}, "rms");
-        microsoft(
+        GenAiDecoder::microsoft(
             b.node("SkipSimplifiedLayerNormalization", {"x", "skip", "gamma"}, {"s"}, "skip"));
-        microsoft(b.node("SkipLayerNormalization", {"x", "skip", "gamma"}, {"l"}, "skip_ln"));
-        microsoft(b.node("RotaryEmbedding", {"x", "positions", "cos", "sin"}, {"r"}, "rotary"));
-        microsoft(b.node("QuickGelu", {"x"}, {"q"}, "quick_gelu"));
-        microsoft(b.node("FastGelu", {"x"}, {"f"}, "fast_gelu"));
+        GenAiDecoder::microsoft(
+            b.node("SkipLayerNormalization", {"x", "skip", "gamma"}, {"l"}, "skip_ln"));
+        GenAiDecoder::microsoft(
+            b.node("RotaryEmbedding", {"x", "positions", "cos", "sin"}, {"r"}, "rotary"));
+        GenAiDecoder::microsoft(b.node("QuickGelu", {"x"}, {"q"}, "quick_gelu"));
+        GenAiDecoder::microsoft(b.node("FastGelu", {"x"}, {"f"}, "fast_gelu"));
         b.output("r");
         const Model model = load(b);
         for (const char* node : {"rms", "skip", "skip_ln", "rotary", "quick_gelu", "fast_gelu"}) {
@@ -134,12 +124,13 @@ private slots:
 
     void gatherBlockQuantizedCountsItsUnpackedTable() {
         // 16 x 32 4-bit values in 16 x 16 bytes, 32 scales: 512 logical weights, no work.
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("ids", {2, 3}, onnx::TensorProto::INT64);
         b.initializer("table", {16, 16}, onnx::TensorProto::UINT8, 1);
         b.initializer("scales", {16, 2});
         OnnxBuilder::set_int(
-            microsoft(b.node("GatherBlockQuantized", {"table", "ids", "scales"}, {"y"}, "embed")),
+            GenAiDecoder::microsoft(
+                b.node("GatherBlockQuantized", {"table", "ids", "scales"}, {"y"}, "embed")),
             "block_size", 16);
         b.output("y");
         const Model model = load(b);

@@ -23,19 +23,6 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-OnnxBuilder microsoft_builder() {
-    OnnxBuilder b;
-    auto* ms = b.model.add_opset_import();
-    ms->set_domain("com.microsoft");
-    ms->set_version(1);
-    return b;
-}
-
-onnx::NodeProto& microsoft(onnx::NodeProto& node) {
-    node.set_domain("com.microsoft");
-    return node;
-}
-
 Model load(const OnnxBuilder& b) {
     return load_model_from_bytes(b.bytes(), "contrib.onnx");
 }
@@ -54,7 +41,7 @@ onnx::TensorProto& int32_scalar(OnnxBuilder& b, const std::string& name, std::in
 // Decode step, batch 2, hidden 32 (4 query heads, 2 key/value heads of 8), 5 cached tokens: a
 // skip norm, q/k/v MatMulNBits, rotary on q and k, GroupQueryAttention with total 6.
 OnnxBuilder decode_block() {
-    OnnxBuilder b = microsoft_builder();
+    OnnxBuilder b = GenAiDecoder::microsoft_builder();
     b.input("x", {2, 1, 32});
     b.input("residual", {2, 1, 32});
     b.input("position_ids", {2, 1}, onnx::TensorProto::INT64);
@@ -67,20 +54,21 @@ OnnxBuilder decode_block() {
     const std::int32_t five[2] = {5, 5};
     seqlens.set_raw_data(std::string(reinterpret_cast<const char*>(five), 8));
     int32_scalar(b, "total", 6);
-    microsoft(b.node("SkipSimplifiedLayerNormalization", {"x", "residual", "gamma"},
-                     {"normed", "", "", "sum"}, "skip_norm"));
+    GenAiDecoder::microsoft(b.node("SkipSimplifiedLayerNormalization", {"x", "residual", "gamma"},
+                                   {"normed", "", "", "sum"}, "skip_norm"));
     GenAiDecoder::matmul(b, "q_proj", "normed", 32, 32, "q");
     GenAiDecoder::matmul(b, "k_proj", "normed", 32, 16, "k");
     GenAiDecoder::matmul(b, "v_proj", "normed", 32, 16, "v");
     for (const auto& [name, heads] : {std::pair{"q", 4}, std::pair{"k", 2}})
         OnnxBuilder::set_int(
-            microsoft(b.node("RotaryEmbedding", {name, "position_ids", "cos_cache", "sin_cache"},
-                             {std::string(name) + "_rot"}, std::string(name) + "_rotary")),
+            GenAiDecoder::microsoft(
+                b.node("RotaryEmbedding", {name, "position_ids", "cos_cache", "sin_cache"},
+                       {std::string(name) + "_rot"}, std::string(name) + "_rotary")),
             "num_heads", heads);
-    auto& gqa =
-        microsoft(b.node("GroupQueryAttention",
-                         {"q_rot", "k_rot", "v", "past_key", "past_value", "seqlens_k", "total"},
-                         {"attention", "present_key", "present_value"}, "gqa"));
+    auto& gqa = GenAiDecoder::microsoft(
+        b.node("GroupQueryAttention",
+               {"q_rot", "k_rot", "v", "past_key", "past_value", "seqlens_k", "total"},
+               {"attention", "present_key", "present_value"}, "gqa"));
     OnnxBuilder::set_int(gqa, "num_heads", 4);
     OnnxBuilder::set_int(gqa, "kv_num_heads", 2);
     for (const char* out :
@@ -116,7 +104,7 @@ class ContribOpsTest : public QObject {
 
 private slots:
     void matMulNBitsGivesALastDimOfN() {
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("a", {2, 3, 32});
         GenAiDecoder::matmul(b, "w", "a", 32, 48, "y");
         b.output("y");
@@ -143,13 +131,13 @@ private slots:
 
     void packedGroupQueryAttentionSplitsTheQueryIntoHeads() {
         // (4 + 2 x 2) heads of 8 packed in 64, no cache, total 3: output 4 x 8, present 2 heads.
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("qkv", {1, 3, 64});
         b.input("seqlens_k", {1}, onnx::TensorProto::INT32);
         int32_scalar(b, "total", 3);
-        auto& gqa =
-            microsoft(b.node("GroupQueryAttention", {"qkv", "", "", "", "", "seqlens_k", "total"},
-                             {"y", "present_key", "present_value"}, "gqa"));
+        auto& gqa = GenAiDecoder::microsoft(b.node("GroupQueryAttention",
+                                                   {"qkv", "", "", "", "", "seqlens_k", "total"},
+                                                   {"y", "present_key", "present_value"}, "gqa"));
         OnnxBuilder::set_int(gqa, "num_heads", 4);
         OnnxBuilder::set_int(gqa, "kv_num_heads", 2);
         b.output("y");
@@ -159,15 +147,16 @@ private slots:
     }
 
     void multiHeadAttentionAppendsToThePast() {
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         for (const char* name : {"q", "k", "v"})
             b.input(name, {2, 3, 32});
         b.input("past_key", {2, 4, 5, 8});
         b.input("past_value", {2, 4, 5, 8});
-        OnnxBuilder::set_int(microsoft(b.node("MultiHeadAttention",
-                                              {"q", "k", "v", "", "", "", "past_key", "past_value"},
-                                              {"y", "present_key", "present_value"}, "mha")),
-                             "num_heads", 4);
+        OnnxBuilder::set_int(
+            GenAiDecoder::microsoft(b.node("MultiHeadAttention",
+                                           {"q", "k", "v", "", "", "", "past_key", "past_value"},
+                                           {"y", "present_key", "present_value"}, "mha")),
+            "num_heads", 4);
         b.output("y");
         const Model model = load(b);
         QCOMPARE(shape(model, "y"), Shape({2, 3, 32}));
@@ -175,13 +164,14 @@ private slots:
     }
 
     void multiHeadAttentionWithoutACacheSplitsTheKeysIntoHeads() {
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("q", {2, 3, 32});
         b.input("k", {2, 7, 32});
         b.input("v", {2, 7, 16});
-        OnnxBuilder::set_int(microsoft(b.node("MultiHeadAttention", {"q", "k", "v"},
-                                              {"y", "present_key", "present_value"}, "mha")),
-                             "num_heads", 4);
+        OnnxBuilder::set_int(
+            GenAiDecoder::microsoft(b.node("MultiHeadAttention", {"q", "k", "v"},
+                                           {"y", "present_key", "present_value"}, "mha")),
+            "num_heads", 4);
         b.output("y");
         const Model model = load(b);
         QCOMPARE(shape(model, "y"), Shape({2, 3, 16}));
@@ -190,16 +180,16 @@ private slots:
     }
 
     void normalisationsKeepTheShapeAndReduceTheLastDim() {
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("x", {2, 3, 32});
         b.input("skip", {2, 3, 32});
         b.initializer("gamma", {32});
         b.initializer("beta", {32});
         b.node("SimplifiedLayerNormalization", {"x", "gamma"}, {"y", "inv_std"}, "rms");
-        microsoft(b.node("SkipSimplifiedLayerNormalization", {"x", "skip", "gamma"},
-                         {"s", "s_mean", "s_inv_std", "s_sum"}, "skip_rms"));
-        microsoft(b.node("SkipLayerNormalization", {"x", "skip", "gamma", "beta"},
-                         {"l", "l_mean", "l_inv_std", "l_sum"}, "skip_ln"));
+        GenAiDecoder::microsoft(b.node("SkipSimplifiedLayerNormalization", {"x", "skip", "gamma"},
+                                       {"s", "s_mean", "s_inv_std", "s_sum"}, "skip_rms"));
+        GenAiDecoder::microsoft(b.node("SkipLayerNormalization", {"x", "skip", "gamma", "beta"},
+                                       {"l", "l_mean", "l_inv_std", "l_sum"}, "skip_ln"));
         b.output("y");
         const Model model = load(b);
         for (const char* full : {"y", "s", "s_sum", "l", "l_sum"})
@@ -209,14 +199,15 @@ private slots:
     }
 
     void elementwiseOpsKeepTheShape() {
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("x", {2, 3, 32});
         b.input("positions", {2, 3}, onnx::TensorProto::INT64);
         b.initializer("cos", {16, 4});
         b.initializer("sin", {16, 4});
-        microsoft(b.node("RotaryEmbedding", {"x", "positions", "cos", "sin"}, {"r"}, "rotary"));
-        microsoft(b.node("QuickGelu", {"x"}, {"q"}, "quick_gelu"));
-        microsoft(b.node("FastGelu", {"x"}, {"f"}, "fast_gelu"));
+        GenAiDecoder::microsoft(
+            b.node("RotaryEmbedding", {"x", "positions", "cos", "sin"}, {"r"}, "rotary"));
+        GenAiDecoder::microsoft(b.node("QuickGelu", {"x"}, {"q"}, "quick_gelu"));
+        GenAiDecoder::microsoft(b.node("FastGelu", {"x"}, {"f"}, "fast_gelu"));
         b.output("r");
         const Model model = load(b);
         for (const char* out : {"r", "q", "f"})
@@ -225,12 +216,12 @@ private slots:
 
     void gatherBlockQuantizedUnpacksTheGatheredRows() {
         // A 16 x 32 table of 4-bit values packed two a byte: 16 x 16 uint8, scales 16 x 2.
-        OnnxBuilder b = microsoft_builder();
+        OnnxBuilder b = GenAiDecoder::microsoft_builder();
         b.input("ids", {2, 3}, onnx::TensorProto::INT64);
         b.initializer("table", {16, 16}, onnx::TensorProto::UINT8, 1);
         b.initializer("scales", {16, 2});
-        auto& gather =
-            microsoft(b.node("GatherBlockQuantized", {"table", "ids", "scales"}, {"y"}, "embed"));
+        auto& gather = GenAiDecoder::microsoft(
+            b.node("GatherBlockQuantized", {"table", "ids", "scales"}, {"y"}, "embed"));
         OnnxBuilder::set_int(gather, "block_size", 16);
         b.output("y");
         const Model model = load(b);

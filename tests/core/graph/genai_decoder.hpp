@@ -30,11 +30,17 @@ public:
         return node;
     }
 
-    static onnx::ModelProto build() {
+    // A builder whose model imports com.microsoft opset 1 beside the default domain.
+    static OnnxBuilder microsoft_builder() {
         OnnxBuilder b;
         auto* ms = b.model.add_opset_import();
         ms->set_domain("com.microsoft");
         ms->set_version(1);
+        return b;
+    }
+
+    static onnx::ModelProto build() {
+        OnnxBuilder b = microsoft_builder();
         input(b, "input_ids", {"batch_size", "sequence_length"}, onnx::TensorProto::INT64);
         input(b, "attention_mask", {"batch_size", "total_sequence_length"},
               onnx::TensorProto::INT64);
