@@ -11,6 +11,7 @@
 #include "onnx_source.hpp"
 #include "shape_folding.hpp"
 #include "topological_order.hpp"
+#include "utf8_names.hpp"
 
 #include <algorithm>
 #include <onnx/defs/schema.h>
@@ -62,6 +63,7 @@ public:
                              "the file holds no graph; expected an ONNX model");
         report(0.4, "checking");
         check_opsets(proto);
+        check_utf8_names(proto, file_);
         check_initializers(*source);
         check_embedded_tensors(proto.graph(), false);
         check_value_types(proto.graph());
