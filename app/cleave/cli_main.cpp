@@ -8,6 +8,7 @@
 #include <exception>
 #include <iostream>
 #include <malloc.h>
+#include <vector>
 
 namespace cleave::cli {
 
@@ -48,6 +49,11 @@ int parse_and_run(CLI::App& app, int argc, char** argv, const std::string& name,
 
 void keep_freed_memory() {
     ::mallopt(M_TOP_PAD, 16 << 20);
+}
+
+void keep_until_exit(std::shared_ptr<const void> value) {
+    static std::vector<std::shared_ptr<const void>> kept;
+    kept.push_back(std::move(value));
 }
 
 void exit_after_command(int code) {

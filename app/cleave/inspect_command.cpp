@@ -1,4 +1,5 @@
 // cleave inspect: what a model holds, as a summary table or the JSON document of docs/cli.md.
+#include "cli_main.hpp"
 #include "commands.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
@@ -61,16 +62,18 @@ nlohmann::ordered_json inspect_json(const graph::Model& model) {
         for (const int t : node.outputs)
             shapes.push_back(t < 0 ? nlohmann::ordered_json(nullptr)
                                    : shape_json(model.tensors[t].shape));
-        nodes.push_back({{"name", node.name},
-                         {"op", node.op},
-                         {"inputs", names(node.inputs)},
-                         {"outputs", names(node.outputs)},
-                         {"output_shapes", shapes},
-                         {"weight_parameters", node.cost.weight_parameters},
-                         {"macs", node.cost.macs},
-                         {"flops", node.cost.flops},
-                         {"bytes_in", node.cost.bytes_in},
-                         {"bytes_out", node.cost.bytes_out}});
+        // Member by member: an initializer list would copy every value once more.
+        auto& n = nodes.emplace_back(nlohmann::ordered_json::object());
+        n["name"] = node.name;
+        n["op"] = node.op;
+        n["inputs"] = names(node.inputs);
+        n["outputs"] = names(node.outputs);
+        n["output_shapes"] = std::move(shapes);
+        n["weight_parameters"] = node.cost.weight_parameters;
+        n["macs"] = node.cost.macs;
+        n["flops"] = node.cost.flops;
+        n["bytes_in"] = node.cost.bytes_in;
+        n["bytes_out"] = node.cost.bytes_out;
     }
     return {{"model",
              {{"file", model.file},
@@ -144,9 +147,9 @@ void print_table(const graph::Model& model) {
 }
 
 int run_inspect(const InspectOptions& options) {
-    const auto model = options.model.load();
+    const auto& model = kept_until_exit(options.model.load());
     if (options.json || !options.out.empty())
-        emit_json(inspect_json(model), options.json, options.out);
+        emit_json(kept_until_exit(inspect_json(model)), options.json, options.out);
     if (!options.json)
         print_table(model);
     return 0;

@@ -353,7 +353,7 @@ std::vector<ContribOp> contrib_ops() {
 void register_op(const ContribOp& op) {
     if (onnx::OpSchemaRegistry::Schema(op.name, op.domain))
         return; // a libonnx that knows it already
-    onnx::OpSchema schema(op.name, __FILE__, __LINE__);
+    onnx::OpSchema schema(op.name, "core/graph/contrib_ops.cpp", __LINE__); // not the build path
     schema.SetDomain(op.domain).SinceVersion(1).AllowUncheckedAttributes().TypeConstraint(
         "T", onnx::OpSchema::all_tensor_types(), "any tensor");
     const auto parameter = [](const char* name) {

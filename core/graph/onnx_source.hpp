@@ -6,14 +6,17 @@
 #include "weight_payloads.hpp"
 
 #include <filesystem>
+#include <google/protobuf/arena.h>
 #include <memory>
 #include <onnx/onnx_pb.h>
 
 namespace cleave::graph {
 
 class OnnxSource {
+    google::protobuf::Arena arena_; // the proto's messages: fewer allocations, one release
+
 public:
-    onnx::ModelProto proto;
+    onnx::ModelProto& proto = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena_);
     std::shared_ptr<const MappedFile> file;
     std::vector<std::optional<PayloadRange>> initializer_payloads; // per graph.initializer
     std::filesystem::path folder; // where external data may live; empty when not from a file

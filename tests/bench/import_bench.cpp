@@ -1,5 +1,6 @@
 // Benchmark: loading a model (parse + shape inference + costs) as whole processes, `cleave
-// inspect` beside Python onnx's onnx.load + infer_shapes in the same run, with wall time and
+// inspect` (its table, and apart with --json, which adds writing the whole JSON document) beside
+// Python onnx's onnx.load + infer_shapes in the same run, interleaved, with wall time and
 // peak RSS; first what every command pays before its work, `cleave --help`, beside an empty
 // program (goal: at most 5 ms and 20 MB).
 // Usage: import_bench CLEAVE PYTHON MODEL... [--empty PROGRAM] [--repeat N] [--json FILE]
@@ -85,28 +86,34 @@ int main(int argc, char** argv) {
     std::printf("\n");
 
     nlohmann::ordered_json results = nlohmann::ordered_json::array();
-    std::printf("%-16s %9s | %10s %10s %8s | %10s %10s %8s | %7s %9s\n", "model", "file MB",
-                "cleave s", "RSS MB", "RSS/file", "python s", "RSS MB", "RSS/file", "speedup",
-                "RSS ratio");
+    std::printf("%-16s %9s | %10s %10s %8s | %10s %7s | %10s %10s %8s | %7s %9s\n", "model",
+                "file MB", "cleave s", "RSS MB", "RSS/file", "--json s", "speedup", "python s",
+                "RSS MB", "RSS/file", "speedup", "RSS ratio");
     for (const auto& model : models) {
         const double file_mb =
             static_cast<double>(std::filesystem::file_size(model)) / (1024.0 * 1024.0);
         warm_page_cache(model);
-        std::vector<Sample> ours, theirs;
-        for (int r = 0; r < repeat; ++r)
-            ours.push_back(run_process({cleave, "inspect", model, "--json"}));
-        for (int r = 0; r < std::max(1, repeat / 2 + 1); ++r)
-            theirs.push_back(run_process({python, "-c", python_load, model}));
-        const Sample a = median(ours), b = median(theirs);
+        // Interleaved, so that a change in the machine's load meets all three alike.
+        std::vector<Sample> ours, ours_json, theirs;
+        for (int r = 0; r < repeat; ++r) {
+            ours.push_back(run_process({cleave, "inspect", model}));
+            ours_json.push_back(run_process({cleave, "inspect", model, "--json"}));
+            if (r % 2 == 0)
+                theirs.push_back(run_process({python, "-c", python_load, model}));
+        }
+        const Sample a = median(ours), j = median(ours_json), b = median(theirs);
         const auto name = std::filesystem::path(model).stem().string();
-        std::printf("%-16s %9.1f | %10.3f %10.1f %8.2f | %10.3f %10.1f %8.2f | %6.1fx %8.1fx\n",
+        std::printf("%-16s %9.1f | %10.4f %10.1f %8.2f | %10.4f %6.1fx | %10.3f %10.1f %8.2f | "
+                    "%6.1fx %8.1fx\n",
                     name.c_str(), file_mb, a.seconds, a.peak_rss_mb, a.peak_rss_mb / file_mb,
-                    b.seconds, b.peak_rss_mb, b.peak_rss_mb / file_mb, b.seconds / a.seconds,
-                    b.peak_rss_mb / a.peak_rss_mb);
+                    j.seconds, b.seconds / j.seconds, b.seconds, b.peak_rss_mb,
+                    b.peak_rss_mb / file_mb, b.seconds / a.seconds, b.peak_rss_mb / a.peak_rss_mb);
         results.push_back({{"model", name},
                            {"file_mb", file_mb},
                            {"cleave_s", a.seconds},
                            {"cleave_peak_rss_mb", a.peak_rss_mb},
+                           {"cleave_json_s", j.seconds},
+                           {"speedup_json", b.seconds / j.seconds},
                            {"python_onnx_s", b.seconds},
                            {"python_onnx_peak_rss_mb", b.peak_rss_mb},
                            {"speedup", b.seconds / a.seconds},
