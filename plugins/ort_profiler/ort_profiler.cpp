@@ -4,6 +4,7 @@
 // a plain session, as a user's inference runs; ONNX Runtime's own profiling trace of a second
 // session, run after each of them, and the optimised graph it saves give the kernels and the
 // nodes each covers, read as `cleave import-profile` reads them (core/profile/ort_profile_import).
+#include "core/graph/input_feeds.hpp"
 #include "core/graph/model_file.hpp"
 #include "core/graph/written_nodes.hpp"
 #include "core/input_error.hpp"
@@ -184,18 +185,23 @@ public:
         const fs::path modules = modules_folder();
         ort_version(modules); // refuses a folder without onnxruntime-node
         nlohmann::json inputs = nlohmann::json::array();
-        for (const int t : model.inputs) {
-            const auto& input = model.tensors[static_cast<std::size_t>(t)];
+        const auto feeds = graph::input_feeds(model);
+        for (std::size_t k = 0; k < model.inputs.size(); ++k) {
+            const auto& input = model.tensors[static_cast<std::size_t>(model.inputs[k])];
             const std::string place = "input " + input.name;
             const std::string dtype(graph::to_string(input.dtype)); // as ort.Tensor names it
             if (dtype != "float32" && dtype != "int64" && dtype != "int32")
                 throw InputError(model.file, place,
                                  "is " + dtype +
                                      "; the ort profiler feeds float32, int64 and int32 inputs");
-            if (!input.shape || input.shape->empty())
+            if (!input.shape || graph::element_count(input.shape) < 0)
                 throw InputError(model.file, place,
                                  "has no known dims; give them with --input-shape NAME=DIMS");
-            inputs.push_back({{"name", input.name}, {"dims", *input.shape}, {"dtype", dtype}});
+            inputs.push_back({{"name", input.name},
+                              {"dims", *input.shape},
+                              {"dtype", dtype},
+                              {"fill", graph::to_string(feeds[k].fill)},
+                              {"value", feeds[k].value}});
         }
         const TemporaryFolder folder("cleave-ort");
         const fs::path optimized = folder.path() / "optimized.onnx";

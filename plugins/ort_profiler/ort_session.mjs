@@ -5,7 +5,10 @@
 // has run keeps its intra-op threads spinning, which at 2 threads on 2 cores doubled the other
 // session's times, so the first "profile" releases the plain session and creates the profiled
 // one. argv[2] is a JSON object: {"modules": folder holding node_modules/onnxruntime-node,
-// "model", "threads", "inputs": [{"name", "dims", "dtype"}], "profile_prefix", "optimized"}.
+// "model", "threads", "inputs": [{"name", "dims", "dtype", "fill", "value"}], "profile_prefix",
+// "optimized"}, each input filled as core/graph/input_feeds.hpp says: "uniform" in [0, 1),
+// "constant" (every element value), "ids" in [0, value), "positions" value, value + 1, ... along
+// the last dim.
 // Both run at ONNX Runtime's EXTENDED optimisation level, sequentially; the profiled one saves
 // its optimised graph. Every answer is one JSON line:
 //   start          -> {"ready": true, "version": "1.30.0"} or {"error": "..."}
@@ -34,20 +37,32 @@ try {
     interOpNumThreads: 1,
   };
   plain = await ort.InferenceSession.create(config.model, options);
-  // Inputs: uniform floats in [0, 1) from a fixed-seed generator, integers 0.
+  // Inputs from fixed-seed generators, as core/graph/input_feeds.hpp decides them.
   let state = 1;
   const uniform = () => {
     state = (state * 1103515245 + 12345) % 2147483648;
     return state / 2147483648;
   };
+  const element = {
+    uniform: () => uniform(),
+    constant: (input) => input.value,
+    ids: (input) => Math.min(Math.floor(uniform() * input.value), input.value - 1),
+    positions: (input, i) => input.value + (input.dims.length ? i % input.dims.at(-1) : 0),
+  };
   feeds = {};
   for (const input of config.inputs) {
     const count = input.dims.reduce((a, b) => a * b, 1);
-    let data;
-    if (input.dtype === 'float32') data = Float32Array.from({ length: count }, uniform);
-    else if (input.dtype === 'int64') data = new BigInt64Array(count);
-    else if (input.dtype === 'int32') data = new Int32Array(count);
-    else throw new Error(`input ${input.name}: element type ${input.dtype} is not supported`);
+    const fill = element[input.fill];
+    if (!fill) throw new Error(`input ${input.name}: unknown fill '${input.fill}'`);
+    const types = { float32: Float32Array, int64: BigInt64Array, int32: Int32Array };
+    if (!types[input.dtype])
+      throw new Error(`input ${input.name}: element type ${input.dtype} is not supported`);
+    const data = new types[input.dtype](count);
+    const wide = input.dtype === 'int64';
+    for (let i = 0; i < count; ++i) {
+      const v = fill(input, i);
+      data[i] = wide ? BigInt(Math.trunc(v)) : v;
+    }
     feeds[input.name] = new ort.Tensor(input.dtype, data, input.dims);
   }
   answer({ ready: true, version });
