@@ -51,6 +51,12 @@ void print_row(const std::string& name, const std::string& family, const fusion:
                 100 * s.kernel_count_error());
 }
 
+// A run's row name: the model, its input size where every size is scored, the dims it bound.
+std::string run_label(const profile::MeasuredRun& run, bool all_sizes) {
+    return run.model + (all_sizes ? " " + graph::shape_to_string(run.input_shape) : "") +
+           (run.dims.empty() ? "" : " " + graph::dim_bindings_text(run.dims));
+}
+
 int run_fuse_eval(const FuseEvalOptions& options) {
     std::optional<fusion::FusionMethod> method;
     if (!options.leave_family_out)
@@ -89,8 +95,8 @@ int run_fuse_eval(const FuseEvalOptions& options) {
             for (const auto& r : runs)
                 if (profile::model_family(r.name) != family)
                     training.push_back(r);
-            progress.update("training without " + family + " (" +
-                            std::to_string(training.size()) + " runs)");
+            progress.update("training without " + family + " (" + std::to_string(training.size()) +
+                            " runs)");
             held_out.emplace(family, fusion::train_learned_fusion(training, options.training));
         }
     }
@@ -116,12 +122,11 @@ int run_fuse_eval(const FuseEvalOptions& options) {
         models.push_back({{"model", run.model},
                           {"family", family},
                           {"input_shape", run.input_shape},
+                          {"dims", graph::dim_bindings_text(run.dims)},
                           {"threads", run.threads},
                           {"score", row}});
         if (!options.json && !options.by_family)
-            print_row(run.model +
-                          (options.all_sizes ? " " + graph::shape_to_string(run.input_shape) : ""),
-                      family, score);
+            print_row(run_label(run, options.all_sizes), family, score);
     }
 
     nlohmann::ordered_json family_rows = nlohmann::ordered_json::array();

@@ -29,6 +29,7 @@ nlohmann::ordered_json measured_run_json(const profile::MeasuredDataset& data,
             {"model", run.model},
             {"threads", run.threads},
             {"input_shape", run.input_shape},
+            {"dims", graph::dim_bindings_text(run.dims)},
             {"runs", run.e2e_ms.size()},
             {"median_ms", cleave::median(run.e2e_ms)},
             {"cv", run.cv.value_or(0)},
@@ -42,11 +43,13 @@ void print_measured_run(const profile::MeasuredDataset& data, const profile::Mea
     const std::string threads =
         run.threads == 0 ? "threads not known"
                          : std::to_string(run.threads) + " thread" + (run.threads == 1 ? "" : "s");
-    std::printf("%s %s, %s: median %.3f ms of %zu runs (cv %.1f%%), %zu kernels summing to "
+    const std::string dims =
+        run.dims.empty() ? "" : " (" + graph::dim_bindings_text(run.dims) + ")";
+    std::printf("%s %s%s, %s: median %.3f ms of %zu runs (cv %.1f%%), %zu kernels summing to "
                 "%.3f ms\n",
-                run.model.c_str(), graph::shape_to_string(run.input_shape).c_str(), threads.c_str(),
-                cleave::median(run.e2e_ms), run.e2e_ms.size(), 100 * run.cv.value_or(0),
-                run.kernels.size(), kernel_sum_ms(run));
+                run.model.c_str(), graph::shape_to_string(run.input_shape).c_str(), dims.c_str(),
+                threads.c_str(), cleave::median(run.e2e_ms), run.e2e_ms.size(),
+                100 * run.cv.value_or(0), run.kernels.size(), kernel_sum_ms(run));
     auto slowest = run.kernels;
     std::stable_sort(slowest.begin(), slowest.end(), [](const auto& a, const auto& b) {
         return a.us.value_or(0) > b.us.value_or(0);

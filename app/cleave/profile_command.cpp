@@ -50,6 +50,7 @@ int run_profile(ProfileCommandOptions options) {
     ProgressControl printed(progress);
     options.profile.control = &printed.control();
     profile::MeasuredRun run = profiler->profile(model, options.profile);
+    run.dims = options.model.load_options().dims; // a decoder's phase, to load it alike later
 
     profile::put_run(data, run);
     profile::save_measured_dataset(data, options.out);
@@ -69,7 +70,8 @@ Action add_profile_command(CLI::App& app) {
         "profile", "Measure a model on this machine, end to end and per kernel, into a dataset");
     options->model.add_to(*command, false);
     command
-        ->add_option("--backend", options->backend, "The profiler plugin to measure with (opencv, ort)")
+        ->add_option("--backend", options->backend,
+                     "The profiler plugin to measure with (opencv, ort)")
         ->required();
     command
         ->add_option("--out", options->out,

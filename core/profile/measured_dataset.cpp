@@ -53,6 +53,15 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
         for (std::size_t d = 0; d < shape.size(); ++d)
             m.input_shape.push_back(r.whole_number_at(
                 shape[d], child_pointer(at + "/input_shape", d), 0, std::numeric_limits<int>::max()));
+        if (present(run, "dims")) {
+            const std::string dims =
+                text(run, at, "dims", "bound dims such as \"decode=256 batch=1\"");
+            try {
+                m.dims = graph::parse_dim_bindings_text(dims);
+            } catch (const InputError& e) {
+                throw InputError(path, at + "/dims", "'" + e.place() + "': " + e.problem());
+            }
+        }
         const json& e2e = *r.array(run, at, "e2e_ms", true, "a list of times in ms");
         m.e2e_ms = r.finite_numbers_at(e2e, at + "/e2e_ms", e2e.size(), "times in ms");
         if (present(run, "cv"))
@@ -85,7 +94,8 @@ MeasuredDataset load_measured_dataset(const std::string& path) {
 void put_run(MeasuredDataset& data, MeasuredRun run) {
     for (auto& existing : data.runs)
         if (existing.model == run.model && existing.threads == run.threads &&
-            existing.input_shape == run.input_shape && existing.dtype == run.dtype) {
+            existing.input_shape == run.input_shape && existing.dims == run.dims &&
+            existing.dtype == run.dtype) {
             existing = std::move(run);
             return;
         }
@@ -106,6 +116,8 @@ void save_measured_dataset(const MeasuredDataset& data, const std::filesystem::p
         if (run.threads != 0)
             entry["threads"] = run.threads;
         entry["input_shape"] = run.input_shape;
+        if (!run.dims.empty())
+            entry["dims"] = graph::dim_bindings_text(run.dims);
         if (!run.dtype.empty())
             entry["dtype"] = run.dtype;
         entry["e2e_ms"] = run.e2e_ms;
@@ -128,14 +140,18 @@ std::string model_family(const std::string& model) {
     for (const char* family : kFamilies)
         if (model.rfind(family, 0) == 0)
             return family;
-    const auto cut = model.find_first_of("_0123456789");
+    // Language models as generate-models --llm names them: "llama-3.2-1b" -> "llama",
+    // "qwen2.5-0.5b" -> "qwen", "phi-3-mini-4k-instruct" -> "phi".
+    const auto cut = model.find_first_of("_-.0123456789");
     return model.substr(0, cut);
 }
 
 bool is_transformer_family(const std::string& family) {
     static const std::set<std::string> kTransformers{
         "vit",      "maxvit", "bert",    "deit",       "levit",           "mobilevit",  "swin",
-        "convnext", "gpt",    "roberta", "distilbert", "efficientformer", "transformer"};
+        "convnext", "gpt",    "roberta", "distilbert", "efficientformer", "transformer",
+        // decoders of language models (generate-models --llm, exports of their families)
+        "smollm",   "qwen",   "llama",   "phi",        "gemma",           "mistral"};
     return kTransformers.contains(family);
 }
 

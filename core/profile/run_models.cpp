@@ -16,7 +16,8 @@ RunModels::RunModels(std::filesystem::path folder, bool all_sizes)
 }
 
 const graph::Model* RunModels::find(const MeasuredRun& run) {
-    const std::string key = run.model + " " + graph::shape_to_string(run.input_shape);
+    const std::string key = run.model + " " + graph::shape_to_string(run.input_shape) + " " +
+                            graph::dim_bindings_text(run.dims);
     if (const auto it = loaded_.find(key); it != loaded_.end())
         return &it->second;
     const auto path = graph::existing_model_file(folder_ / (run.model + ".onnx"));
@@ -24,6 +25,11 @@ const graph::Model* RunModels::find(const MeasuredRun& run) {
         if (std::find(missing_.begin(), missing_.end(), run.model) == missing_.end())
             missing_.push_back(run.model);
         return nullptr;
+    }
+    if (!run.dims.empty()) { // a decoder's phase: loaded as it was measured, whatever all_sizes
+        graph::LoadOptions load;
+        load.dims = run.dims;
+        return &loaded_.emplace(key, graph::load_model(path, load)).first->second;
     }
     if (const auto it = export_shape_.find(run.model);
         it != export_shape_.end() && it->second != run.input_shape && !all_sizes_)

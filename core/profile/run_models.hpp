@@ -1,6 +1,6 @@
 // The ONNX model behind each measured run: loaded once per model and input size from the folder
 // the data's models live in (NAME.onnx, .onnx.xz or .onnx.gz), at the export size unless every
-// measured size was asked for.
+// measured size was asked for. A run that bound dims (a decoder's phase) is loaded with them.
 #pragma once
 
 #include "core/graph/model.hpp"

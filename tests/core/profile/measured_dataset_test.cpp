@@ -66,6 +66,59 @@ private slots:
         QCOMPARE(data.runs[1].input_shape.back(), std::int64_t{32});
     }
 
+    // A decoder's phases are runs of their own, and read back with the dims they bound.
+    void decoderPhasesAreRunsOfTheirOwn() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("runs.json").toStdString();
+        MeasuredDataset data;
+        auto decode = run_of("llama-3.2-1b", 64, 20.0);
+        decode.dims = cleave::graph::parse_dim_bindings_text("decode=256");
+        auto prefill = run_of("llama-3.2-1b", 64, 90.0);
+        prefill.dims = cleave::graph::parse_dim_bindings_text("prefill=128 batch=2");
+        cleave::profile::put_run(data, decode);
+        cleave::profile::put_run(data, prefill);
+        cleave::profile::put_run(data, run_of("llama-3.2-1b", 64, 5.0)); // nothing bound
+        QCOMPARE(data.runs.size(), std::size_t{3});
+        cleave::profile::save_measured_dataset(data, path);
+        const auto back = cleave::profile::load_measured_dataset(path);
+        QCOMPARE(back.runs.size(), std::size_t{3});
+        QCOMPARE(back.runs[0].dims, decode.dims);
+        QCOMPARE(back.runs[1].dims, prefill.dims);
+        QVERIFY(back.runs[2].dims.empty());
+        QCOMPARE(cleave::graph::dim_bindings_text(back.runs[1].dims),
+                 std::string("batch=2 prefill=128"));
+    }
+
+    void dimsThatDoNotParseAreRefusedWhereTheyAre() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.json");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"runs": [{"model": "m", "input_shape": [1], "dims": "decode=soon",
+                        "e2e_ms": [1]}]})");
+        file.close();
+        try {
+            cleave::profile::load_measured_dataset(path.toStdString());
+            QFAIL("expected an InputError");
+        } catch (const cleave::InputError& e) {
+            QCOMPARE(e.place(), std::string("/runs/0/dims"));
+            QVERIFY(e.problem().find("decode=soon") != std::string::npos);
+        }
+    }
+
+    void languageModelsAreTransformerFamilies() {
+        using cleave::profile::is_transformer_family;
+        using cleave::profile::model_family;
+        QCOMPARE(model_family("llama-3.2-1b"), std::string("llama"));
+        QCOMPARE(model_family("qwen2.5-0.5b"), std::string("qwen"));
+        QCOMPARE(model_family("phi-3-mini-4k-instruct"), std::string("phi"));
+        QCOMPARE(model_family("smollm2-135m"), std::string("smollm"));
+        QCOMPARE(model_family("mobilenet_v3_small"), std::string("mobilenet"));
+        for (const char* family : {"llama", "qwen", "phi", "smollm", "gemma", "mistral"})
+            QVERIFY(is_transformer_family(family));
+        QVERIFY(!is_transformer_family("resnet"));
+    }
+
     void onnxRuntimeFileStillReads() {
         const auto data = cleave::profile::load_measured_dataset(CLEAVE_TEST_DATA_DIR
                                                                  "/ort-cpu-xeon-sample.json");
