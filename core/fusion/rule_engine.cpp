@@ -9,13 +9,26 @@ namespace cleave::fusion {
 
 std::vector<bool> load_time_constants(const graph::Model& model) {
     std::vector<bool> constant(model.nodes.size(), false);
+    // Tensors computed from an input whose dims the file leaves symbolic: the runtime learns
+    // their shapes only when it runs, whatever dims Cleave bound.
+    std::vector<bool> run_time_shape(model.tensors.size(), false);
+    for (const int t : model.inputs)
+        run_time_shape[static_cast<std::size_t>(t)] =
+            model.tensors[static_cast<std::size_t>(t)].symbolic_in_file;
     for (std::size_t n = 0; n < model.nodes.size(); ++n) {
         const auto& node = model.nodes[n];
+        const bool from_symbolic = std::any_of(node.inputs.begin(), node.inputs.end(), [&](int t) {
+            return t >= 0 && run_time_shape[static_cast<std::size_t>(t)];
+        });
+        for (const int t : node.outputs)
+            if (t >= 0)
+                run_time_shape[static_cast<std::size_t>(t)] = from_symbolic;
         if (!node.domain.empty() && node.domain != "ai.onnx")
             continue;
         if (node.op == "Shape" || node.op == "Size") {
             const int t = node.inputs.empty() ? -1 : node.inputs[0];
-            constant[n] = t >= 0 && model.tensors[t].elements() >= 0;
+            constant[n] = t >= 0 && model.tensors[t].elements() >= 0 &&
+                          !run_time_shape[static_cast<std::size_t>(t)];
             continue;
         }
         bool all = node.op == "Constant" || !node.inputs.empty();
@@ -73,6 +86,27 @@ bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
     return known_at_load(model, other, constant) && shape && shape->size() >= 2 &&
            (*shape)[1] > 1 &&
            model.tensors[static_cast<std::size_t>(other)].elements() == (*shape)[1];
+}
+
+// v adds a bias Gemm can take as C to `product`, the output of u, a MatMul: (N), or when u's
+// first input is a matrix (1, N), (M, 1) or (M, N).
+bool gemm_bias(const graph::Model& model, const graph::Node& u, const graph::Node& v, int product) {
+    if (v.inputs.size() != 2 || (v.inputs[0] != product && v.inputs[1] != product) ||
+        u.inputs.empty() || u.inputs[0] < 0)
+        return false;
+    const int bias = v.inputs[0] == product ? v.inputs[1] : v.inputs[0];
+    const auto& c = model.tensors[static_cast<std::size_t>(bias)].shape;
+    const auto& out = model.tensors[static_cast<std::size_t>(product)].shape;
+    const auto& a = model.tensors[static_cast<std::size_t>(u.inputs[0])].shape;
+    if (!c || !out || out->empty() || !a)
+        return false;
+    const std::int64_t n = out->back();
+    if (c->size() == 1)
+        return (*c)[0] == n && n > 0;
+    if (c->size() != 2 || a->size() != 2)
+        return false;
+    const std::int64_t m = (*a)[0];
+    return ((*c)[0] == 1 && (*c)[1] == n) || ((*c)[0] == m && ((*c)[1] == 1 || (*c)[1] == n));
 }
 
 // A Transpose's permutation (its dims reversed when it has none); empty when unknown.
@@ -641,6 +675,8 @@ private:
                  model_.tensors[static_cast<std::size_t>(u.outputs[0])].dtype))
             return false;
         if (rule.to_channel_constant && !channel_constant(model_, v, e.tensor, constant_))
+            return false;
+        if (rule.to_gemm_bias && !gemm_bias(model_, u, v, e.tensor))
             return false;
         if (rule.from_matmul_operand && !matmul_operand_layout(model_, u, constant_))
             return false;

@@ -8,7 +8,9 @@
 namespace cleave::fusion {
 
 // Nodes a runtime computes once at load time: Constant, nodes reading only initializers and
-// such nodes, and Shape/Size of a tensor whose shape is fully known.
+// such nodes, and Shape/Size of a tensor whose shape is fully known, unless it is computed from a
+// graph input the file gives a symbolic dim (Tensor::symbolic_in_file): the runtime reads the
+// file, not the dims Cleave bound.
 std::vector<bool> load_time_constants(const graph::Model& model);
 
 // `parts`: as NodeGroups takes them (no kernel joins two parts).

@@ -118,6 +118,7 @@ FusionRule parse_rule(const JsonReader& reader, const json& r, const std::string
                        "to_scalar_scale",
                        "from_same_type",
                        "to_channel_constant",
+                       "to_gemm_bias",
                        "from_matmul_operand",
                        "to_split_reshape_into_transpose",
                        "to_unit_reshape",
@@ -155,6 +156,7 @@ FusionRule parse_rule(const JsonReader& reader, const json& r, const std::string
     rule.to_scalar_scale = flag(reader, r, pointer, "to_scalar_scale");
     rule.from_same_type = flag(reader, r, pointer, "from_same_type");
     rule.to_channel_constant = flag(reader, r, pointer, "to_channel_constant");
+    rule.to_gemm_bias = flag(reader, r, pointer, "to_gemm_bias");
     rule.from_matmul_operand = flag(reader, r, pointer, "from_matmul_operand");
     rule.to_split_reshape_into_transpose =
         flag(reader, r, pointer, "to_split_reshape_into_transpose");

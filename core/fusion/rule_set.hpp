@@ -38,6 +38,10 @@ struct FusionRule {
     // v's other input is a load-time constant of one value per channel (dim 1) of u's output, as
     // a runtime folds into a convolution's weights and bias.
     bool to_channel_constant = false;
+    // v adds to u's output (a MatMul's) a bias Gemm takes as its C: one-dimensional of the
+    // product's last dim, or, when u's first input is a matrix, (1, N), (M, 1) or (M, N)
+    // (MatMulAddFusion, matmul_add_fusion.cc; a residual of the product's rank is no bias).
+    bool to_gemm_bias = false;
     // u rearranges a MatMul operand so that ONNX Runtime's MatmulTransposeFusion
     // (matmul_transpose_fusion.cc) takes it into the product as FusedMatMul's transA/B and
     // transBatchA/B: a Transpose that keeps the input's last axis in the last two and its batch

@@ -33,6 +33,10 @@ struct Tensor {
     int producer = -1;          // index into Model::nodes; -1 for inputs and initializers
     std::vector<int> consumers; // indices into Model::nodes, ascending
     bool is_graph_output = false;
+    // A graph input whose file leaves a dim symbolic (bound on load, by --dim, a decoder's phase or
+    // --input-shape): a runtime given the file knows its shape, and the shapes computed from it,
+    // only when it runs.
+    bool symbolic_in_file = false;
 
     std::int64_t elements() const { return element_count(shape); } // -1 when unknown
     std::int64_t bytes() const; // -1 when unknown or the element size is not fixed

@@ -75,6 +75,10 @@ public:
         infer_shapes(proto);
         report(0.85, "building");
         Model model = build(proto);
+        for (const int t : model.inputs) {
+            auto& input = model.tensors[static_cast<std::size_t>(t)];
+            input.symbolic_in_file = symbolic_inputs_.count(input.name) > 0;
+        }
         check_contrib_nodes(model);
         model.source = std::move(source);
         compute_costs(model);
@@ -435,6 +439,7 @@ private:
         }
         std::vector<InputDims> inputs;
         std::vector<onnx::TypeProto_Tensor*> tensors;
+        std::vector<std::string> input_names_of_tensors;
         for (auto& v : *graph.mutable_input()) {
             if (initializers.count(v.name()) || !v.type().has_tensor_type())
                 continue;
@@ -447,6 +452,7 @@ private:
             inputs.push_back(
                 input_dims(v, given == options_.input_shapes.end() ? nullptr : &given->second));
             tensors.push_back(v.mutable_type()->mutable_tensor_type());
+            input_names_of_tensors.push_back(v.name());
         }
         auto bound = bind_input_dims(inputs, options_.dims, file_);
         bool changed = false;
@@ -455,6 +461,8 @@ private:
             for (const auto& d : tensors[k]->shape().dim())
                 old.push_back(d.has_dim_value() ? d.dim_value() : -1);
             changed |= old != bound.shapes[k];
+            if (std::find(old.begin(), old.end(), -1) != old.end())
+                symbolic_inputs_.insert(input_names_of_tensors[k]);
             tensors[k]->mutable_shape()->clear_dim();
             for (const auto d : bound.shapes[k])
                 tensors[k]->mutable_shape()->add_dim()->set_dim_value(d);
@@ -762,6 +770,7 @@ private:
     int unlisted_warnings_ = 0;
     std::map<std::string, std::int64_t> bound_dims_;
     std::map<std::string, std::int64_t> dim_roles_;
+    std::unordered_set<std::string> symbolic_inputs_; // inputs with a dim the file left symbolic
 };
 
 } // namespace

@@ -207,6 +207,63 @@ private slots:
         QCOMPARE(f.groups().front().count('+'), 8);
     }
 
+    void decomposedRmsNormIsOneSimplifiedLayerNormalization() {
+        // RMSNorm as Llama-style decoders are exported: x / sqrt(mean(x^2) + eps) * gamma.
+        OnnxBuilder b;
+        b.input("x", {1, 4, 8});
+        for (const char* c : {"two", "eps"})
+            b.initializer(c, {});
+        b.initializer("gamma", {8});
+        b.initializer("w", {8, 8});
+        b.node("Pow", {"x", "two"}, {"x2"}, "square");
+        b.node("ReduceMean", {"x2"}, {"ms"}, "mean");
+        b.node("Add", {"ms", "eps"}, {"mse"}, "epsilon");
+        b.node("Sqrt", {"mse"}, {"rms"}, "root");
+        b.node("Div", {"x", "rms"}, {"n"}, "normalise");
+        b.node("Mul", {"n", "gamma"}, {"ln"}, "scale");
+        b.node("MatMul", {"ln", "w"}, {"y"}, "linear");
+        b.output("y");
+        const auto f = fuse(b, "ort-cpu");
+        QCOMPARE(f.types(), (QStringList{"SimplifiedLayerNormalization", "MatMul"}));
+        QCOMPARE(f.groups().front(), QString("Pow+ReduceMean+Add+Sqrt+Div+Mul"));
+    }
+
+    void aResidualAfterAProductIsNoGemmBias() {
+        // MatMulAddFusion takes a bias Gemm broadcasts, not a residual of the product's shape.
+        for (const bool bias : {true, false}) {
+            OnnxBuilder b;
+            b.input("x", {1, 4, 8});
+            b.initializer("w", {8, 8});
+            b.initializer("b", {8});
+            b.node("MatMul", {"x", "w"}, {"p"}, "o_proj");
+            b.node("Add", {"p", bias ? "b" : "x"}, {"y"}, bias ? "bias" : "residual");
+            b.output("y");
+            QCOMPARE(fuse(b, "ort-cpu").groups(),
+                     bias ? QStringList{"MatMul+Add"} : (QStringList{"MatMul", "Add"}));
+        }
+    }
+
+    void shapesOfASymbolicInputAreComputedAtRunTime() {
+        // The runtime reads the file, where x's first dim is symbolic: Shape(x) runs, whatever
+        // Cleave bound; with the dim fixed in the file it folds at load.
+        for (const bool symbolic : {true, false}) {
+            OnnxBuilder b;
+            b.input("x", {symbolic ? -1 : 2, 4});
+            b.node("Relu", {"x"}, {"r"}, "relu");
+            b.node("Shape", {"x"}, {"s"}, "shape");
+            b.node("Reshape", {"r", "s"}, {"y"}, "reshape");
+            b.output("y");
+            cleave::graph::LoadOptions options;
+            options.input_shapes["x"] = {2, 4};
+            Fused f{load_model_from_bytes(b.bytes(), "fusion.onnx", options), {}};
+            QCOMPARE(f.model.tensors[static_cast<std::size_t>(f.model.inputs[0])].symbolic_in_file,
+                     symbolic);
+            f.kernels = fuse_with_rules(f.model, find_rule_set("ort-cpu"));
+            QCOMPARE(f.groups(), symbolic ? (QStringList{"Relu", "Shape", "Reshape"})
+                                          : (QStringList{"Relu", "Shape+Reshape"}));
+        }
+    }
+
     void tanhGeluIsOneFastGelu() {
         // 0.5x(1 + tanh(sqrt(2/pi)(x + 0.044715x^3))) as GPT-2 exports it.
         OnnxBuilder b;
