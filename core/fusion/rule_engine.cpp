@@ -7,22 +7,27 @@
 
 namespace cleave::fusion {
 
-std::vector<bool> load_time_constants(const graph::Model& model) {
-    std::vector<bool> constant(model.nodes.size(), false);
-    // Tensors computed from an input whose dims the file leaves symbolic: the runtime learns
-    // their shapes only when it runs, whatever dims Cleave bound.
-    std::vector<bool> run_time_shape(model.tensors.size(), false);
+std::vector<bool> run_time_shapes(const graph::Model& model) {
+    std::vector<bool> run_time(model.tensors.size(), false);
     for (const int t : model.inputs)
-        run_time_shape[static_cast<std::size_t>(t)] =
+        run_time[static_cast<std::size_t>(t)] =
             model.tensors[static_cast<std::size_t>(t)].symbolic_in_file;
-    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
-        const auto& node = model.nodes[n];
+    for (const auto& node : model.nodes) {
         const bool from_symbolic = std::any_of(node.inputs.begin(), node.inputs.end(), [&](int t) {
-            return t >= 0 && run_time_shape[static_cast<std::size_t>(t)];
+            return t >= 0 && run_time[static_cast<std::size_t>(t)];
         });
         for (const int t : node.outputs)
             if (t >= 0)
-                run_time_shape[static_cast<std::size_t>(t)] = from_symbolic;
+                run_time[static_cast<std::size_t>(t)] = from_symbolic;
+    }
+    return run_time;
+}
+
+std::vector<bool> load_time_constants(const graph::Model& model) {
+    std::vector<bool> constant(model.nodes.size(), false);
+    const auto run_time_shape = run_time_shapes(model);
+    for (std::size_t n = 0; n < model.nodes.size(); ++n) {
+        const auto& node = model.nodes[n];
         if (!node.domain.empty() && node.domain != "ai.onnx")
             continue;
         if (node.op == "Shape" || node.op == "Size") {
@@ -88,9 +93,12 @@ bool channel_constant(const graph::Model& model, const graph::Node& v, int data,
            model.tensors[static_cast<std::size_t>(other)].elements() == (*shape)[1];
 }
 
-// v adds a bias Gemm can take as C to `product`, the output of u, a MatMul: (N), or when u's
-// first input is a matrix (1, N), (M, 1) or (M, N).
-bool gemm_bias(const graph::Model& model, const graph::Node& u, const graph::Node& v, int product) {
+// The bias v adds to `product`, the output of u: a vector of the product's last dim (bias
+// vector), or what MatMulAddFusion gives Gemm as C: such a vector, or when u's first input is a
+// matrix (1, N), (M, 1) or (M, N); a first input of more dims must have a shape the runtime knows
+// when it loads the file (`run_time_shape` false), as the Reshapes around the Gemm are constant.
+bool adds_bias(const graph::Model& model, const graph::Node& u, const graph::Node& v, int product,
+               bool gemm, const std::vector<bool>& run_time_shape) {
     if (v.inputs.size() != 2 || (v.inputs[0] != product && v.inputs[1] != product) ||
         u.inputs.empty() || u.inputs[0] < 0)
         return false;
@@ -101,9 +109,11 @@ bool gemm_bias(const graph::Model& model, const graph::Node& u, const graph::Nod
     if (!c || !out || out->empty() || !a)
         return false;
     const std::int64_t n = out->back();
+    if (gemm && a->size() != 2 && run_time_shape[static_cast<std::size_t>(u.inputs[0])])
+        return false;
     if (c->size() == 1)
         return (*c)[0] == n && n > 0;
-    if (c->size() != 2 || a->size() != 2)
+    if (!gemm || c->size() != 2 || a->size() != 2)
         return false;
     const std::int64_t m = (*a)[0];
     return ((*c)[0] == 1 && (*c)[1] == n) || ((*c)[0] == m && ((*c)[1] == 1 || (*c)[1] == n));
@@ -539,7 +549,8 @@ public:
         : model_(model), groups_(model, parts), anchor_(model.nodes.size()),
           type_(model.nodes.size()),
           constant_(rules.fold_constants ? load_time_constants(model)
-                                         : std::vector<bool>(model.nodes.size(), false)) {
+                                         : std::vector<bool>(model.nodes.size(), false)),
+          run_time_shape_(run_time_shapes(model)) {
         for (std::size_t n = 0; n < anchor_.size(); ++n)
             anchor_[n] = static_cast<int>(n);
     }
@@ -676,7 +687,8 @@ private:
             return false;
         if (rule.to_channel_constant && !channel_constant(model_, v, e.tensor, constant_))
             return false;
-        if (rule.to_gemm_bias && !gemm_bias(model_, u, v, e.tensor))
+        if ((rule.to_gemm_bias || rule.to_bias_vector) &&
+            !adds_bias(model_, u, v, e.tensor, rule.to_gemm_bias, run_time_shape_))
             return false;
         if (rule.from_matmul_operand && !matmul_operand_layout(model_, u, constant_))
             return false;
@@ -739,6 +751,7 @@ private:
     std::vector<int> anchor_;
     std::vector<std::string> type_;
     std::vector<bool> constant_;
+    std::vector<bool> run_time_shape_; // by tensor: computed from an input symbolic in the file
 };
 
 } // namespace

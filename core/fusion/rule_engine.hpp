@@ -13,6 +13,10 @@ namespace cleave::fusion {
 // file, not the dims Cleave bound.
 std::vector<bool> load_time_constants(const graph::Model& model);
 
+// By tensor: computed from a graph input the file gives a symbolic dim, so that a runtime reading
+// the file learns its shape only when it runs.
+std::vector<bool> run_time_shapes(const graph::Model& model);
+
 // `parts`: as NodeGroups takes them (no kernel joins two parts).
 KernelGraph fuse_with_rules(const graph::Model& model, const RuleSet& rules,
                             std::span<const int> parts = {});

@@ -119,6 +119,7 @@ FusionRule parse_rule(const JsonReader& reader, const json& r, const std::string
                        "from_same_type",
                        "to_channel_constant",
                        "to_gemm_bias",
+                       "to_bias_vector",
                        "from_matmul_operand",
                        "to_split_reshape_into_transpose",
                        "to_unit_reshape",
@@ -157,6 +158,7 @@ FusionRule parse_rule(const JsonReader& reader, const json& r, const std::string
     rule.from_same_type = flag(reader, r, pointer, "from_same_type");
     rule.to_channel_constant = flag(reader, r, pointer, "to_channel_constant");
     rule.to_gemm_bias = flag(reader, r, pointer, "to_gemm_bias");
+    rule.to_bias_vector = flag(reader, r, pointer, "to_bias_vector");
     rule.from_matmul_operand = flag(reader, r, pointer, "from_matmul_operand");
     rule.to_split_reshape_into_transpose =
         flag(reader, r, pointer, "to_split_reshape_into_transpose");

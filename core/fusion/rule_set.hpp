@@ -39,9 +39,12 @@ struct FusionRule {
     // a runtime folds into a convolution's weights and bias.
     bool to_channel_constant = false;
     // v adds to u's output (a MatMul's) a bias Gemm takes as its C: one-dimensional of the
-    // product's last dim, or, when u's first input is a matrix, (1, N), (M, 1) or (M, N)
-    // (MatMulAddFusion, matmul_add_fusion.cc; a residual of the product's rank is no bias).
+    // product's last dim, or, when u's first input is a matrix, (1, N), (M, 1) or (M, N); a first
+    // input of more dims needs a shape the runtime knows at load (MatMulAddFusion,
+    // matmul_add_fusion.cc; a residual of the product's rank is no bias).
     bool to_gemm_bias = false;
+    // v adds to u's output a vector of its last dim (MatMulNBitsFusion's bias input).
+    bool to_bias_vector = false;
     // u rearranges a MatMul operand so that ONNX Runtime's MatmulTransposeFusion
     // (matmul_transpose_fusion.cc) takes it into the product as FusedMatMul's transA/B and
     // transBatchA/B: a Transpose that keeps the input's last axis in the last two and its batch

@@ -1,5 +1,6 @@
 // The fusion engine on models built for each rule, and on ResNet-18 against what ONNX Runtime
 // measured (40 kernels).
+#include "../graph/genai_decoder.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/fusion/rule_engine.hpp"
 #include "core/graph/onnx_import.hpp"
@@ -240,6 +241,41 @@ private slots:
             b.output("y");
             QCOMPARE(fuse(b, "ort-cpu").groups(),
                      bias ? QStringList{"MatMul+Add"} : (QStringList{"MatMul", "Add"}));
+        }
+    }
+
+    void aBiasAfterASymbolic3dInputStaysApart() {
+        // MatMulAddFusion reshapes a 3-D input around the Gemm with constant shapes: it needs the
+        // input's shape at load, which a dim the file leaves symbolic withholds.
+        for (const bool symbolic : {true, false}) {
+            OnnxBuilder b;
+            b.input("x", {symbolic ? -1 : 1, 4, 8});
+            b.initializer("w", {8, 8});
+            b.initializer("b", {8});
+            b.node("MatMul", {"x", "w"}, {"p"}, "q_proj");
+            b.node("Add", {"p", "b"}, {"y"}, "bias");
+            b.output("y");
+            cleave::graph::LoadOptions options;
+            options.input_shapes["x"] = {1, 4, 8};
+            Fused f{load_model_from_bytes(b.bytes(), "fusion.onnx", options), {}};
+            f.kernels = fuse_with_rules(f.model, find_rule_set("ort-cpu"));
+            QCOMPARE(f.groups(),
+                     symbolic ? (QStringList{"MatMul", "Add"}) : QStringList{"MatMul+Add"});
+        }
+    }
+
+    void aBiasVectorJoinsMatMulNBits() {
+        // MatMulNBitsFusion takes an Add of a bias of shape [N] as the bias input; not a residual.
+        for (const bool bias : {true, false}) {
+            OnnxBuilder b = cleave::test::GenAiDecoder::microsoft_builder();
+            b.input("x", {1, 4, 32});
+            b.initializer("b", {32});
+            cleave::test::GenAiDecoder::matmul(b, "q_proj", "x", 32, 32, "p");
+            b.node("Add", {"p", bias ? "b" : "x"}, {"y"}, "add");
+            b.output("y");
+            const auto f = fuse(b, "ort-cpu");
+            QCOMPARE(f.groups(),
+                     bias ? QStringList{"MatMulNBits+Add"} : (QStringList{"MatMulNBits", "Add"}));
         }
     }
 
