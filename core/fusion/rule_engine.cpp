@@ -743,6 +743,28 @@ private:
             if (other != u.inputs[0])
                 return false;
         }
+        if (rule.other_inputs_from_kernel_input && !other_inputs_from_kernel_input(e, ru))
+            return false;
+        return true;
+    }
+
+    // v's inputs other than u's output are load-time constants, the first input of the node that
+    // anchors u's kernel, or made from that input by one node (a pattern's 0.5 x branch).
+    bool other_inputs_from_kernel_input(const Edge& e, int ru) const {
+        const auto& anchor =
+            model_.nodes[static_cast<std::size_t>(anchor_[static_cast<std::size_t>(ru)])];
+        if (anchor.inputs.empty() || anchor.inputs[0] < 0)
+            return false;
+        const int x = anchor.inputs[0];
+        for (const int t : model_.nodes[static_cast<std::size_t>(e.to)].inputs) {
+            if (t < 0 || t == e.tensor || t == x || known_at_load(model_, t, constant_))
+                continue;
+            const int p = model_.tensors[static_cast<std::size_t>(t)].producer;
+            const auto& made_by =
+                p < 0 ? std::vector<int>{} : model_.nodes[static_cast<std::size_t>(p)].inputs;
+            if (std::find(made_by.begin(), made_by.end(), x) == made_by.end())
+                return false;
+        }
         return true;
     }
 

@@ -129,6 +129,7 @@ FusionRule parse_rule(const JsonReader& reader, const json& r, const std::string
                        "single_consumer",
                        "single_output",
                        "other_input_is_from_input",
+                       "other_inputs_from_kernel_input",
                        "to_runtime_input",
                        "latest_input_first",
                        "other_inputs_ready",
@@ -173,6 +174,8 @@ FusionRule parse_rule(const JsonReader& reader, const json& r, const std::string
     rule.single_consumer = flag(reader, r, pointer, "single_consumer");
     rule.single_output = flag(reader, r, pointer, "single_output");
     rule.other_input_is_from_input = flag(reader, r, pointer, "other_input_is_from_input");
+    rule.other_inputs_from_kernel_input =
+        flag(reader, r, pointer, "other_inputs_from_kernel_input");
     rule.to_runtime_input = input_index(reader, r, pointer, "to_runtime_input");
     rule.latest_input_first = ops(reader, r, pointer, "latest_input_first");
     rule.other_inputs_ready = flag(reader, r, pointer, "other_inputs_ready");

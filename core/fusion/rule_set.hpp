@@ -76,6 +76,10 @@ struct FusionRule {
     bool single_consumer = false;
     bool single_output = false;             // u has one output
     bool other_input_is_from_input = false; // v's other input is u's first input: x * f(x)
+    // v's other inputs are load-time constants, the first input of the node anchoring u's kernel,
+    // or made from it by one node: a pattern grows only over its own values (FastGelu's tail
+    // stops before GeGLU's product with the up projection).
+    bool other_inputs_from_kernel_input = false;
     // v reads u's output exactly once, at this index of its run-time inputs (-1: any). Constants
     // do not count: the TFLite GPU delegate turns them into attributes of the op.
     int to_runtime_input = -1;

@@ -320,6 +320,43 @@ private slots:
         QCOMPARE(f.kernels.kernels.front().nodes.size(), std::size_t(8));
     }
 
+    void fastGeluStopsBeforeAGatedProduct() {
+        // Gemma's GeGLU: FastGelu(gate) * up; the product with the up projection runs apart.
+        OnnxBuilder b;
+        b.input("g", {1, 4, 8});
+        b.input("up", {1, 4, 8});
+        for (const char* c : {"half", "three", "k", "root", "one"})
+            b.initializer(c, {});
+        b.node("Mul", {"g", "half"}, {"h"}, "half_x");
+        b.node("Pow", {"g", "three"}, {"cube"}, "cube");
+        b.node("Mul", {"cube", "k"}, {"kc"}, "kc");
+        b.node("Add", {"g", "kc"}, {"inner"}, "inner");
+        b.node("Mul", {"inner", "root"}, {"scaled"}, "scaled");
+        b.node("Tanh", {"scaled"}, {"t"}, "tanh");
+        b.node("Add", {"t", "one"}, {"t1"}, "plus_one");
+        b.node("Mul", {"h", "t1"}, {"gelu"}, "product");
+        b.node("Mul", {"gelu", "up"}, {"y"}, "gated");
+        b.output("y");
+        const auto f = fuse(b, "ort-cpu");
+        QCOMPARE(f.types(), (QStringList{"FastGelu", "Mul"}));
+        QCOMPARE(f.kernels.kernels.front().nodes.size(), std::size_t(8));
+    }
+
+    void twoScalesOfAProductAreOneFusedMatMul() {
+        // Gemma 2's attention: the scores scaled, then divided by the soft cap.
+        OnnxBuilder b;
+        b.input("q", {1, 2, 4, 8});
+        b.input("k", {1, 2, 8, 4});
+        for (const char* c : {"scale", "cap"})
+            b.initializer(c, {});
+        b.node("MatMul", {"q", "k"}, {"s"}, "scores");
+        b.node("Mul", {"s", "scale"}, {"ss"}, "scale");
+        b.node("Div", {"ss", "cap"}, {"c"}, "softcap");
+        b.node("Tanh", {"c"}, {"y"}, "tanh");
+        b.output("y");
+        QCOMPARE(fuse(b, "ort-cpu").groups(), (QStringList{"MatMul+Mul+Div", "Tanh"}));
+    }
+
     void contiguousReshapesAreOne() {
         OnnxBuilder b;
         b.input("x", {1, 4, 6});
