@@ -65,6 +65,11 @@ int main(int argc, char** argv) {
         else
             models.push_back(a);
     }
+    for (const auto& model : models)
+        if (!std::filesystem::is_regular_file(model)) {
+            std::cerr << "import_bench: " << model << ": no such file; expected an ONNX model\n";
+            return 2;
+        }
     const std::string python_load =
         "import onnx, sys; m = onnx.load(sys.argv[1]); onnx.shape_inference.infer_shapes(m)";
 
