@@ -110,16 +110,8 @@ int run_predict(const PredictOptions& options) {
                 latency.overhead_ms);
     if (power)
         std::printf(", %.2f mJ at %.1f W", *power * latency.total_ms, *power);
-    if (phase) {
-        std::printf("\n%s of %lld token%s at context %lld (batch %lld): weights %.1f MB, KV cache "
-                    "%.1f MB",
-                    phase->phase.c_str(), static_cast<long long>(phase->tokens),
-                    phase->tokens == 1 ? "" : "s", static_cast<long long>(phase->context),
-                    static_cast<long long>(phase->batch), phase->weights_bytes / 1e6,
-                    phase->kv_cache_bytes / 1e6);
-        if (const double rate = phase->tokens_per_s(latency.total_ms); rate > 0)
-            std::printf(", %.1f tokens/s", rate);
-    }
+    if (phase)
+        std::printf("\n%s", phase->describe(latency.total_ms).c_str());
     std::printf("\npredictor %s, kernels by %s\n\n", source.c_str(), method.name.c_str());
     std::map<std::string, std::pair<int, double>> by_type;
     for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {

@@ -2,6 +2,8 @@
 
 #include "input_dim_binding.hpp"
 
+#include <cstdio>
+
 namespace cleave::graph {
 
 namespace {
@@ -14,6 +16,23 @@ std::optional<std::int64_t> role_value(const Model& model, DimRole role) {
 }
 
 } // namespace
+
+std::string DecoderPhase::describe(double step_ms) const {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%s of %lld token%s at context %lld (batch %lld): weights %.1f MB, KV cache "
+                  "%.1f MB",
+                  phase.c_str(), static_cast<long long>(tokens), tokens == 1 ? "" : "s",
+                  static_cast<long long>(context), static_cast<long long>(batch),
+                  static_cast<double>(weights_bytes) / 1e6,
+                  static_cast<double>(kv_cache_bytes) / 1e6);
+    std::string out = text;
+    if (const double rate = tokens_per_s(step_ms); rate > 0) {
+        std::snprintf(text, sizeof text, ", %.1f tokens/s", rate);
+        out += text;
+    }
+    return out;
+}
 
 std::optional<DecoderPhase> decoder_phase(const Model& model) {
     const auto tokens = role_value(model, DimRole::NewTokens);

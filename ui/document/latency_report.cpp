@@ -1,6 +1,7 @@
 #include "ui/document/latency_report.hpp"
 
 #include "core/device/device_library.hpp"
+#include "core/graph/decoder_phase.hpp"
 #include "core/predict/measured_kernels.hpp"
 #include "core/predict/predictor_library.hpp"
 #include "core/statistics.hpp"
@@ -75,6 +76,9 @@ std::string LatencyReport::summary() const {
     std::string text = format_ms(latency.total_ms) + " ms on " + request.device + ", " + source;
     if (!predictor_rules.empty() && predictor_rules != request.rules)
         text += ", made for " + predictor_rules + " kernels";
+    if (request.model)
+        if (const auto phase = graph::decoder_phase(*request.model))
+            text += "; " + phase->describe(latency.total_ms);
     return text;
 }
 

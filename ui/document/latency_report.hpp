@@ -46,7 +46,8 @@ struct LatencyReport {
     std::string measured_error;
 
     bool hasFigures() const { return error.empty(); }
-    // "12.3 ms on jetson-xavier-nx, roofline (uncalibrated)", or the error.
+    // "12.3 ms on jetson-xavier-nx, roofline (uncalibrated)", or the error; for a decoder, then
+    // its phase, context and tokens per second ("; decode of 1 token at context 1025 ...").
     std::string summary() const;
 };
 using LatencyReportPtr = std::shared_ptr<const LatencyReport>;

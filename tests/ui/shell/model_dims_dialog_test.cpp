@@ -1,8 +1,10 @@
 // File > Model Dims…: the dialog takes the bindings as one line and refuses what does not parse;
 // a decoder that failed to open for want of its token counts opens with them, and a project made
 // of it keeps them.
+#include "../studio_waits.hpp"
 #include "tests/core/graph/tiny_decoder.hpp"
 #include "ui/document/studio_document.hpp"
+#include "ui/latency/latency_breakdown_dock.hpp"
 #include "ui/shell/main_window.hpp"
 #include "ui/shell/model_dims_dialog.hpp"
 
@@ -105,6 +107,13 @@ private slots:
         expected.batch = 1;
         QCOMPARE(window.document()->dimBindings(), expected);
         QCOMPARE(window.document()->snapshot().dims, expected);
+
+        // The prediction says what it costs: one decode step at its context, tokens per second.
+        QVERIFY(cleave::test::predictOn(*window.document(), "jetson-orin-nano"));
+        const QString headline = window.breakdownDock()->headline();
+        QVERIFY2(headline.contains("decode of 1 token at context 1025 (batch 1)"),
+                 qPrintable(headline));
+        QVERIFY2(headline.contains("tokens/s"), qPrintable(headline));
     }
 };
 
