@@ -63,4 +63,14 @@ inline ProcessSample run_process(const std::vector<std::string>& argv, bool quie
     return {seconds, static_cast<double>(usage.ru_maxrss) / 1024.0};
 }
 
+// The sample of median time, with the largest peak RSS of them all.
+inline ProcessSample median(std::vector<ProcessSample> samples) {
+    std::sort(samples.begin(), samples.end(),
+              [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    ProcessSample m = samples[samples.size() / 2];
+    for (const auto& s : samples)
+        m.peak_rss_mb = std::max(m.peak_rss_mb, s.peak_rss_mb);
+    return m;
+}
+
 } // namespace cleave::bench

@@ -23,16 +23,8 @@
 namespace {
 
 using Sample = cleave::bench::ProcessSample;
+using cleave::bench::median;
 using cleave::bench::run_process;
-
-Sample median(std::vector<Sample> samples) {
-    std::sort(samples.begin(), samples.end(),
-              [](const Sample& a, const Sample& b) { return a.seconds < b.seconds; });
-    Sample m = samples[samples.size() / 2];
-    for (const auto& s : samples)
-        m.peak_rss_mb = std::max(m.peak_rss_mb, s.peak_rss_mb);
-    return m;
-}
 
 void warm_page_cache(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

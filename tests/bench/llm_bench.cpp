@@ -17,16 +17,8 @@
 namespace {
 
 using cleave::bench::ProcessSample;
+using cleave::bench::median;
 using cleave::bench::run_process;
-
-ProcessSample median(std::vector<ProcessSample> samples) {
-    std::sort(samples.begin(), samples.end(),
-              [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
-    ProcessSample m = samples[samples.size() / 2];
-    for (const auto& s : samples)
-        m.peak_rss_mb = std::max(m.peak_rss_mb, s.peak_rss_mb);
-    return m;
-}
 
 } // namespace
 
