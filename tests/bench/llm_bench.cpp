@@ -16,8 +16,8 @@
 
 namespace {
 
-using cleave::bench::ProcessSample;
 using cleave::bench::median;
+using cleave::bench::ProcessSample;
 using cleave::bench::run_process;
 
 } // namespace
