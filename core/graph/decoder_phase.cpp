@@ -6,17 +6,6 @@
 
 namespace cleave::graph {
 
-namespace {
-
-std::optional<std::int64_t> role_value(const Model& model, DimRole role) {
-    const auto it = model.dim_roles.find(std::string(to_string(role)));
-    if (it == model.dim_roles.end())
-        return std::nullopt;
-    return it->second;
-}
-
-} // namespace
-
 std::string DecoderPhase::describe(double step_ms) const {
     char text[256];
     std::snprintf(text, sizeof text,
@@ -35,12 +24,12 @@ std::string DecoderPhase::describe(double step_ms) const {
 }
 
 std::optional<DecoderPhase> decoder_phase(const Model& model) {
-    const auto tokens = role_value(model, DimRole::NewTokens);
+    const auto tokens = bound_role(model, DimRole::NewTokens);
     if (!tokens)
         return std::nullopt;
-    const std::int64_t cached = role_value(model, DimRole::CachedTokens).value_or(0);
+    const std::int64_t cached = bound_role(model, DimRole::CachedTokens).value_or(0);
     DecoderPhase out;
-    out.batch = role_value(model, DimRole::Batch).value_or(1);
+    out.batch = bound_role(model, DimRole::Batch).value_or(1);
     out.tokens = *tokens;
     out.context = cached + *tokens;
     out.phase = cached == 0 ? "prefill" : "decode";

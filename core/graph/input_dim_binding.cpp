@@ -18,10 +18,6 @@ bool contains(std::string_view text, std::string_view part) {
     return text.find(part) != std::string_view::npos;
 }
 
-bool ends_with(std::string_view text, std::string_view suffix) {
-    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 // past_key_values.0.key (Optimum, ONNX Runtime GenAI), past.0 / past_key.0 (older exporters),
 // past_key_values_key_cache_0 / key_cache.0 (torch.onnx's dynamo exporter). An encoder-decoder's
 // cross-attention cache holds encoder positions, not cached tokens.
@@ -73,13 +69,13 @@ std::vector<std::optional<DimRole>> input_dim_roles(std::string_view input, std:
     const auto roles = [&](std::vector<std::optional<DimRole>> list) {
         return list.size() == rank ? list : std::vector<std::optional<DimRole>>(rank);
     };
-    if (ends_with(n, "input_ids") || n == "position_ids")
+    if (n.ends_with("input_ids") || n == "position_ids")
         return roles({R::Batch, R::NewTokens});
     if (n == "inputs_embeds")
         return roles({R::Batch, R::NewTokens, std::nullopt});
     if (n == "cache_position")
         return roles({R::NewTokens});
-    if (ends_with(n, "attention_mask") && !contains(n, "encoder"))
+    if (n.ends_with("attention_mask") && !contains(n, "encoder"))
         return rank == 4 ? roles({R::Batch, std::nullopt, R::NewTokens, R::TotalTokens})
                          : roles({R::Batch, R::TotalTokens});
     if (is_past_key_value(n)) // [batch, heads, past, head dim]; past.N: [2, batch, heads, ...]
@@ -87,6 +83,13 @@ std::vector<std::optional<DimRole>> input_dim_roles(std::string_view input, std:
                    ? roles({std::nullopt, R::Batch, std::nullopt, R::CachedTokens, std::nullopt})
                    : roles({R::Batch, std::nullopt, R::CachedTokens, std::nullopt});
     return roles({});
+}
+
+std::optional<std::int64_t> bound_role(const Model& model, DimRole role) {
+    const auto it = model.dim_roles.find(std::string(to_string(role)));
+    if (it == model.dim_roles.end())
+        return std::nullopt;
+    return it->second;
 }
 
 std::optional<DimRole> spelled_dim_role(std::string_view param) {

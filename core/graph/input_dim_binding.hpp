@@ -23,6 +23,8 @@ std::string_view to_string(DimRole role); // "batch", "sequence", "past", "total
 
 // The role of each dim of a graph input, from the input's name and rank (nullopt: none known).
 std::vector<std::optional<DimRole>> input_dim_roles(std::string_view input, std::size_t rank);
+// The value a model's inputs' dims of `role` were bound to (Model::dim_roles); nullopt when none.
+std::optional<std::int64_t> bound_role(const Model& model, DimRole role);
 // The role a dim's own name spells ("batch_size", "sequence_length", "past_sequence_length").
 std::optional<DimRole> spelled_dim_role(std::string_view param);
 

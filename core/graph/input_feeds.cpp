@@ -2,21 +2,13 @@
 
 #include "../ascii_case.hpp"
 #include "data_type.hpp"
+#include "input_dim_binding.hpp"
 
 #include <algorithm>
 
 namespace cleave::graph {
 
 namespace {
-
-bool ends_with(std::string_view s, std::string_view tail) {
-    return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
-std::int64_t role_value(const Model& model, std::string_view role) {
-    const auto it = model.dim_roles.find(std::string(role));
-    return it == model.dim_roles.end() ? 0 : it->second;
-}
 
 // The vocabulary the ids index: the rows of the table a Gather (or GatherBlockQuantized) looks
 // them up in, else the last dim of a logits output; 1 (every id 0) when neither says.
@@ -56,19 +48,19 @@ std::string_view to_string(InputFeed::Fill fill) {
 }
 
 std::vector<InputFeed> input_feeds(const Model& model) {
-    const std::int64_t past = role_value(model, "past");
-    const std::int64_t total = past + role_value(model, "sequence");
+    const std::int64_t past = bound_role(model, DimRole::CachedTokens).value_or(0);
+    const std::int64_t total = past + bound_role(model, DimRole::NewTokens).value_or(0);
     std::vector<InputFeed> feeds;
     for (const int i : model.inputs) {
         const auto& t = model.tensors[static_cast<std::size_t>(i)];
         const std::string name = ascii_lower(t.name);
         using F = InputFeed::Fill;
         InputFeed feed{is_floating(t.dtype) ? F::Uniform : F::Constant, 0};
-        if (ends_with(name, "attention_mask") && !t.shape.value_or(Shape{}).empty() &&
+        if (name.ends_with("attention_mask") && !t.shape.value_or(Shape{}).empty() &&
             t.shape->size() == 2) // [batch, total]: every token attended
             feed = {F::Constant, 1};
         else if (!is_floating(t.dtype)) {
-            if (ends_with(name, "input_ids"))
+            if (name.ends_with("input_ids"))
                 feed = {F::TokenIds, vocabulary(model, i)};
             else if (name == "position_ids" || name == "cache_position")
                 feed = {F::Positions, past};

@@ -439,7 +439,6 @@ private:
         }
         std::vector<InputDims> inputs;
         std::vector<onnx::TypeProto_Tensor*> tensors;
-        std::vector<std::string> input_names_of_tensors;
         for (auto& v : *graph.mutable_input()) {
             if (initializers.count(v.name()) || !v.type().has_tensor_type())
                 continue;
@@ -452,7 +451,6 @@ private:
             inputs.push_back(
                 input_dims(v, given == options_.input_shapes.end() ? nullptr : &given->second));
             tensors.push_back(v.mutable_type()->mutable_tensor_type());
-            input_names_of_tensors.push_back(v.name());
         }
         auto bound = bind_input_dims(inputs, options_.dims, file_);
         bool changed = false;
@@ -462,7 +460,7 @@ private:
                 old.push_back(d.has_dim_value() ? d.dim_value() : -1);
             changed |= old != bound.shapes[k];
             if (std::find(old.begin(), old.end(), -1) != old.end())
-                symbolic_inputs_.insert(input_names_of_tensors[k]);
+                symbolic_inputs_.insert(inputs[k].name);
             tensors[k]->mutable_shape()->clear_dim();
             for (const auto d : bound.shapes[k])
                 tensors[k]->mutable_shape()->add_dim()->set_dim_value(d);
