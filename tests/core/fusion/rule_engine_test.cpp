@@ -18,8 +18,9 @@ using cleave::test::OnnxBuilder;
 
 namespace {
 
-Fused fuse(const OnnxBuilder& b, const char* rules) {
-    Fused f{load_model_from_bytes(b.bytes(), "fusion.onnx"), {}};
+Fused fuse(const OnnxBuilder& b, const char* rules,
+           const cleave::graph::LoadOptions& options = {}) {
+    Fused f{load_model_from_bytes(b.bytes(), "fusion.onnx", options), {}};
     f.kernels = fuse_with_rules(f.model, find_rule_set(rules));
     return f;
 }
@@ -257,9 +258,7 @@ private slots:
             b.output("y");
             cleave::graph::LoadOptions options;
             options.input_shapes["x"] = {1, 4, 8};
-            Fused f{load_model_from_bytes(b.bytes(), "fusion.onnx", options), {}};
-            f.kernels = fuse_with_rules(f.model, find_rule_set("ort-cpu"));
-            QCOMPARE(f.groups(),
+            QCOMPARE(fuse(b, "ort-cpu", options).groups(),
                      symbolic ? (QStringList{"MatMul", "Add"}) : QStringList{"MatMul+Add"});
         }
     }
@@ -291,10 +290,9 @@ private slots:
             b.output("y");
             cleave::graph::LoadOptions options;
             options.input_shapes["x"] = {2, 4};
-            Fused f{load_model_from_bytes(b.bytes(), "fusion.onnx", options), {}};
+            const auto f = fuse(b, "ort-cpu", options);
             QCOMPARE(f.model.tensors[static_cast<std::size_t>(f.model.inputs[0])].symbolic_in_file,
                      symbolic);
-            f.kernels = fuse_with_rules(f.model, find_rule_set("ort-cpu"));
             QCOMPARE(f.groups(), symbolic ? (QStringList{"Relu", "Shape", "Reshape"})
                                           : (QStringList{"Relu", "Shape+Reshape"}));
         }
