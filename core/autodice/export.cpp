@@ -343,6 +343,10 @@ std::vector<WrittenFile> write_package(const graph::Model& model, const Package&
                 written.push_back(
                     {name, graph::write_sub_model(model, package.sub_models[r], building / name,
                                                   graph::SubModelNaming::autodice, false)});
+                // Its external data, where the model keeps weights so.
+                const auto data = graph::sub_model_data_file(building / name);
+                if (fs::exists(data, ec))
+                    written.push_back({data.filename().string(), fs::file_size(data, ec)});
             }
         sync_files(building, written);
         sync_folder(building);

@@ -2,6 +2,7 @@
 
 #include "../input_error.hpp"
 #include "autodice_names.hpp"
+#include "model_file.hpp"
 #include "onnx_source.hpp"
 
 #include <algorithm>
@@ -181,6 +182,10 @@ SubModelPlan plan_sub_model(const Model& model, std::vector<int> nodes) {
     return plan;
 }
 
+std::filesystem::path sub_model_data_file(const std::filesystem::path& file) {
+    return file.string() + ".data";
+}
+
 std::string sub_model_tensor_name(const std::string& name, SubModelNaming naming) {
     if (naming == SubModelNaming::model)
         return name;
@@ -213,6 +218,8 @@ public:
         add_nodes(sub);
         const std::vector<int> streamed = add_initializers(sub);
         add_values(sub);
+        if (!external_.empty())
+            write_external_data(sub, file, sync);
         return pieces(sub, streamed).write(file, sync);
     }
 
@@ -281,10 +288,13 @@ private:
             const std::string& original = model_.tensors[t].name;
             const int i = initializer_index.at(original);
             const onnx::TensorProto& tensor = graph_.initializer(i);
-            if (tensor.data_location() == onnx::TensorProto::EXTERNAL)
-                throw InputError(model_.file, "initializer " + in_quotes(original),
-                                 "keeps its data in an external file; sub-models of such models "
-                                 "are not supported");
+            if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+                external_.push_back({i, sub.initializer_size()});
+                onnx::TensorProto* copy = sub.add_initializer();
+                copy->CopyFrom(tensor);
+                copy->set_name(name_of(original));
+                continue;
+            }
             if (source_.initializer_payloads[static_cast<std::size_t>(i)]) {
                 streamed.push_back(i);
                 continue;
@@ -361,6 +371,115 @@ private:
         return out;
     }
 
+    // The bytes initializer i keeps in its external file: the file, offset and length.
+    struct ExternalRange {
+        std::filesystem::path file;
+        std::int64_t offset = 0;
+        std::int64_t length = 0;
+    };
+    ExternalRange external_range(int i) const {
+        const onnx::TensorProto& t = graph_.initializer(i);
+        ExternalRange r;
+        r.length = -1;
+        for (const auto& entry : t.external_data()) {
+            if (entry.key() == "location")
+                r.file = source_.folder / entry.value();
+            else if (entry.key() == "offset")
+                r.offset = std::stoll(entry.value());
+            else if (entry.key() == "length")
+                r.length = std::stoll(entry.value());
+        }
+        if (r.length < 0) { // the dims' bytes, as the importer checked them
+            std::int64_t elements = 1;
+            for (const auto d : t.dims())
+                elements *= d;
+            r.length = storage_bytes(static_cast<DataType>(t.data_type()), elements);
+        }
+        return r;
+    }
+
+    // The external initializers' bytes into FILE.data beside the sub-model, each at an offset
+    // of a multiple of 4096 (as exporters align them, so that runtimes can map them), and their
+    // TensorProtos pointed there. Blocks of zeros are skipped, not written: the file is sparse
+    // where the model's was.
+    void write_external_data(onnx::GraphProto& sub, const std::filesystem::path& file, bool sync) {
+        constexpr std::int64_t kAlign = 4096;
+        constexpr std::size_t kBlock = 1 << 20;
+        const std::filesystem::path data = sub_model_data_file(file);
+        const int out = ::open(data.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (out < 0)
+            fail(data, "cannot create the file");
+        std::vector<char> block(kBlock);
+        std::int64_t end = 0;
+        std::filesystem::path open_path;
+        int in = -1;
+        auto close_all = [&] {
+            if (in >= 0)
+                ::close(in);
+            ::close(out);
+        };
+        try {
+            for (const auto& [source_index, sub_index] : external_) {
+                const ExternalRange range = external_range(source_index);
+                if (range.file != open_path) {
+                    if (in >= 0)
+                        ::close(in);
+                    in = ::open(range.file.c_str(), O_RDONLY | O_CLOEXEC);
+                    if (in < 0)
+                        fail(range.file, "cannot open the model's external data");
+                    open_path = range.file;
+                }
+                const std::int64_t at = (end + kAlign - 1) / kAlign * kAlign;
+                for (std::int64_t done = 0; done < range.length;) {
+                    const auto want = static_cast<std::size_t>(
+                        std::min<std::int64_t>(range.length - done, kBlock));
+                    const ssize_t n = ::pread(in, block.data(), want, range.offset + done);
+                    if (n <= 0)
+                        fail(range.file, n == 0 ? "ends before the bytes an initializer needs"
+                                                : "cannot read the model's external data");
+                    const auto got = static_cast<std::size_t>(n);
+                    const bool zeros = std::all_of(block.begin(), block.begin() + n,
+                                                   [](char c) { return c == 0; });
+                    for (std::size_t written = 0; !zeros && written < got;) {
+                        const ssize_t w = ::pwrite(out, block.data() + written, got - written,
+                                                   at + done + static_cast<std::int64_t>(written));
+                        if (w < 0 && errno != EINTR)
+                            fail(data, "cannot write the file");
+                        written += w > 0 ? static_cast<std::size_t>(w) : 0;
+                    }
+                    done += n;
+                }
+                end = at + range.length;
+                onnx::TensorProto* t = sub.mutable_initializer(sub_index);
+                t->clear_external_data();
+                auto entry = [&](const char* key, const std::string& value) {
+                    auto* e = t->add_external_data();
+                    e->set_key(key);
+                    e->set_value(value);
+                };
+                entry("location", data.filename().string());
+                entry("offset", std::to_string(at));
+                entry("length", std::to_string(range.length));
+            }
+            if (::ftruncate(out, end) != 0)
+                fail(data, "cannot write the file");
+            if (sync ? ::fsync(out) != 0
+                     : ::sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WRITE) != 0)
+                fail(data, "cannot flush the file");
+        } catch (...) {
+            close_all();
+            throw;
+        }
+        if (in >= 0)
+            ::close(in);
+        if (::close(out) != 0)
+            fail(data, "cannot close the file");
+    }
+
+    [[noreturn]] static void fail(const std::filesystem::path& file, const std::string& what) {
+        throw InputError(file.string(), "", what + " (" + std::strerror(errno) + ")");
+    }
+
     const Model& model_;
     const SubModelPlan& plan_;
     SubModelNaming naming_;
@@ -370,6 +489,7 @@ private:
     std::unordered_set<std::string> taken_;
     std::unordered_map<std::string, const onnx::ValueInfoProto*> declared_;
     std::unordered_map<std::string, const onnx::ValueInfoProto*> graph_inputs_;
+    std::vector<std::pair<int, int>> external_; // (the model's initializer, the sub-model's)
 };
 
 } // namespace
@@ -379,6 +499,7 @@ std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
     if (!model.source)
         throw InputError(model.file, "",
                          "the model was not loaded from ONNX; no sub-model can be written");
+    require_weights(model, "writing sub-models");
     return SubModelWriter(model, plan, naming).write(file, sync);
 }
 

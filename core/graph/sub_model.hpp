@@ -32,15 +32,20 @@ enum class SubModelNaming {
     autodice // AutoDiCE's: '/' -> '_' in every tensor name, nodes named by autodice_name
 };
 
+// Where write_sub_model puts the external data of the sub-model `file`: FILE.data beside it.
+std::filesystem::path sub_model_data_file(const std::filesystem::path& file);
+
 // A tensor's name as a sub-model written with `naming` calls it.
 std::string sub_model_tensor_name(const std::string& name, SubModelNaming naming);
 
 // Writes the plan's nodes as an ONNX model (the model's IR version, opsets and functions; its
 // value_info for every tensor the sub-model holds) to `file`, synced before returning; with
-// `sync` false the writeback is only started and the caller must fsync the file.
-// Returns the bytes written. Throws InputError naming the file when it cannot be written,
-// naming the model and tensor when an initializer keeps its data in an external file or two
-// tensors would get the same AutoDiCE name.
+// `sync` false the writeback is only started and the caller must fsync the file. Initializers
+// the model keeps as external data stay external: their bytes go to sub_model_data_file(file)
+// (sparse where the model's file was), which the caller syncs too.
+// Returns the bytes of `file`. Throws InputError naming the file when it cannot be written,
+// naming the model when an external data file it needs is missing, and naming the model and
+// tensor when two tensors would get the same AutoDiCE name.
 std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
                               const std::filesystem::path& file, SubModelNaming naming,
                               bool sync = true);

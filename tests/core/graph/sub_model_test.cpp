@@ -1,5 +1,6 @@
 // Sub-models: which tensors cross a node subset's border, and the written file: a model that
-// reloads with its inputs, outputs, shapes and weight bytes, in the model's or AutoDiCE's naming.
+// reloads with its inputs, outputs, shapes and weight bytes, in the model's or AutoDiCE's naming,
+// external weights kept external.
 //   x -> relu0 -> /blk/a -> matmul1 (W 256x256) -> /blk/b -> relu2 -> /blk/c -> add3 (a + c) -> d
 #include "core/graph/onnx_import.hpp"
 #include "core/graph/onnx_source.hpp"
@@ -9,6 +10,9 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
 
 using namespace cleave;
 using graph::SubModelNaming;
@@ -95,6 +99,86 @@ private slots:
         const auto copied = sub.source->raw_initializer(0);
         QCOMPARE(copied.size(), std::size_t{256 * 256 * 4});
         QVERIFY(std::equal(original.begin(), original.end(), copied.begin(), copied.end()));
+    }
+
+    // A model keeping W (with nonzero bytes) and Z (zeros) in an external file, at offsets that
+    // are no multiple of 4096: the sub-model keeps them external, in its own FILE.data at
+    // aligned offsets, the zeros left as a hole; it reloads and reads the same bytes.
+    void externalWeightsStayExternal() {
+        test::OnnxBuilder b;
+        b.input("x", {1, 256});
+        auto& w = b.initializer("W", {256, 256});
+        std::string bytes(w.raw_data().size(), '\0');
+        for (std::size_t i = 0; i < bytes.size(); ++i)
+            bytes[i] = static_cast<char>(i * 7 % 251 + 1);
+        auto& z = b.initializer("Z", {512, 1024});
+        const std::string folder = dir_.filePath("external").toStdString();
+        std::filesystem::create_directories(folder);
+        auto move_out = [](onnx::TensorProto& t, std::int64_t offset, std::size_t length) {
+            t.clear_raw_data();
+            t.set_data_location(onnx::TensorProto::EXTERNAL);
+            for (const auto& [key, value] :
+                 {std::pair<std::string, std::string>{"location", "whole.onnx.data"},
+                  {"offset", std::to_string(offset)},
+                  {"length", std::to_string(length)}}) {
+                auto* e = t.add_external_data();
+                e->set_key(key);
+                e->set_value(value);
+            }
+        };
+        const std::size_t z_bytes = 512 * 1024 * 4;
+        move_out(w, 100, bytes.size());
+        move_out(z, 100 + static_cast<std::int64_t>(bytes.size()), z_bytes);
+        b.node("MatMul", {"x", "W"}, {"y"}, "matmul0");
+        b.node("Relu", {"y"}, {"r"}, "relu1");
+        b.node("MatMul", {"r", "Z"}, {"out"}, "matmul2");
+        b.output("out");
+        {
+            std::ofstream data(folder + "/whole.onnx.data", std::ios::binary);
+            data << std::string(100, 'x') << bytes << std::string(z_bytes, '\0');
+            const auto proto = b.bytes();
+            std::ofstream(folder + "/whole.onnx", std::ios::binary)
+                .write(reinterpret_cast<const char*>(proto.data()),
+                       static_cast<std::streamsize>(proto.size()));
+        }
+        const auto model = graph::load_model(folder + "/whole.onnx");
+        const std::string file = dir_.filePath("external/part.onnx").toStdString();
+        graph::write_sub_model(model, graph::plan_sub_model(model, {0, 1, 2}), file,
+                               SubModelNaming::autodice);
+        const std::string data = graph::sub_model_data_file(file).string();
+        QCOMPARE(data, file + ".data");
+        const auto sub = graph::load_model(file);
+        QVERIFY(sub.missing_external_data.empty());
+        std::map<std::string, std::map<std::string, std::string>> entries;
+        for (const auto& t : sub.source->proto.graph().initializer()) {
+            QCOMPARE(t.data_location(), onnx::TensorProto::EXTERNAL);
+            for (const auto& e : t.external_data())
+                entries[t.name()][e.key()] = e.value();
+        }
+        QCOMPARE(entries["W"]["location"], std::string("part.onnx.data"));
+        QCOMPARE(entries["W"]["offset"], std::string("0"));
+        QCOMPARE(entries["Z"]["offset"], std::string("262144")); // W fills 64 x 4096 bytes
+        QCOMPARE(std::filesystem::file_size(data), std::uintmax_t{262144 + z_bytes});
+        std::ifstream in(data, std::ios::binary);
+        std::string copied(bytes.size(), '\0');
+        in.read(copied.data(), static_cast<std::streamsize>(copied.size()));
+        QVERIFY(copied == bytes);
+        struct stat st {};
+        QCOMPARE(::stat(data.c_str(), &st), 0);
+        QVERIFY2(st.st_blocks * 512 < 1024 * 1024, "the zeros were written, not left a hole");
+
+        // Without its data file the model still loads, but no sub-model is written from it.
+        std::filesystem::rename(folder + "/whole.onnx.data", folder + "/moved.data");
+        const auto without = graph::load_model(folder + "/whole.onnx");
+        const auto message = error_of([&] {
+            graph::write_sub_model(without, graph::plan_sub_model(without, {0}),
+                                   dir_.filePath("external/again.onnx").toStdString(),
+                                   SubModelNaming::model);
+        });
+        QVERIFY2(message.find("whole.onnx.data") != std::string::npos &&
+                     message.find("missing") != std::string::npos,
+                 message.c_str());
+        QVERIFY(!std::filesystem::exists(dir_.filePath("external/again.onnx").toStdString()));
     }
 
     void autodiceNamingReplacesSlashes() {
