@@ -1,7 +1,9 @@
 // cleave benchmark-suite and cleave generate-models: the generated model sets of Arch2End's
 // device modelling, written as ONNX files with a manifest (docs/model-generation.md).
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
+#include "core/modelgen/decoder_space.hpp"
 #include "core/modelgen/llm_writer.hpp"
 #include "core/modelgen/model_specs.hpp"
 #include "output.hpp"
@@ -131,6 +133,46 @@ int run_llm(const GenerateOptions& options) {
     return 0;
 }
 
+// --space decoder: each decoder in a folder of its own (a genai-form one has its
+// genai_config.json), with the steps a calibration measures it at in manifest.json.
+int run_decoder_space(const GenerateOptions& options) {
+    const std::filesystem::path out(options.out);
+    auto models = nlohmann::ordered_json::array();
+    Progress progress;
+    for (const auto& d : modelgen::decoder_models(0, options.count, options.seed)) {
+        progress.update("writing " + d.config.name);
+        const auto written = modelgen::write_llm(d.config, d.precision, d.form, out / d.config.name);
+        models.push_back({{"name", d.config.name},
+                          {"file", d.config.name + "/" + written.model_file},
+                          {"precision", std::string(modelgen::to_string(d.precision))},
+                          {"form", std::string(modelgen::to_string(d.form))},
+                          {"hidden", d.config.hidden},
+                          {"layers", d.config.layers},
+                          {"heads", d.config.heads},
+                          {"kv_heads", d.config.kv_heads},
+                          {"head_dim", d.config.head_dim},
+                          {"intermediate", d.config.intermediate},
+                          {"vocab", d.config.vocab},
+                          {"context_length", written.context},
+                          {"data_bytes", written.data_bytes},
+                          {"prefill_lengths", d.prefill_lengths},
+                          {"decode_contexts", d.decode_contexts}});
+    }
+    progress.clear();
+    const nlohmann::ordered_json manifest{
+        {"folder", options.out}, {"space", "decoder"}, {"seed", options.seed}, {"models", models}};
+    write_file_atomically(out / "manifest.json", manifest.dump(2) + "\n");
+    if (options.json) {
+        emit_json(manifest, true, "");
+        return 0;
+    }
+    std::printf("%zu decoders in %s, with manifest.json (their weights sparse files of zeros)\n",
+                models.size(), options.out.c_str());
+    for (const auto& m : models)
+        std::printf("  %s\n", m["name"].get<std::string>().c_str());
+    return 0;
+}
+
 int run_generate_models(const GenerateOptions& options) {
     if (!options.llm.empty())
         return run_llm(options);
@@ -148,11 +190,13 @@ int run_generate_models(const GenerateOptions& options) {
     }
     if (options.count < 1)
         throw InputError("", "--count", "expected at least 1 model");
+    if (options.space == "decoder")
+        return run_decoder_space(options);
     if (std::find(modelgen::kSimulationSpaces.begin(), modelgen::kSimulationSpaces.end(),
                   options.space) == modelgen::kSimulationSpaces.end())
         throw InputError("", "--space",
                          "unknown space \"" + options.space +
-                             "\"; expected blocks, nas9, zoo or transformer");
+                             "\"; expected blocks, nas9, zoo, transformer or decoder");
     return write_specs(modelgen::simulation_models(options.count, options.seed, options.space),
                        options);
 }
@@ -189,7 +233,9 @@ Action add_generate_models_command(CLI::App& app) {
         "RegNet, EfficientNet, MobileNetV3, MnasNet, ShuffleNetV2, DenseNet, SqueezeNet and "
         "MaxViT blocks and ViT / BERT encoders, mixed), or transformer (ViT, BERT, GPT-2, Swin, "
         "ConvNeXt or MaxViT blocks at random widths, heads and sequence lengths, each network "
-        "named after its family; docs/model-generation.md) (default blocks)");
+        "named after its family; docs/model-generation.md), or decoder (small language-model "
+        "decoders with a key/value cache in the Llama, Qwen2, Phi-3 and Gemma 2 styles, fp32 or "
+        "int4, each in a folder of its own) (default blocks)");
     auto* decoder =
         command
             ->add_option(

@@ -14,7 +14,7 @@ enum class LlmActivation { Silu, GeluTanh }; // the gated MLP's activation
 
 struct LlmConfig {
     std::string name;              // the --llm key: "llama-3.1-8b"
-    std::string hf_id;             // "meta-llama/Llama-3.1-8B"
+    std::string hf_id;             // "meta-llama/Llama-3.1-8B"; empty for a generated shape
     std::string model_type;        // config.json's model_type: "llama", "qwen2", "gemma2", ...
     std::int64_t hidden = 0;       // hidden_size
     std::int64_t layers = 0;       // num_hidden_layers

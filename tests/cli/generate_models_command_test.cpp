@@ -1,7 +1,8 @@
 // `cleave generate-models --llm` end to end: SmolLM2-135M written with a sparse weights file,
 // read back by `cleave inspect` with no warning, run by ONNX Runtime (the oracle for shapes) in
 // both forms with Cleave's inferred output shapes matching ONNX Runtime's, and exit 2 naming
-// the known models or the form int4 needs.
+// the known models or the form int4 needs; decoders of the decoder space, split with their
+// weights kept as external data.
 #include "cli_run.hpp"
 
 #include <QJsonArray>
@@ -156,6 +157,65 @@ private slots:
         const auto genai_decode =
             ort_outputs(ort, genai, genai.filePath("smollm2-135m.onnx"), 4, 1, false);
         QCOMPARE(genai_decode, decode);
+    }
+
+    // The decoder space: each decoder in a folder of its own, listed with its steps; one
+    // inspects at a decode step with no warning, splits into sub-models that keep their weights
+    // as external data, and ONNX Runtime loads each sub-model with its data.
+    void decoderSpaceDecodersInspectAndSplit() {
+        QTemporaryDir dir;
+        const Run run = run_cleave({"generate-models", "--space", "decoder", "--count", "2",
+                                    "--seed", "4", "--out", dir.filePath("decoders"), "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const auto models = QJsonDocument::fromJson(run.out)["models"].toArray();
+        QCOMPARE(models.size(), 2);
+        QVERIFY(QFile::exists(dir.filePath("decoders/manifest.json")));
+        const auto first = models[0].toObject();
+        QCOMPARE(first["decode_contexts"].toArray().size(), 4);
+        const QString model = dir.filePath("decoders/" + first["file"].toString());
+        QVERIFY2(QFile::exists(model + ".data"), qPrintable(model));
+
+        const Run inspect = run_cleave({"inspect", model, "--decode", "64", "--batch", "1"});
+        QCOMPARE(inspect.exit_code, 0);
+        QVERIFY2(inspect.err.isEmpty(), inspect.err.constData());
+
+        const Run split = run_cleave({"split", model, "--decode", "64", "--parts", "2", "--pes",
+                                      "a,b", "--out", dir.filePath("split")});
+        QVERIFY2(split.exit_code == 0, split.err.constData());
+        for (const QString key : {"a", "b"}) {
+            QVERIFY(QFile::exists(dir.filePath("split/" + key + ".onnx")));
+            QVERIFY(QFile::exists(dir.filePath("split/" + key + ".onnx.data")));
+        }
+        const Ort ort = find_ort();
+        if (ort.node.isEmpty())
+            QSKIP("no node or onnxruntime-node in the build folder");
+        const QString script = cleave::test::written(dir, "load.mjs", R"(
+import { createRequire } from 'module';
+const [ortDir, ...files] = process.argv.slice(2);
+const ort = createRequire(ortDir + '/')('onnxruntime-node');
+for (const file of files) {
+  const session = await ort.InferenceSession.create(file);
+  console.log(session.inputNames.length, session.outputNames.length);
+}
+)");
+        QProcess process;
+        process.start(ort.node, {script, ort.dir, dir.filePath("split/a.onnx"),
+                                 dir.filePath("split/b.onnx")});
+        QVERIFY(process.waitForFinished(120000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QCOMPARE(QString(process.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts).size(),
+                 2);
+
+        // Without its data file the model still inspects; splitting names the missing file.
+        QVERIFY(QFile::rename(model + ".data", model + ".moved"));
+        QCOMPARE(run_cleave({"inspect", model, "--decode", "64"}).exit_code, 0);
+        const Run missing = run_cleave({"split", model, "--decode", "64", "--parts", "2", "--pes",
+                                        "a,b", "--out", dir.filePath("split2")});
+        QCOMPARE(missing.exit_code, 2);
+        QVERIFY2(missing.err.contains(".onnx.data beside the model is missing; writing sub-models "
+                                      "reads the weights"),
+                 missing.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("split2")));
     }
 
     void unknownModelListsTheKnownOnes() {
