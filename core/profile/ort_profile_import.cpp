@@ -524,6 +524,16 @@ void claim_constants(NodeClaims& claims, const graph::Model& model,
     }
 }
 
+// The precision the model computes in: its first floating-point input's, else its first
+// floating-point output's (a decoder's first input is its token ids), else its first input's.
+graph::DataType computing_dtype(const graph::Model& model) {
+    for (const auto* list : {&model.inputs, &model.outputs})
+        for (const int t : *list)
+            if (graph::is_floating(model.tensors[static_cast<std::size_t>(t)].dtype))
+                return model.tensors[static_cast<std::size_t>(t)].dtype;
+    return model.tensors[static_cast<std::size_t>(model.inputs.front())].dtype;
+}
+
 // The run: the model's input, the variation of its times, and per kernel its name, op, domain,
 // the nodes it covers and its median time.
 void fill_run(MeasuredRun& run, const graph::Model& model, const OrtImportOptions& options,
@@ -535,7 +545,7 @@ void fill_run(MeasuredRun& run, const graph::Model& model, const OrtImportOption
     run.threads = options.threads;
     if (!model.inputs.empty()) {
         const auto& input = model.tensors[static_cast<std::size_t>(model.inputs[0])];
-        run.dtype = std::string(graph::to_string(input.dtype));
+        run.dtype = std::string(graph::to_string(computing_dtype(model)));
         if (input.shape)
             run.input_shape = *input.shape;
     }

@@ -4,6 +4,7 @@
 // a plain session, as a user's inference runs; ONNX Runtime's own profiling trace of a second
 // session, run after each of them, and the optimised graph it saves give the kernels and the
 // nodes each covers, read as `cleave import-profile` reads them (core/profile/ort_profile_import).
+#include "core/graph/decoder_phase.hpp"
 #include "core/graph/input_feeds.hpp"
 #include "core/graph/model_file.hpp"
 #include "core/graph/written_nodes.hpp"
@@ -78,11 +79,23 @@ std::string ort_version(const fs::path& modules) {
     }
 }
 
+// glibc's settings for a decoder step's process (kDecoderMalloc): memory freed is kept for the
+// next step, not returned to the system and faulted back in. By default glibc maps each block of
+// more than its threshold afresh and trims what is freed at the top of its heap; the megabytes
+// of keys and values a decoder step's inputs and outputs carry then cost page faults every step,
+// 2 to 3 ms of a 2 ms step (a decoder of 4 layers after 1,024 tokens, one thread, this machine),
+// in some processes and not in others. A decoder's runtime keeps its buffers from step to step.
+// scripts/time-onnxruntime.mjs times decoders under the same settings.
+constexpr const char* kDecoderMalloc[] = {"MALLOC_MMAP_THRESHOLD_=33554432",
+                                          "MALLOC_TRIM_THRESHOLD_=1073741824"};
+
 // The Node.js process holding the session: commands down its stdin, one JSON line back for each
-// on its stdout; its stderr goes to a file, quoted when something fails.
+// on its stdout; its stderr goes to a file, quoted when something fails. `decoder`: glibc keeps
+// freed memory (kDecoderMalloc).
 class NodeSession {
 public:
-    NodeSession(const std::string& model_file, const nlohmann::json& config, const fs::path& log)
+    NodeSession(const std::string& model_file, const nlohmann::json& config, const fs::path& log,
+                bool decoder)
         : model_file_(model_file), log_(log) {
         int down[2], up[2];
         if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0)
@@ -97,8 +110,17 @@ public:
                           argument = config.dump();
         std::vector<char*> argv{const_cast<char*>(node.c_str()), const_cast<char*>(script.c_str()),
                                 const_cast<char*>(argument.c_str()), nullptr};
+        std::vector<char*> env;
+        for (char** e = environ; *e; ++e)
+            if (!decoder || (!std::string_view(*e).starts_with("MALLOC_MMAP_THRESHOLD_=") &&
+                             !std::string_view(*e).starts_with("MALLOC_TRIM_THRESHOLD_=")))
+                env.push_back(*e);
+        if (decoder)
+            for (const char* setting : kDecoderMalloc)
+                env.push_back(const_cast<char*>(setting));
+        env.push_back(nullptr);
         const int spawned =
-            posix_spawn(&pid_, node.c_str(), &actions, nullptr, argv.data(), environ);
+            posix_spawn(&pid_, node.c_str(), &actions, nullptr, argv.data(), env.data());
         posix_spawn_file_actions_destroy(&actions);
         close(down[0]);
         close(up[1]);
@@ -212,7 +234,8 @@ public:
                                     {"inputs", inputs},
                                     {"profile_prefix", (folder.path() / "profile").string()},
                                     {"optimized", optimized.string()}};
-        NodeSession session(model.file, config, folder.path() / "node.log");
+        NodeSession session(model.file, config, folder.path() / "node.log",
+                            graph::decoder_phase(model).has_value());
         const auto ready = session.ask("", "load it");
         say("ONNX Runtime " + ready.value("version", std::string("?")) + " (" + modules.string() +
             "), " + std::to_string(options.threads) + " thread" +
