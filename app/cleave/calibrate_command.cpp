@@ -74,6 +74,7 @@ nlohmann::ordered_json result_json(const calibration::CalibrationResult& r) {
     auto networks = nlohmann::ordered_json::array();
     for (const auto& n : r.networks)
         networks.push_back({{"name", n.name},
+                            {"dims", graph::dim_bindings_text(n.dims)},
                             {"family", n.family},
                             {"phase", n.phase},
                             {"e2e_ms", n.e2e_ms},

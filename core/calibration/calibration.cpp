@@ -61,6 +61,16 @@ int simulation_models_per_space(double minutes) {
     return std::clamp(static_cast<int>(std::lround(minutes * 6)), 6, 60);
 }
 
+// Decoders to start with, 6 steps each (a decoder costs ~0.5 s to write and load its steps; a
+// step 0.3-5 s to measure at 1 thread).
+int decoders_for(double minutes) {
+    return std::clamp(static_cast<int>(std::lround(minutes * 3)), 3, 45);
+}
+
+bool same_run(const profile::MeasuredRun& run, const MeasuredNetwork& network) {
+    return run.model == network.name && run.dims == network.dims;
+}
+
 // The network that tells the machine's speed: the benchmark suite's MobileNetV2 at width 0.5 (a
 // few ms, every common kernel kind), else the first generated network of the pool.
 std::size_t probe_network(const std::vector<PoolNetwork>& pool) {
@@ -194,6 +204,7 @@ private:
     std::optional<predict::Predictor> guide_;
     int failures_ = 0;
     int simulated_ = 0; // simulation models written per space
+    int decoders_ = 0;  // decoders written
 
     // What measuring each network is expected to cost, kernel by kernel: from the nominal
     // roofline scaled by how much slower the measured networks ran, or, once there is one, from
@@ -224,6 +235,7 @@ Calibration::Calibration(profile::Profiler& profiler, const CalibrationOptions& 
     pool_options_.work_folder = options.work_folder;
     pool_options_.example_models = options.example_models;
     pool_options_.simulation_models = simulation_models_per_space(options.minutes);
+    pool_options_.decoders = options.decoders >= 0 ? options.decoders : decoders_for(options.minutes);
     pool_options_.seed = options.seed;
     pool_options_.method = &method_;
     pool_options_.control = options.control;
@@ -232,6 +244,7 @@ Calibration::Calibration(profile::Profiler& profiler, const CalibrationOptions& 
     result_.pool_networks = static_cast<int>(pool_.size());
     result_.kernel_clusters = clusters_.count();
     simulated_ = pool_options_.simulation_models;
+    decoders_ = pool_options_.decoders;
 
     profiling_.threads = options.threads;
     profiling_.warmups = kWarmups;
@@ -295,10 +308,11 @@ std::vector<Candidate> Calibration::candidates() const {
     return out;
 }
 
-// A generated network's file, once measured, unless the networks are kept.
+// A generated network's file, once measured, unless the networks are kept. A decoder's file
+// serves its other steps; the work folder goes with the calibration.
 void Calibration::forget(const PoolNetwork& network) const {
     std::error_code ignored;
-    if (!options_.keep_networks && !network.example)
+    if (!options_.keep_networks && !network.example && network.dims.empty())
         fs::remove(network.source, ignored);
 }
 
@@ -324,13 +338,14 @@ bool Calibration::measure(const Candidate& candidate, const std::string& phase) 
     } catch (const InputError& e) {
         if (++failures_ >= 3)
             throw;
-        say("  skipped " + network.name + ": " + e.what());
+        say("  skipped " + pool_label(network) + ": " + e.what());
         forget(network);
         return false;
     }
     pending_.push_back(n);
     std::erase_if(reserve_, [&](const Reserved& r) { return r.network == n; });
     run.model = network.name;
+    run.dims = network.dims;
     const double seconds = elapsed() - began;
     measured_since_probe_s_ += seconds;
     profile::put_run(result_.data, run);
@@ -349,9 +364,9 @@ bool Calibration::measure(const Candidate& candidate, const std::string& phase) 
         features.push_back(s.features);
     for (const int c : clusters_.clusters_of(features))
         measured_per_cluster_[static_cast<std::size_t>(c)] += 1;
-    result_.networks.push_back(
-        {network.name, network.family, phase, data.e2e_ms, data.kernel_count, seconds});
-    say("[" + std::to_string(result_.networks.size()) + "] " + network.name + " (" +
+    result_.networks.push_back({network.name, network.dims, network.family, phase, data.e2e_ms,
+                                data.kernel_count, seconds});
+    say("[" + std::to_string(result_.networks.size()) + "] " + pool_label(network) + " (" +
         network.family + (network.example ? ", example" : "") + "): " + fixed(data.e2e_ms, 2) +
         " ms, " + std::to_string(data.kernel_count) + " kernels, " + fixed(seconds, 1) + " s; " +
         fixed(std::max(0.0, measure_until_ - elapsed()) / 60, 1) + " min of measuring left");
@@ -363,9 +378,14 @@ bool Calibration::measure(const Candidate& candidate, const std::string& phase) 
 void Calibration::grow() {
     const int more = pool_options_.simulation_models;
     say("every network of the pool measured: writing " + std::to_string(more) +
-        " more of each simulation space");
+        " more of each simulation space and " + std::to_string(pool_options_.decoders) +
+        " more decoders");
     auto extra = more_simulation_models(pool_options_, simulated_, more);
     simulated_ += more;
+    auto steps = more_decoder_steps(pool_options_, decoders_, pool_options_.decoders);
+    decoders_ += pool_options_.decoders;
+    extra.insert(extra.end(), std::make_move_iterator(steps.begin()),
+                 std::make_move_iterator(steps.end()));
     for (auto& network : extra) {
         clusters_.clusters.push_back(clusters_.clusters_of(network.features));
         pool_.push_back(std::move(network));
@@ -387,7 +407,7 @@ void Calibration::scale_run(std::size_t i, double factor) {
         launched.second *= factor;
     result_.networks[i].e2e_ms *= factor;
     for (auto& measured : result_.data.runs)
-        if (measured.model == result_.networks[i].name) {
+        if (same_run(measured, result_.networks[i])) {
             for (auto& ms : measured.e2e_ms)
                 ms *= factor;
             for (auto& kernel : measured.kernels)
@@ -404,7 +424,7 @@ Reserved Calibration::take_run(std::size_t i) {
     Reserved r{0, std::move(runs_[i]), {}, std::move(result_.networks[i]), 0};
     const auto measured =
         std::find_if(result_.data.runs.begin(), result_.data.runs.end(),
-                     [&](const profile::MeasuredRun& m) { return m.model == r.measured.name; });
+                     [&](const profile::MeasuredRun& m) { return same_run(m, r.measured); });
     if (measured != result_.data.runs.end()) {
         r.data = std::move(*measured);
         result_.data.runs.erase(measured);

@@ -32,6 +32,9 @@ struct CalibrationOptions {
     // calibration take several GB); true: they stay in the work folder beside the data.
     bool keep_networks = false;
     std::vector<std::string> kinds;    // predictor kinds to score; empty: every installed one
+    // Decoders of the decoder space to start the pool with (6 steps each); -1: as the budget
+    // allows (3 a minute, up to 45).
+    int decoders = -1;
     // Told each step as a lasting line for people; checked often, a cancel stops the
     // calibration with cleave::Cancelled.
     const TaskControl* control = nullptr;
@@ -41,6 +44,7 @@ struct CalibrationOptions {
 
 struct MeasuredNetwork {
     std::string name;
+    graph::DimBindings dims; // a decoder step's phase, else empty
     std::string family;
     std::string phase; // "coverage" or "error"
     double e2e_ms = 0;

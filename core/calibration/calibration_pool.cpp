@@ -4,6 +4,7 @@
 #include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
+#include "core/modelgen/decoder_space.hpp"
 #include "core/modelgen/model_specs.hpp"
 #include "core/predict/baseline.hpp"
 #include "core/predict/kernel_features.hpp"
@@ -121,6 +122,13 @@ std::vector<PoolNetwork> build_pool(const PoolOptions& options) {
     auto simulated = more_simulation_models(options, 0, options.simulation_models);
     pool.insert(pool.end(), std::make_move_iterator(simulated.begin()),
                 std::make_move_iterator(simulated.end()));
+    if (options.decoders > 0) {
+        report_line(options.control, "writing " + std::to_string(options.decoders) +
+                                         " decoders, each measured at prefills and decode steps");
+        auto steps = more_decoder_steps(options, 0, options.decoders);
+        pool.insert(pool.end(), std::make_move_iterator(steps.begin()),
+                    std::make_move_iterator(steps.end()));
+    }
     for (const auto& path : options.example_models) {
         const std::string name = graph::model_name(path);
         graph::Model model = graph::load_model(path);
@@ -144,6 +152,39 @@ std::vector<PoolNetwork> more_simulation_models(const PoolOptions& options, int 
                      std::make_move_iterator(models.end()));
     }
     return generated(options, specs);
+}
+
+std::vector<PoolNetwork> more_decoder_steps(const PoolOptions& options, int first, int count) {
+    if (!options.method)
+        throw std::invalid_argument("more_decoder_steps: no fusion method");
+    std::vector<PoolNetwork> pool;
+    for (const auto& decoder : modelgen::decoder_models(first, count, options.seed)) {
+        const fs::path folder = options.work_folder / "models" / decoder.config.name;
+        const auto written = modelgen::write_llm(decoder.config, decoder.precision, decoder.form,
+                                                 folder);
+        std::vector<graph::DimBindings> steps;
+        for (const auto length : decoder.prefill_lengths)
+            steps.emplace_back().prefill = length;
+        for (const auto context : decoder.decode_contexts)
+            steps.emplace_back().decode = context;
+        for (const auto& step : steps) {
+            graph::LoadOptions load;
+            load.dims = step;
+            auto network = pool_network(decoder.config.name, profile::model_family(decoder.config.name),
+                                        folder / written.model_file,
+                                        graph::load_model(folder / written.model_file, load),
+                                        *options.method, false);
+            network.dims = step;
+            pool.push_back(std::move(network));
+            checkpoint(options.control);
+        }
+    }
+    return pool;
+}
+
+std::string pool_label(const PoolNetwork& network) {
+    return network.dims.empty() ? network.name
+                                : network.name + "@" + graph::dim_bindings_text(network.dims);
 }
 
 } // namespace cleave::calibration

@@ -20,7 +20,9 @@ const graph::Model* RunModels::find(const MeasuredRun& run) {
                             graph::dim_bindings_text(run.dims);
     if (const auto it = loaded_.find(key); it != loaded_.end())
         return &it->second;
-    const auto path = graph::existing_model_file(folder_ / (run.model + ".onnx"));
+    auto path = graph::existing_model_file(folder_ / (run.model + ".onnx"));
+    if (path.empty()) // a model in a folder of its own, as decoders are written with their data
+        path = graph::existing_model_file(folder_ / run.model / (run.model + ".onnx"));
     if (path.empty()) {
         if (std::find(missing_.begin(), missing_.end(), run.model) == missing_.end())
             missing_.push_back(run.model);

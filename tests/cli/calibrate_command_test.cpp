@@ -75,10 +75,15 @@ private slots:
         QVERIFY2(networks.size() >= 4, run.out.constData());
         // A progress line per network, on stderr; with --keep, its model beside the data, the
         // example models too.
+        // A decoder step is shown with its phase and kept in a folder of its own.
         for (const auto& n : networks) {
             const QString name = n.toObject()["name"].toString();
-            QVERIFY(run.err.contains(("] " + name + " (").toUtf8()));
-            QVERIFY2(QFile::exists(dir.filePath("kept/models/" + name + ".onnx")),
+            const QString dims = n.toObject()["dims"].toString();
+            QVERIFY(run.err.contains(
+                ("] " + name + (dims.isEmpty() ? "" : "@" + dims) + " (").toUtf8()));
+            QVERIFY2(QFile::exists(dir.filePath("kept/models/" + name + ".onnx")) ||
+                         (!dims.isEmpty() &&
+                          QFile::exists(dir.filePath("kept/models/" + name + "/" + name + ".onnx"))),
                      qPrintable(name));
         }
         QVERIFY(QFile::exists(dir.filePath("kept/data.json")));

@@ -5,6 +5,7 @@
 #include "core/calibration/calibration.hpp"
 #include "core/device/this_machine.hpp"
 #include "core/fusion/fusion_method.hpp"
+#include "core/graph/input_dim_binding.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/modelgen/model_specs.hpp"
@@ -58,12 +59,23 @@ public:
             total_us += law_us(k);
             run.kernels.push_back(std::move(m));
         }
-        law_ms[run.model] = total_us / 1000.0;
+        law_ms[key(run.model, graph::bound_role(model, graph::DimRole::NewTokens),
+                   graph::bound_role(model, graph::DimRole::CachedTokens))] = total_us / 1000.0;
         run.e2e_ms.assign(10, factor * total_us / 1000.0);
         run.cv = 0;
         if (after_profile)
             after_profile();
         return run;
+    }
+
+    // A network's key in law_ms: its name, and for a decoder step its new and cached tokens.
+    static std::string key(const std::string& name, std::optional<std::int64_t> fresh,
+                           std::optional<std::int64_t> cached) {
+        return fresh ? name + "@" + std::to_string(*fresh) + "/" + std::to_string(cached.value_or(0))
+                     : name;
+    }
+    double law_of(const calibration::MeasuredNetwork& n) const {
+        return law_ms.at(key(n.name, n.dims.new_tokens(), n.dims.cached_tokens()));
     }
 
     static double law_us(const fusion::Kernel& k) {
@@ -88,6 +100,7 @@ calibration::CalibrationOptions options(const QTemporaryDir& dir, double minutes
     o.kinds = {"lasso"};
     o.work_folder = dir.path().toStdString();
     o.example_models = {std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx"};
+    o.decoders = 0; // decodersAreMeasuredStepByStep has them
     return o;
 }
 
@@ -120,7 +133,7 @@ int accounted_for(const calibration::CalibrationResult& r) {
 std::string first_off_the_law(const calibration::CalibrationResult& r,
                               const LawProfiler& profiler) {
     for (std::size_t i = 0; i < r.networks.size(); ++i) {
-        const double law = profiler.law_ms.at(r.networks[i].name);
+        const double law = profiler.law_of(r.networks[i]);
         if (std::abs(r.networks[i].e2e_ms - law) >= 1e-6 * law ||
             std::abs(cleave::median(r.data.runs[i].e2e_ms) - law) >= 1e-6 * law)
             return r.networks[i].name;
@@ -260,9 +273,39 @@ private slots:
         QCOMPARE(accounted_for(r), profiler.profiled);
         // Within the spell's factor of the machine's own times.
         for (const auto& n : r.networks) {
-            const double law = profiler.law_ms.at(n.name);
+            const double law = profiler.law_of(n);
             QVERIFY2(n.e2e_ms > law / 1.5 && n.e2e_ms < law * 1.5, n.name.c_str());
         }
+    }
+
+    // Decoder steps join the pool: each step is measured as a network of its own, its run keeps
+    // its phase (the steps of one decoder share its name), and the decoder's file stays until
+    // the calibration is done, for its other steps.
+    void decodersAreMeasuredStepByStep() {
+        QTemporaryDir dir;
+        LawProfiler profiler(0.5);
+        auto o = options(dir, 0.4);
+        o.decoders = 4;
+        o.clock = [&] { return profiler.clock; };
+        const auto r = calibration::calibrate(profiler, o);
+        QCOMPARE(r.data.runs.size(), r.networks.size());
+        std::map<std::string, int> steps;
+        for (std::size_t i = 0; i < r.networks.size(); ++i) {
+            const auto& n = r.networks[i];
+            QCOMPARE(r.data.runs[i].model, n.name);
+            QCOMPARE(r.data.runs[i].dims, n.dims);
+            if (n.dims.empty())
+                continue;
+            ++steps[n.name];
+            QVERIFY2(std::filesystem::exists(dir.filePath(QString::fromStdString(
+                                                 "models/" + n.name + "/" + n.name + ".onnx"))
+                                                 .toStdString()),
+                     n.name.c_str());
+        }
+        QVERIFY2(!steps.empty(), "no decoder step was measured");
+        QVERIFY(std::any_of(steps.begin(), steps.end(), [](const auto& s) { return s.second > 1; }));
+        const std::string off = first_off_the_law(r, profiler);
+        QVERIFY2(off.empty(), off.c_str());
     }
 
     void theDeviceIsThisMachinesCpuAtTheThreadsMeasured() {
