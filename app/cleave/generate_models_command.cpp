@@ -141,7 +141,8 @@ int run_decoder_space(const GenerateOptions& options) {
     Progress progress;
     for (const auto& d : modelgen::decoder_models(0, options.count, options.seed)) {
         progress.update("writing " + d.config.name);
-        const auto written = modelgen::write_llm(d.config, d.precision, d.form, out / d.config.name);
+        const auto written =
+            modelgen::write_llm(d.config, d.precision, d.form, out / d.config.name);
         models.push_back({{"name", d.config.name},
                           {"file", d.config.name + "/" + written.model_file},
                           {"precision", std::string(modelgen::to_string(d.precision))},

@@ -235,7 +235,8 @@ Calibration::Calibration(profile::Profiler& profiler, const CalibrationOptions& 
     pool_options_.work_folder = options.work_folder;
     pool_options_.example_models = options.example_models;
     pool_options_.simulation_models = simulation_models_per_space(options.minutes);
-    pool_options_.decoders = options.decoders >= 0 ? options.decoders : decoders_for(options.minutes);
+    pool_options_.decoders =
+        options.decoders >= 0 ? options.decoders : decoders_for(options.minutes);
     pool_options_.seed = options.seed;
     pool_options_.method = &method_;
     pool_options_.control = options.control;

@@ -160,8 +160,8 @@ std::vector<PoolNetwork> more_decoder_steps(const PoolOptions& options, int firs
     std::vector<PoolNetwork> pool;
     for (const auto& decoder : modelgen::decoder_models(first, count, options.seed)) {
         const fs::path folder = options.work_folder / "models" / decoder.config.name;
-        const auto written = modelgen::write_llm(decoder.config, decoder.precision, decoder.form,
-                                                 folder);
+        const auto written =
+            modelgen::write_llm(decoder.config, decoder.precision, decoder.form, folder);
         std::vector<graph::DimBindings> steps;
         for (const auto length : decoder.prefill_lengths)
             steps.emplace_back().prefill = length;
@@ -170,10 +170,10 @@ std::vector<PoolNetwork> more_decoder_steps(const PoolOptions& options, int firs
         for (const auto& step : steps) {
             graph::LoadOptions load;
             load.dims = step;
-            auto network = pool_network(decoder.config.name, profile::model_family(decoder.config.name),
-                                        folder / written.model_file,
-                                        graph::load_model(folder / written.model_file, load),
-                                        *options.method, false);
+            auto network = pool_network(
+                decoder.config.name, profile::model_family(decoder.config.name),
+                folder / written.model_file, graph::load_model(folder / written.model_file, load),
+                *options.method, false);
             network.dims = step;
             pool.push_back(std::move(network));
             checkpoint(options.control);

@@ -45,7 +45,8 @@ struct PoolOptions {
 };
 
 // The benchmark suite, `simulation_models` networks of each simulation space, the steps of
-// `decoders` decoders and the example models. Throws InputError for an example model that does not load.
+// `decoders` decoders and the example models. Throws InputError for an example model that does not
+// load.
 std::vector<PoolNetwork> build_pool(const PoolOptions& options);
 
 // One network of a pool: its kernels under `method`, their features and nominal time.

@@ -463,8 +463,7 @@ private:
             }
             if (::ftruncate(out, end) != 0)
                 fail(data, "cannot write the file");
-            if (sync ? ::fsync(out) != 0
-                     : ::sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WRITE) != 0)
+            if (sync ? ::fsync(out) != 0 : ::sync_file_range(out, 0, 0, SYNC_FILE_RANGE_WRITE) != 0)
                 fail(data, "cannot flush the file");
         } catch (...) {
             close_all();

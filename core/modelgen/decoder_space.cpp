@@ -18,10 +18,14 @@ constexpr std::array kStyles{Style::Llama, Style::Qwen, Style::Phi, Style::Gemma
 
 const char* style_name(Style style) {
     switch (style) {
-    case Style::Llama: return "llama";
-    case Style::Qwen: return "qwen";
-    case Style::Phi: return "phi";
-    case Style::Gemma: return "gemma";
+    case Style::Llama:
+        return "llama";
+    case Style::Qwen:
+        return "qwen";
+    case Style::Phi:
+        return "phi";
+    case Style::Gemma:
+        return "gemma";
     }
     return "llama";
 }
@@ -53,8 +57,9 @@ DecoderSample draw(std::mt19937_64& random, int number) {
                    : style == Style::Gemma ? "gemma2"
                                            : "llama";
     do {
-        c.head_dim = style == Style::Gemma ? choose.one_of(std::array<std::int64_t, 2>{64, 128})
-                                           : choose.one_of(std::array<std::int64_t, 4>{32, 64, 64, 128});
+        c.head_dim = style == Style::Gemma
+                         ? choose.one_of(std::array<std::int64_t, 2>{64, 128})
+                         : choose.one_of(std::array<std::int64_t, 4>{32, 64, 64, 128});
         c.heads = choose.one_of(std::array<std::int64_t, 6>{4, 6, 8, 10, 12, 16});
         c.hidden = c.heads * c.head_dim;
     } while (c.hidden < 256 || c.hidden > 1024);
@@ -66,8 +71,8 @@ DecoderSample draw(std::mt19937_64& random, int number) {
     c.kv_heads = style == Style::Phi ? c.heads : choose.one_of(kv);
     c.layers = 2 + choose.pick(5);
     const double ratio = choose.one_of(std::array<double, 5>{2, 2.5, 3, 3.5, 4});
-    c.intermediate = std::max<std::int64_t>(
-        64, 64 * std::llround(ratio * static_cast<double>(c.hidden) / 64));
+    c.intermediate =
+        std::max<std::int64_t>(64, 64 * std::llround(ratio * static_cast<double>(c.hidden) / 64));
     c.vocab = choose.one_of(std::array<std::int64_t, 4>{8192, 16000, 32000, 50304});
     c.context = kContext;
     c.rope_theta = 10000;
@@ -86,8 +91,8 @@ DecoderSample draw(std::mt19937_64& random, int number) {
     DecoderSample s;
     s.precision = choose.pick(5) < 2 ? LlmPrecision::Int4 : LlmPrecision::Fp32;
     // int4 weights are MatMulNBits, which only the genai form writes.
-    s.form = s.precision == LlmPrecision::Int4 || choose.pick(2) == 0 ? LlmForm::Genai
-                                                                      : LlmForm::Onnx;
+    s.form =
+        s.precision == LlmPrecision::Int4 || choose.pick(2) == 0 ? LlmForm::Genai : LlmForm::Onnx;
     char name[160];
     std::snprintf(name, sizeof name, "%s_d%lld_l%lld_h%lldkv%lld_%s_%s_%04d", style_name(style),
                   static_cast<long long>(c.hidden), static_cast<long long>(c.layers),

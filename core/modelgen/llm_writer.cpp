@@ -54,9 +54,10 @@ WrittenLlm write_llm(const LlmConfig& config, LlmPrecision precision, LlmForm fo
     else
         build_llm_genai_form(config, precision == LlmPrecision::Int4, graph);
     graph.metadata("context_length", std::to_string(config.context));
-    graph.metadata("source", config.hf_id.empty() ? std::string("cleave generate-models --space decoder")
-                                                  : "https://huggingface.co/" + config.hf_id +
-                                                        "/blob/main/config.json");
+    graph.metadata("source",
+                   config.hf_id.empty()
+                       ? std::string("cleave generate-models --space decoder")
+                       : "https://huggingface.co/" + config.hf_id + "/blob/main/config.json");
 
     std::filesystem::create_directories(folder);
     WrittenLlm written;

@@ -1,7 +1,8 @@
 // The ONNX model behind each measured run: loaded once per model and input size from the folder
 // the data's models live in (NAME.onnx, .onnx.xz or .onnx.gz, or NAME/NAME.onnx: a model in a
-// folder of its own, as generated decoders are written beside their data), at the export size unless every
-// measured size was asked for. A run that bound dims (a decoder's phase) is loaded with them.
+// folder of its own, as generated decoders are written beside their data), at the export size
+// unless every measured size was asked for. A run that bound dims (a decoder's phase) is loaded
+// with them.
 #pragma once
 
 #include "core/graph/model.hpp"

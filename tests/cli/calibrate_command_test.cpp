@@ -82,8 +82,8 @@ private slots:
             QVERIFY(run.err.contains(
                 ("] " + name + (dims.isEmpty() ? "" : "@" + dims) + " (").toUtf8()));
             QVERIFY2(QFile::exists(dir.filePath("kept/models/" + name + ".onnx")) ||
-                         (!dims.isEmpty() &&
-                          QFile::exists(dir.filePath("kept/models/" + name + "/" + name + ".onnx"))),
+                         (!dims.isEmpty() && QFile::exists(dir.filePath("kept/models/" + name +
+                                                                        "/" + name + ".onnx"))),
                      qPrintable(name));
         }
         QVERIFY(QFile::exists(dir.filePath("kept/data.json")));

@@ -179,10 +179,11 @@ private slots:
         QCOMPARE(inspect.exit_code, 0);
         QVERIFY2(inspect.err.isEmpty(), inspect.err.constData());
 
-        const Run split = run_cleave({"split", model, "--decode", "64", "--parts", "2", "--pes",
-                                      "a,b", "--out", dir.filePath("split")});
+        const Run split =
+            run_cleave({"split", model, "--decode", "64", "--parts", "2", "--pes",
+                        "h1_cpu0,h2_cpu0", "--batch", "1", "--out", dir.filePath("split")});
         QVERIFY2(split.exit_code == 0, split.err.constData());
-        for (const QString key : {"a", "b"}) {
+        for (const QString key : {"h1_cpu0", "h2_cpu0"}) {
             QVERIFY(QFile::exists(dir.filePath("split/" + key + ".onnx")));
             QVERIFY(QFile::exists(dir.filePath("split/" + key + ".onnx.data")));
         }
@@ -199,8 +200,8 @@ for (const file of files) {
 }
 )");
         QProcess process;
-        process.start(ort.node, {script, ort.dir, dir.filePath("split/a.onnx"),
-                                 dir.filePath("split/b.onnx")});
+        process.start(ort.node, {script, ort.dir, dir.filePath("split/h1_cpu0.onnx"),
+                                 dir.filePath("split/h2_cpu0.onnx")});
         QVERIFY(process.waitForFinished(120000));
         QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
         QCOMPARE(QString(process.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts).size(),
@@ -209,8 +210,9 @@ for (const file of files) {
         // Without its data file the model still inspects; splitting names the missing file.
         QVERIFY(QFile::rename(model + ".data", model + ".moved"));
         QCOMPARE(run_cleave({"inspect", model, "--decode", "64"}).exit_code, 0);
-        const Run missing = run_cleave({"split", model, "--decode", "64", "--parts", "2", "--pes",
-                                        "a,b", "--out", dir.filePath("split2")});
+        const Run missing =
+            run_cleave({"split", model, "--decode", "64", "--parts", "2", "--pes",
+                        "h1_cpu0,h2_cpu0", "--batch", "1", "--out", dir.filePath("split2")});
         QCOMPARE(missing.exit_code, 2);
         QVERIFY2(missing.err.contains(".onnx.data beside the model is missing; writing sub-models "
                                       "reads the weights"),

@@ -3,9 +3,9 @@
 // models, each with its kernels and a nominal cost; example models
 // shipped compressed are unpacked once where the calibration works.
 #include "core/calibration/calibration_pool.hpp"
-#include "core/profile/run_models.hpp"
 #include "core/input_error.hpp"
 #include "core/modelgen/model_specs.hpp"
+#include "core/profile/run_models.hpp"
 #include "core/xz_codec.hpp"
 
 #include <QTemporaryDir>
@@ -75,8 +75,8 @@ private slots:
             labels.insert(calibration::pool_label(n));
             QVERIFY(!n.dims.empty());
             QVERIFY2(n.nominal_ms > 0, n.name.c_str());
-            QCOMPARE(n.source, std::filesystem::path(o.work_folder) / "models" / n.name /
-                                   (n.name + ".onnx"));
+            QCOMPARE(n.source,
+                     std::filesystem::path(o.work_folder) / "models" / n.name / (n.name + ".onnx"));
             QVERIFY(std::filesystem::exists(n.source.string() + ".data"));
             // The family is the style the name starts with, held out together.
             QCOMPARE(n.name.substr(0, n.family.size()), n.family);

@@ -71,8 +71,9 @@ public:
     // A network's key in law_ms: its name, and for a decoder step its new and cached tokens.
     static std::string key(const std::string& name, std::optional<std::int64_t> fresh,
                            std::optional<std::int64_t> cached) {
-        return fresh ? name + "@" + std::to_string(*fresh) + "/" + std::to_string(cached.value_or(0))
-                     : name;
+        return fresh
+                   ? name + "@" + std::to_string(*fresh) + "/" + std::to_string(cached.value_or(0))
+                   : name;
     }
     double law_of(const calibration::MeasuredNetwork& n) const {
         return law_ms.at(key(n.name, n.dims.new_tokens(), n.dims.cached_tokens()));
@@ -297,13 +298,15 @@ private slots:
             if (n.dims.empty())
                 continue;
             ++steps[n.name];
-            QVERIFY2(std::filesystem::exists(dir.filePath(QString::fromStdString(
-                                                 "models/" + n.name + "/" + n.name + ".onnx"))
-                                                 .toStdString()),
-                     n.name.c_str());
+            QVERIFY2(
+                std::filesystem::exists(dir.filePath(QString::fromStdString("models/" + n.name +
+                                                                            "/" + n.name + ".onnx"))
+                                            .toStdString()),
+                n.name.c_str());
         }
         QVERIFY2(!steps.empty(), "no decoder step was measured");
-        QVERIFY(std::any_of(steps.begin(), steps.end(), [](const auto& s) { return s.second > 1; }));
+        QVERIFY(
+            std::any_of(steps.begin(), steps.end(), [](const auto& s) { return s.second > 1; }));
         const std::string off = first_off_the_law(r, profiler);
         QVERIFY2(off.empty(), off.c_str());
     }
