@@ -48,6 +48,11 @@ bool has_subgraph(const onnx::NodeProto& node) {
         [](const onnx::AttributeProto& a) { return a.has_g() || a.graphs_size() > 0; });
 }
 
+// What went wrong writing or reading `file`, with errno's reason.
+[[noreturn]] void fail(const std::filesystem::path& file, const std::string& what) {
+    throw InputError(file.string(), "", what + " (" + std::strerror(errno) + ")");
+}
+
 // Everything the file needs, in order: owned byte strings and spans of the mapped model file.
 class Pieces {
 public:
@@ -116,10 +121,6 @@ public:
     }
 
 private:
-    [[noreturn]] static void fail(const std::filesystem::path& file, const std::string& what) {
-        throw InputError(file.string(), "", what + " (" + std::strerror(errno) + ")");
-    }
-
     std::vector<std::string> owned_;
     std::vector<std::span<const std::uint8_t>> spans_;
     std::vector<int> owner_;
@@ -473,10 +474,6 @@ private:
             ::close(in);
         if (::close(out) != 0)
             fail(data, "cannot close the file");
-    }
-
-    [[noreturn]] static void fail(const std::filesystem::path& file, const std::string& what) {
-        throw InputError(file.string(), "", what + " (" + std::strerror(errno) + ")");
     }
 
     const Model& model_;

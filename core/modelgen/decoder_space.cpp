@@ -14,21 +14,16 @@ namespace {
 
 enum class Style { Llama, Qwen, Phi, Gemma };
 
-constexpr std::array kStyles{Style::Llama, Style::Qwen, Style::Phi, Style::Gemma};
-
-const char* style_name(Style style) {
-    switch (style) {
-    case Style::Llama:
-        return "llama";
-    case Style::Qwen:
-        return "qwen";
-    case Style::Phi:
-        return "phi";
-    case Style::Gemma:
-        return "gemma";
-    }
-    return "llama";
-}
+// Each style, as the decoder's name and its config.json's model_type say it.
+struct StyleNames {
+    Style style;
+    const char* name;
+    const char* model_type;
+};
+constexpr std::array<StyleNames, 4> kStyles{{{Style::Llama, "llama", "llama"},
+                                             {Style::Qwen, "qwen", "qwen2"},
+                                             {Style::Phi, "phi", "phi3"},
+                                             {Style::Gemma, "gemma", "gemma2"}}};
 
 // The multiply-accumulates of one new token: the layers' projections and the vocabulary head.
 double macs_per_token(const LlmConfig& c) {
@@ -50,12 +45,10 @@ constexpr std::int64_t kContext = 16384;
 
 DecoderSample draw(std::mt19937_64& random, int number) {
     RandomChoice choose(random);
-    const Style style = choose.one_of(kStyles);
+    const StyleNames names = choose.one_of(kStyles);
+    const Style style = names.style;
     LlmConfig c;
-    c.model_type = style == Style::Qwen    ? "qwen2"
-                   : style == Style::Phi   ? "phi3"
-                   : style == Style::Gemma ? "gemma2"
-                                           : "llama";
+    c.model_type = names.model_type;
     do {
         c.head_dim = style == Style::Gemma
                          ? choose.one_of(std::array<std::int64_t, 2>{64, 128})
@@ -94,7 +87,7 @@ DecoderSample draw(std::mt19937_64& random, int number) {
     s.form =
         s.precision == LlmPrecision::Int4 || choose.pick(2) == 0 ? LlmForm::Genai : LlmForm::Onnx;
     char name[160];
-    std::snprintf(name, sizeof name, "%s_d%lld_l%lld_h%lldkv%lld_%s_%s_%04d", style_name(style),
+    std::snprintf(name, sizeof name, "%s_d%lld_l%lld_h%lldkv%lld_%s_%s_%04d", names.name,
                   static_cast<long long>(c.hidden), static_cast<long long>(c.layers),
                   static_cast<long long>(c.heads), static_cast<long long>(c.kv_heads),
                   std::string(to_string(s.precision)).c_str(),
