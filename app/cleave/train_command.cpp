@@ -61,6 +61,7 @@ int run_train(TrainOptions& options) {
                    {"overhead_per_kernel_us", predictor.overhead_per_kernel_us},
                    {"overhead_kernel_time_share", predictor.overhead_kernel_time_share},
                    {"overhead_per_output_mb_us", predictor.overhead_per_output_mb_us},
+                   {"overhead_per_mapped_output_mb_us", predictor.overhead_per_mapped_output_mb_us},
                    {"training_kernel_mape", fit.mape},
                    {"classes", classes}},
                   true, "");
@@ -71,9 +72,10 @@ int run_train(TrainOptions& options) {
     std::printf("trained on %zu runs, %zu timed kernels, %zu cost classes\n", training.size(),
                 errors.size(), predictor.classes.size());
     std::printf("overhead   %.3f ms per inference + %.2f us per kernel + %.1f%% of the kernels' "
-                "time + %.1f us per MB of outputs\n",
+                "time + %.1f us per MB of outputs + %.1f us per MB of outputs over 32 MiB\n",
                 predictor.overhead_ms, predictor.overhead_per_kernel_us,
-                100 * predictor.overhead_kernel_time_share, predictor.overhead_per_output_mb_us);
+                100 * predictor.overhead_kernel_time_share, predictor.overhead_per_output_mb_us,
+                predictor.overhead_per_mapped_output_mb_us);
     if (errors.empty())
         std::printf("fit        on end-to-end times alone (no run has timed kernels); its error "
                     "on families it never saw: cleave evaluate --leave-family-out\n");

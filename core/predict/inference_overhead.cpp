@@ -11,14 +11,15 @@ namespace cleave::predict {
 
 namespace {
 
-// Fixed (us), per kernel (us), share of the kernels' time, per output megabyte (us).
-constexpr int kParts = 4;
-constexpr bool kNonNegative[kParts] = {true, false, false, true};
+// Fixed (us), per kernel (us), share of the kernels' time, per output megabyte (us), per mapped
+// output megabyte (us).
+constexpr int kParts = 5;
+constexpr bool kNonNegative[kParts] = {true, false, false, true, true};
 constexpr int kRounds = 40;
 using Parts = Eigen::Matrix<double, kParts, 1>;
 
 // Weighted least squares with the fixed and output parts >= 0: the best of the fits on each
-// subset of those two left free (the others always are) whose solution keeps them non-negative.
+// subset of those three left free (the others always are) whose solution keeps them non-negative.
 // A column the runs leave undetermined (every run with the same kernel time makes the share one
 // with the fixed part) gets the least-norm solution.
 Parts constrained_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
@@ -64,23 +65,28 @@ Parts constrained_fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
 double InferenceOverhead::ms(double kernels, double kernels_ms, const GraphIoBytes& io) const {
     return fixed_ms + kernel_time_share * kernels_ms +
            (per_kernel_us * kernels + per_output_mb_us * io.outputs / 1e6 +
+            per_mapped_output_mb_us * io.mapped_outputs / 1e6 +
             per_io_mb_us * (io.inputs + io.outputs) / 1e6) /
                1000.0;
 }
 
 GraphIoBytes graph_io_bytes(const graph::Model& model) {
-    const auto bytes = [&](const std::vector<int>& list) {
+    const auto bytes = [&](const std::vector<int>& list, double above) {
         double sum = 0;
         for (const int t : list) {
             const auto& tensor = model.tensors[static_cast<std::size_t>(t)];
             const auto elements = tensor.elements();
-            if (elements > 0)
-                sum += static_cast<double>(elements) *
-                       static_cast<double>(graph::element_bits(tensor.dtype)) / 8;
+            const double b = elements > 0
+                                 ? static_cast<double>(elements) *
+                                       static_cast<double>(graph::element_bits(tensor.dtype)) / 8
+                                 : 0;
+            if (b > above)
+                sum += b;
         }
         return sum;
     };
-    return {bytes(model.inputs), bytes(model.outputs)};
+    return {bytes(model.inputs, 0), bytes(model.outputs, 0),
+            bytes(model.outputs, kMappedAllocationBytes)};
 }
 
 InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs) {
@@ -96,7 +102,8 @@ InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs
     Eigen::VectorXd y(n), e2e(n);
     for (Eigen::Index i = 0; i < n; ++i) {
         const auto& r = *used[static_cast<std::size_t>(i)];
-        x.row(i) << 1.0, r.kernels, r.kernels_ms * 1000.0, r.io.outputs / 1e6;
+        x.row(i) << 1.0, r.kernels, r.kernels_ms * 1000.0, r.io.outputs / 1e6,
+            r.io.mapped_outputs / 1e6;
         y(i) = (r.e2e_ms - r.kernels_ms) * 1000.0;
         e2e(i) = r.e2e_ms * 1000.0;
     }
@@ -119,6 +126,7 @@ InferenceOverhead fit_inference_overhead(const std::vector<OverheadSample>& runs
     fit.per_kernel_us = best(1);
     fit.kernel_time_share = best(2);
     fit.per_output_mb_us = best(3);
+    fit.per_mapped_output_mb_us = best(4);
     return fit;
 }
 

@@ -104,9 +104,11 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
         out.kernels_ms += out.kernels[k].us / 1000.0;
         launches += kernels.kernels[k].launches;
     }
-    const InferenceOverhead overhead{predictor.overhead_ms, predictor.overhead_per_kernel_us,
+    const InferenceOverhead overhead{predictor.overhead_ms,
+                                     predictor.overhead_per_kernel_us,
                                      predictor.overhead_kernel_time_share,
                                      predictor.overhead_per_output_mb_us,
+                                     predictor.overhead_per_mapped_output_mb_us,
                                      predictor.overhead_per_io_mb_us};
     out.overhead_ms =
         overhead.ms(static_cast<double>(launches), out.kernels_ms, graph_io_bytes(model));
@@ -119,16 +121,18 @@ std::string predictor_json(const Predictor& p) {
     for (const auto& [name, c] : p.classes)
         classes[name] = {{"samples", c.samples},
                          {"model", nlohmann::ordered_json::parse(c.model->save())}};
-    nlohmann::ordered_json doc{{"format", kFormat},
-                               {"version", kVersion},
-                               {"device", p.device},
-                               {"kind", p.kind},
-                               {"rules", p.rules},
-                               {"features", p.features},
-                               {"overhead_ms", p.overhead_ms},
-                               {"overhead_per_kernel_us", p.overhead_per_kernel_us},
-                               {"overhead_kernel_time_share", p.overhead_kernel_time_share},
-                               {"overhead_per_output_mb_us", p.overhead_per_output_mb_us}};
+    nlohmann::ordered_json doc{
+        {"format", kFormat},
+        {"version", kVersion},
+        {"device", p.device},
+        {"kind", p.kind},
+        {"rules", p.rules},
+        {"features", p.features},
+        {"overhead_ms", p.overhead_ms},
+        {"overhead_per_kernel_us", p.overhead_per_kernel_us},
+        {"overhead_kernel_time_share", p.overhead_kernel_time_share},
+        {"overhead_per_output_mb_us", p.overhead_per_output_mb_us},
+        {"overhead_per_mapped_output_mb_us", p.overhead_per_mapped_output_mb_us}};
     if (p.overhead_per_io_mb_us != 0)
         doc["overhead_per_io_mb_us"] = p.overhead_per_io_mb_us;
     doc["trained_on"] = p.trained_on;
@@ -209,12 +213,15 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
     p.features = read_feature_columns(doc, path, prefix);
     p.overhead_ms = reader.number(doc, prefix, "overhead_ms", true, "ms", true).value();
     // The per-kernel part and the share may be negative (inference_overhead.hpp). Files written
-    // before the share and the output part have neither, and some an input/output part instead.
+    // before the share and the output parts have neither, and some an input/output part instead.
     p.overhead_per_kernel_us = reader.finite(doc, prefix, "overhead_per_kernel_us");
     if (doc.contains("overhead_kernel_time_share"))
         p.overhead_kernel_time_share = reader.finite(doc, prefix, "overhead_kernel_time_share");
     p.overhead_per_output_mb_us =
         reader.number(doc, prefix, "overhead_per_output_mb_us", false, "us per MB", true)
+            .value_or(0);
+    p.overhead_per_mapped_output_mb_us =
+        reader.number(doc, prefix, "overhead_per_mapped_output_mb_us", false, "us per MB", true)
             .value_or(0);
     p.overhead_per_io_mb_us =
         reader.number(doc, prefix, "overhead_per_io_mb_us", false, "us per MB", true).value_or(0);

@@ -41,6 +41,7 @@ struct Predictor {
     double overhead_per_kernel_us = 0; // per kernel the inference runs
     double overhead_kernel_time_share = 0; // of the kernels' predicted time
     double overhead_per_output_mb_us = 0;  // per 1e6 bytes of graph outputs
+    double overhead_per_mapped_output_mb_us = 0; // more per 1e6 bytes of outputs over 32 MiB
     double overhead_per_io_mb_us = 0;    // per 1e6 bytes of graph inputs and outputs (older files)
     std::vector<std::string> trained_on; // "resnet50 1x3x224x224", one per run
     std::string file;                    // where it was read from

@@ -55,6 +55,7 @@ void fit_overhead(Predictor& p, const std::vector<const RunData*>& runs) {
     p.overhead_per_kernel_us = fit.per_kernel_us;
     p.overhead_kernel_time_share = fit.kernel_time_share;
     p.overhead_per_output_mb_us = fit.per_output_mb_us;
+    p.overhead_per_mapped_output_mb_us = fit.per_mapped_output_mb_us;
     p.overhead_per_io_mb_us = 0;
 }
 

@@ -1,4 +1,4 @@
-// The overhead beyond a model's kernels: its four parts come back from runs that follow them,
+// The overhead beyond a model's kernels: its five parts come back from runs that follow them,
 // the graph's inputs cost nothing, a run slowed by something else for a while does not move
 // them, a profiler's cost in the kernel times comes out of the per-kernel part, the fixed and
 // output parts never go negative, older files' input/output part still counts both, and the
@@ -12,18 +12,22 @@ using namespace cleave::predict;
 
 namespace {
 
-// 150 us fixed, 4 us per kernel, 2% of the kernels' time, 500 us per megabyte of outputs; the
-// inputs, whatever their size, cost nothing.
+// 150 us fixed, 4 us per kernel, 2% of the kernels' time, 500 us per megabyte of outputs and 300
+// more per megabyte of those over 32 MiB; the inputs, whatever their size, cost nothing.
 OverheadSample run(double kernels_ms, double kernels, double outputs, double inputs,
-                   double slowed = 1) {
-    const double e2e = kernels_ms * 1.02 + (150 + 4 * kernels + 500 * outputs / 1e6) / 1000.0;
-    return {e2e * slowed, kernels_ms, kernels, {inputs, outputs}};
+                   double slowed = 1, double mapped = 0) {
+    const double e2e =
+        kernels_ms * 1.02 + (150 + 4 * kernels + 500 * outputs / 1e6 + 300 * mapped / 1e6) / 1000.0;
+    return {e2e * slowed, kernels_ms, kernels, {inputs, outputs, mapped}};
 }
 
 std::vector<OverheadSample> runs() {
-    return {run(2, 1, 1.6e6, 0.6e6),   run(5, 60, 4e3, 0.6e6),   run(40, 20, 4e3, 2.4e6),
-            run(9, 150, 0.6e6, 0.2e6), run(1, 3, 0.05e6, 4e3),   run(70, 90, 4e3, 0.6e6),
-            run(12, 200, 2e6, 0.6e6),  run(3, 30, 0.3e6, 0.6e6), run(25, 110, 4e3, 0.15e6)};
+    return {run(2, 1, 1.6e6, 0.6e6),          run(5, 60, 4e3, 0.6e6),
+            run(40, 20, 4e3, 2.4e6),          run(9, 150, 0.6e6, 0.2e6),
+            run(1, 3, 0.05e6, 4e3),           run(70, 90, 4e3, 0.6e6),
+            run(12, 200, 2e6, 0.6e6),         run(3, 30, 0.3e6, 0.6e6),
+            run(25, 110, 4e3, 0.15e6),        run(90, 80, 104e6, 4e3, 1, 103e6),
+            run(150, 120, 60e6, 4e3, 1, 50e6)};
 }
 
 } // namespace
@@ -38,9 +42,12 @@ private slots:
         QVERIFY(std::abs(fit.per_kernel_us - 4) < 1e-4);
         QVERIFY(std::abs(fit.kernel_time_share - 0.02) < 1e-6);
         QVERIFY(std::abs(fit.per_output_mb_us - 500) < 1e-3);
+        QVERIFY(std::abs(fit.per_mapped_output_mb_us - 300) < 1e-3);
         QCOMPARE(fit.per_io_mb_us, 0.0);
         // 100 kernels, 10 ms of them, 1 MB in and 1 MB out: the input costs nothing.
         QVERIFY(std::abs(fit.ms(100, 10, {1e6, 1e6}) - (0.150 + 0.4 + 0.2 + 0.5)) < 1e-6);
+        // 40 MB out in one tensor, mapped afresh: 40 x (500 + 300) us.
+        QVERIFY(std::abs(fit.ms(100, 10, {1e6, 40e6, 40e6}) - (0.150 + 0.4 + 0.2 + 32)) < 1e-6);
     }
 
     void aRunSlowedForAWhileDoesNotMoveThem() {
@@ -76,6 +83,7 @@ private slots:
         const auto fit = fit_inference_overhead(fast);
         QCOMPARE(fit.fixed_ms, 0.0);
         QCOMPARE(fit.per_output_mb_us, 0.0);
+        QCOMPARE(fit.per_mapped_output_mb_us, 0.0);
         QCOMPARE(fit_inference_overhead({}).fixed_ms, 0.0);
     }
 
@@ -92,6 +100,7 @@ private slots:
         const auto io = graph_io_bytes(model);
         QCOMPARE(io.inputs, 3.0 * 224 * 224 * 4);
         QCOMPARE(io.outputs, 1000.0 * 4);
+        QCOMPARE(io.mapped_outputs, 0.0);
     }
 };
 

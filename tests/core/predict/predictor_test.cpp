@@ -81,11 +81,13 @@ private slots:
         auto doc = nlohmann::json::parse(predictor_json(p));
         doc.erase("overhead_kernel_time_share");
         doc.erase("overhead_per_output_mb_us");
+        doc.erase("overhead_per_mapped_output_mb_us");
         doc["overhead_per_io_mb_us"] = 300.0;
         write(path, doc.dump());
         const auto q = load_predictor(path.toStdString());
         QCOMPARE(q.overhead_kernel_time_share, 0.0);
         QCOMPARE(q.overhead_per_output_mb_us, 0.0);
+        QCOMPARE(q.overhead_per_mapped_output_mb_us, 0.0);
         QCOMPARE(q.overhead_per_io_mb_us, 300.0);
         const auto& model = sample().models[0];
         const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method("ort-cpu"));
