@@ -12,9 +12,19 @@
 // Both run at ONNX Runtime's EXTENDED optimisation level, sequentially; the profiled one saves
 // its optimised graph. Every answer is one JSON line:
 //   start          -> {"ready": true, "version": "1.30.0"} or {"error": "..."}
-//   "run"          -> {"ms": wall-clock time of one inference of the plain session}
-//   "profile"      -> {"ms": the same for the profiled session}; no "run" after it
+//   "warm N"       -> {"runs", "output_bytes"}: untimed inferences of the plain session, N and
+//                     then more until their outputs have totalled config.warm_output_bytes (for
+//                     at most 10 s)
+//   "run N"        -> {"ms": [wall-clock time of each of N inferences of the plain session, run
+//                     back to back as a loop of inferences runs them]}
+//   "profile"      -> {"ms": the same for one inference of the profiled session}; no "run" after
 //   "end"          -> {"profile": the trace file}; then the process exits
+// Why warm up by output bytes: onnxruntime-node copies every output into a new JavaScript array,
+// which the garbage collector frees only now and then; until it first has, each copy lands in
+// memory the C library has just taken from the system, and faults it in page by page. A decode
+// step of a 2-layer decoder after 256 tokens (1.1 MB of keys and values out) took 1.0 ms for its
+// first 16-31 inferences, 273 page faults each, and 0.5 ms after (ONNX Runtime's own time 0.55
+// ms throughout; one thread, this machine).
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,10 +84,25 @@ try {
 const lines = createInterface({ input: process.stdin });
 for await (const line of lines) {
   try {
-    if (line === 'run' && plain) {
-      const start = performance.now();
-      await plain.run(feeds);
-      answer({ ms: performance.now() - start });
+    const [command, count] = line.split(' ');
+    const n = Number(count);
+    if (command === 'warm' && plain && Number.isInteger(n) && n >= 0) {
+      const until = performance.now() + 10000;
+      let runs = 0, outputBytes = 0;
+      while (runs < n || (outputBytes < (config.warm_output_bytes ?? 0) && performance.now() < until)) {
+        const outputs = await plain.run(feeds);
+        for (const name of Object.keys(outputs)) outputBytes += outputs[name].data.byteLength;
+        ++runs;
+      }
+      answer({ runs, output_bytes: outputBytes });
+    } else if (command === 'run' && plain && Number.isInteger(n) && n > 0) {
+      const ms = [];
+      for (let i = 0; i < n; ++i) {
+        const start = performance.now();
+        await plain.run(feeds);
+        ms.push(performance.now() - start);
+      }
+      answer({ ms });
     } else if (line === 'profile') {
       if (!session) {
         if (plain) await plain.release();

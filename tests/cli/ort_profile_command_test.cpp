@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
@@ -97,6 +98,32 @@ private slots:
         QCOMPARE(data.runs[0].model, std::string("squeezenet1_1"));
         QVERIFY(!data.runs[0].kernels.empty());
         QCOMPARE(QDir(scratch.path()).entryList({"cleave-*"}, QDir::AllEntries), QStringList{});
+    }
+
+    // A decoder step warms up until its outputs have totalled 128 MB (past the first collections
+    // of the outputs' copies, which until then fault in fresh memory), far more runs than the one
+    // asked for; a CNN warms up as asked.
+    void aDecoderWarmsUpUntilItsOutputsCame128Megabytes() {
+        QTemporaryDir dir;
+        const Run generated =
+            run_cleave({"generate-models", "--space", "decoder", "--count", "1", "--seed", "4",
+                        "--out", dir.filePath("decoders"), "--json"});
+        QVERIFY2(generated.exit_code == 0, generated.err.constData());
+        const QString model = dir.filePath(
+            "decoders/" +
+            QJsonDocument::fromJson(generated.out)["models"][0].toObject()["file"].toString());
+        const Run step = profile(model, dir.filePath("d.json"), {"--decode", "64"});
+        QVERIFY2(step.exit_code == 0, step.err.constData());
+        const QRegularExpression warmed("warmed up with (\\d+) runs");
+        const auto match = warmed.match(QString::fromUtf8(step.err));
+        QVERIFY2(match.hasMatch(), step.err.constData());
+        QVERIFY2(match.captured(1).toInt() > 10, step.err.constData());
+
+        const Run cnn =
+            profile(QString(CLEAVE_SOURCE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx.xz",
+                    dir.filePath("c.json"));
+        QVERIFY2(cnn.exit_code == 0, cnn.err.constData());
+        QVERIFY2(!cnn.err.contains("warmed up with"), cnn.err.constData());
     }
 
     void equalConstantsAreListedAsTheSharedDataListsThem() {
