@@ -61,6 +61,8 @@ nlohmann::ordered_json result_json(const calibration::CalibrationResult& r) {
     auto kinds = nlohmann::ordered_json::array();
     for (const auto& k : r.kinds) {
         nlohmann::ordered_json kind{{"kind", k.kind}, {"scored", k.scored}};
+        if (!k.scored)
+            kind["not_scored"] = k.not_scored;
         if (k.scored) {
             kind["e2e"] = errors_json(k.e2e);
             auto families = nlohmann::ordered_json::array();
@@ -118,7 +120,7 @@ void print_result(const calibration::CalibrationResult& r) {
                     k.scored ? (percent(k.e2e.mape) + " MAPE, " + percent(k.e2e.within_10) +
                                 " within 10%, worst " + percent(k.e2e.max_error))
                                    .c_str()
-                             : "not scored: the budget ran out");
+                             : ("not scored: " + k.not_scored).c_str());
     for (const auto& k : r.kinds)
         if (k.kind == r.predictor.kind && k.scored) {
             std::printf("\n%s by family (each predicted by a predictor trained without it):\n",
@@ -175,6 +177,8 @@ int run_calibrate(const CalibrateOptions& options) {
         examples.empty() ? std::vector<fs::path>{} : graph::model_files_in(examples);
     run.work_folder = work;
     run.keep_networks = !options.keep.empty();
+    if (!options.keep.empty())
+        run.data_file = work / "data.json";
     run.control = &printed.control();
     calibration::CalibrationResult result;
     try {
@@ -188,8 +192,6 @@ int run_calibrate(const CalibrateOptions& options) {
                              "library is unchanged\n");
         return kInterruptedExit;
     }
-    if (!options.keep.empty())
-        profile::save_measured_dataset(result.data, work / "data.json");
     device::install_user_device(result.device, predict::predictor_json(result.predictor));
     if (options.json)
         emit_json(result_json(result), true, "");

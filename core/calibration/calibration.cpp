@@ -143,6 +143,9 @@ public:
     void measure_for_coverage();
     void measure_where_it_errs();
     void settle_speed();
+    void save_data(const std::filesystem::path& file) const {
+        profile::save_measured_dataset(result_.data, file);
+    }
     void score_kinds();
     CalibrationResult train_kept_kind();
 
@@ -737,6 +740,8 @@ CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOption
     calibration.measure_for_coverage();
     calibration.measure_where_it_errs();
     calibration.settle_speed();
+    if (!options.data_file.empty())
+        calibration.save_data(options.data_file);
     calibration.score_kinds();
     return calibration.train_kept_kind();
 }

@@ -31,6 +31,9 @@ struct CalibrationOptions {
     // false: each generated network's file is removed once measured (the networks of a 10-minute
     // calibration take several GB); true: they stay in the work folder beside the data.
     bool keep_networks = false;
+    // Where the measured data is written as soon as measuring ends (before the kinds are scored
+    // and trained, so that a failure there loses none of it); empty: nowhere.
+    std::filesystem::path data_file;
     std::vector<std::string> kinds;    // predictor kinds to score; empty: every installed one
     // Decoders of the decoder space to start the pool with (6 steps each); -1: as the budget
     // allows (3 a minute, up to 45).
@@ -60,7 +63,8 @@ struct FamilyError {
 
 struct KindScore {
     std::string kind;
-    bool scored = false;       // false: the budget ran out before it was scored
+    bool scored = false;
+    std::string not_scored;    // why not: "the budget ran out", or what was wrong with the kind
     predict::ErrorSummary e2e; // pooled over every held-out family
     std::vector<FamilyError> families;
     double seconds = 0;

@@ -65,7 +65,14 @@ KindScore score_kind(const std::string& kind, const std::vector<predict::RunData
     try {
         held_out = predict::leave_family_out(runs, method, kind_training, &scoring, folds);
     } catch (const BudgetSpent&) {
+        score.not_scored = "the budget ran out";
         say(budget, "  " + kind + ": not scored, the budget is spent");
+        return score;
+    } catch (const InputError& e) {
+        // A kind that cannot be trained here (an installed base from another version) is not
+        // scored; the others are, and the measurements are not lost.
+        score.not_scored = e.what();
+        say(budget, "  " + kind + ": not scored: " + score.not_scored);
         return score;
     }
     slowest_fold = std::max(slowest_fold, budget.elapsed() - fold_began);

@@ -9,6 +9,7 @@
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/modelgen/model_specs.hpp"
+#include "core/profile/measured_dataset.hpp"
 #include "core/statistics.hpp"
 #include "core/task_control.hpp"
 
@@ -171,11 +172,18 @@ private slots:
         LawProfiler profiler(0.5);
         auto o = options(dir, 0.4);
         o.clock = [&] { return profiler.clock; };
+        o.data_file = dir.filePath("data.json").toStdString();
         std::vector<std::string> lines;
         const TaskControl control(
-            [&](const TaskProgress& report) { lines.emplace_back(report.stage); });
+            [&](const TaskProgress& report) {
+                lines.emplace_back(report.stage);
+                // The data is written before the kinds are scored: a failure there loses none.
+                if (report.stage.starts_with("scoring"))
+                    QVERIFY(std::filesystem::exists(o.data_file));
+            });
         o.control = &control;
         const auto r = calibration::calibrate(profiler, o);
+        QCOMPARE(profile::load_measured_dataset(o.data_file).runs.size(), r.data.runs.size());
 
         // Within its budget, measuring for most of it.
         QVERIFY2(r.seconds <= 0.4 * 60, std::to_string(r.seconds).c_str());
@@ -305,8 +313,12 @@ private slots:
                 n.name.c_str());
         }
         QVERIFY2(!steps.empty(), "no decoder step was measured");
-        QVERIFY(
-            std::any_of(steps.begin(), steps.end(), [](const auto& s) { return s.second > 1; }));
+        std::string counts;
+        for (const auto& [name, count] : steps)
+            counts += name + ": " + std::to_string(count) + "; ";
+        QVERIFY2(
+            std::any_of(steps.begin(), steps.end(), [](const auto& s) { return s.second > 1; }),
+            counts.c_str());
         const std::string off = first_off_the_law(r, profiler);
         QVERIFY2(off.empty(), off.c_str());
     }
