@@ -1,6 +1,7 @@
 #include "kernel_features.hpp"
 
 #include "core/fusion/fusion_features.hpp"
+#include "core/graph/input_dim_binding.hpp"
 
 #include <algorithm>
 
@@ -9,7 +10,8 @@ namespace cleave::predict {
 bool is_additive_feature(const std::string& name) {
     return name != "channels_in" && name != "channels_out" && name != "kernel_area" &&
            name != "stride" && name != "groups" && !name.starts_with("gemm_") &&
-           name != "second_input" && name != "transpose_block" && name != "transpose_axes";
+           name != "second_input" && name != "transpose_block" && name != "transpose_axes" &&
+           name != "decode_kv_bytes" && name != "decode_weight_bytes";
 }
 
 namespace {
@@ -140,6 +142,48 @@ double transpose_axes(const graph::Model& model, const graph::Node& anchor) {
     return std::max(runs, 1);
 }
 
+// What a decode step streams through the caches beside a kernel's own data (both 0 for any
+// other run): the key/value caches its inputs carry, and the weights it reads, as stored (a table
+// only gathered from, an embedding, gives one row per token and is left out). A weight is read
+// once a step, so whether it is still cached at the next one depends on both against the caches.
+// The kernels of a decode step run slower the longer the context, their own work unchanged: an
+// int4 decoder's MatMulNBits took 0.74-0.9 of their mean time after 100-300 cached tokens and
+// 1.2-1.5 after 4,000-8,000 (one thread, a 32 MiB L3).
+double decode_kv_bytes(const graph::Model& model) {
+    if (graph::bound_role(model, graph::DimRole::CachedTokens).value_or(0) <= 0)
+        return 0;
+    double bytes = 0;
+    for (const int i : model.inputs) {
+        const auto& t = model.tensors[static_cast<std::size_t>(i)];
+        if (!t.shape || t.bytes() <= 0)
+            continue;
+        for (const auto& role : graph::input_dim_roles(t.name, t.shape->size()))
+            if (role == graph::DimRole::CachedTokens) {
+                bytes += static_cast<double>(t.bytes());
+                break;
+            }
+    }
+    return bytes;
+}
+
+double decode_weight_bytes(const graph::Model& model) {
+    if (graph::bound_role(model, graph::DimRole::CachedTokens).value_or(0) <= 0)
+        return 0;
+    double bytes = 0;
+    for (const auto& t : model.tensors) {
+        if (t.kind != graph::Tensor::Kind::Initializer || t.bytes() <= 0)
+            continue;
+        const bool gathered = !t.consumers.empty() &&
+                              std::all_of(t.consumers.begin(), t.consumers.end(), [&](int n) {
+                                  return model.nodes[static_cast<std::size_t>(n)].op.starts_with(
+                                      "Gather");
+                              });
+        if (!gathered)
+            bytes += static_cast<double>(t.bytes());
+    }
+    return bytes;
+}
+
 } // namespace
 
 const std::vector<std::string>& kernel_feature_names() {
@@ -160,6 +204,8 @@ const std::vector<std::string>& kernel_feature_names() {
         out.emplace_back("second_input");
         out.emplace_back("transpose_block");
         out.emplace_back("transpose_axes");
+        out.emplace_back("decode_kv_bytes");
+        out.emplace_back("decode_weight_bytes");
         return out;
     }();
     return all;
@@ -228,6 +274,8 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
     features.push_back(anchor.inputs.size() > 1 ? elements(model, anchor.inputs[1]) : 0);
     features.push_back(transpose_block(model, anchor));
     features.push_back(transpose_axes(model, anchor));
+    features.push_back(decode_kv_bytes(model));
+    features.push_back(decode_weight_bytes(model));
     return features;
 }
 

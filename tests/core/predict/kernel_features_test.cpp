@@ -1,6 +1,6 @@
 // What a latency predictor sees of a kernel: the feature names and which of them add up, every
 // feature of a fused convolution worked out by hand, the anchor a kernel is costed by, its cost
-// class, and a Transpose's reordered axes.
+// class, a Transpose's reordered axes, and what a decode step streams beside each kernel.
 #include "../graph/onnx_builder.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
@@ -57,18 +57,62 @@ class KernelFeaturesTest : public QObject {
 private slots:
     void namesAndWhichAddUp() {
         const auto& names = kernel_feature_names();
-        QCOMPARE(names.size(), std::size_t{15 + 12 + 3 + 3});
+        QCOMPARE(names.size(), std::size_t{15 + 12 + 3 + 3 + 2});
         QCOMPARE(names.front(), std::string("macs"));
         QCOMPARE(names[15], std::string("nodes_convolutions"));
         QCOMPARE(names[26], std::string("nodes_other_ops"));
-        QCOMPARE(names.back(), std::string("transpose_axes"));
+        QCOMPARE(names.back(), std::string("decode_weight_bytes"));
         for (const char* additive : {"macs", "flops", "bytes_in", "weight_bytes", "fused_elements",
                                      "launches", "nodes_activations"})
             QVERIFY2(is_additive_feature(additive), additive);
         for (const char* rate :
              {"channels_in", "channels_out", "kernel_area", "stride", "groups", "gemm_m", "gemm_n",
-              "gemm_k", "second_input", "transpose_block", "transpose_axes"})
+              "gemm_k", "second_input", "transpose_block", "transpose_axes", "decode_kv_bytes",
+              "decode_weight_bytes"})
             QVERIFY2(!is_additive_feature(rate), rate);
+    }
+
+    // A decode step's kernels see the bytes of the key/value caches its inputs carry and of the
+    // weights it reads (an embedding only gathered from left out); a prefill's and a CNN's see 0.
+    void decodeStepsSeeTheirCachesAndWeights() {
+        OnnxBuilder b;
+        b.input("input_ids", {-1, -1}, onnx::TensorProto::INT64);
+        b.input("past_key_values.0.key", {-1, 2, -1, 8});
+        const auto name_dims = [&](int input, const std::vector<const char*>& names) {
+            auto* shape = b.graph().mutable_input(input)->mutable_type()->mutable_tensor_type()
+                              ->mutable_shape();
+            for (std::size_t d = 0; d < names.size(); ++d)
+                if (names[d])
+                    shape->mutable_dim(static_cast<int>(d))->set_dim_param(names[d]);
+        };
+        name_dims(0, {"batch_size", "sequence_length"});
+        name_dims(1, {"batch_size", nullptr, "past_sequence_length", nullptr});
+        b.initializer("embed", {100, 16});
+        b.initializer("w", {16, 16});
+        b.node("Gather", {"embed", "input_ids"}, {"e"}, "embed");
+        b.node("MatMul", {"e", "w"}, {"logits"}, "head");
+        b.node("Identity", {"past_key_values.0.key"}, {"present.0.key"}, "keep");
+        b.output("logits");
+        b.output("present.0.key");
+        // At a decode step after `cached` tokens (0: a prefill of 8).
+        const auto at = [&](std::int64_t cached, const char* feature) {
+            graph::LoadOptions options;
+            if (cached > 0)
+                options.dims.decode = cached;
+            else
+                options.dims.prefill = 8;
+            const auto model = graph::load_model_from_bytes(b.bytes(), "decoder.onnx", options);
+            return kernel_features(model, kernel_of(model, {1}))[column(feature)];
+        };
+        QCOMPARE(at(32, "decode_kv_bytes"), 2.0 * 32 * 8 * 4);
+        QCOMPARE(at(32, "decode_weight_bytes"), 16.0 * 16 * 4);
+        QCOMPARE(at(64, "decode_kv_bytes"), 2.0 * 64 * 8 * 4);
+        QCOMPARE(at(0, "decode_kv_bytes"), 0.0);
+        QCOMPARE(at(0, "decode_weight_bytes"), 0.0);
+        const auto cnn = conv_relu(3, 1, 1);
+        const auto f = kernel_features(cnn, kernel_of(cnn, {0}));
+        QCOMPARE(f[column("decode_kv_bytes")], 0.0);
+        QCOMPARE(f[column("decode_weight_bytes")], 0.0);
     }
 
     void aFusedConvolutionByHand() {
