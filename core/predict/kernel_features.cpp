@@ -173,11 +173,10 @@ double decode_weight_bytes(const graph::Model& model) {
     for (const auto& t : model.tensors) {
         if (t.kind != graph::Tensor::Kind::Initializer || t.bytes() <= 0)
             continue;
-        const bool gathered = !t.consumers.empty() &&
-                              std::all_of(t.consumers.begin(), t.consumers.end(), [&](int n) {
-                                  return model.nodes[static_cast<std::size_t>(n)].op.starts_with(
-                                      "Gather");
-                              });
+        const bool gathered =
+            !t.consumers.empty() && std::all_of(t.consumers.begin(), t.consumers.end(), [&](int n) {
+                return model.nodes[static_cast<std::size_t>(n)].op.starts_with("Gather");
+            });
         if (!gathered)
             bytes += static_cast<double>(t.bytes());
     }

@@ -174,13 +174,12 @@ private slots:
         o.clock = [&] { return profiler.clock; };
         o.data_file = dir.filePath("data.json").toStdString();
         std::vector<std::string> lines;
-        const TaskControl control(
-            [&](const TaskProgress& report) {
-                lines.emplace_back(report.stage);
-                // The data is written before the kinds are scored: a failure there loses none.
-                if (report.stage.starts_with("scoring"))
-                    QVERIFY(std::filesystem::exists(o.data_file));
-            });
+        const TaskControl control([&](const TaskProgress& report) {
+            lines.emplace_back(report.stage);
+            // The data is written before the kinds are scored: a failure there loses none.
+            if (report.stage.starts_with("scoring"))
+                QVERIFY(std::filesystem::exists(o.data_file));
+        });
         o.control = &control;
         const auto r = calibration::calibrate(profiler, o);
         QCOMPARE(profile::load_measured_dataset(o.data_file).runs.size(), r.data.runs.size());

@@ -65,10 +65,9 @@ private slots:
         for (const char* additive : {"macs", "flops", "bytes_in", "weight_bytes", "fused_elements",
                                      "launches", "nodes_activations"})
             QVERIFY2(is_additive_feature(additive), additive);
-        for (const char* rate :
-             {"channels_in", "channels_out", "kernel_area", "stride", "groups", "gemm_m", "gemm_n",
-              "gemm_k", "second_input", "transpose_block", "transpose_axes", "decode_kv_bytes",
-              "decode_weight_bytes"})
+        for (const char* rate : {"channels_in", "channels_out", "kernel_area", "stride", "groups",
+                                 "gemm_m", "gemm_n", "gemm_k", "second_input", "transpose_block",
+                                 "transpose_axes", "decode_kv_bytes", "decode_weight_bytes"})
             QVERIFY2(!is_additive_feature(rate), rate);
     }
 
@@ -79,7 +78,10 @@ private slots:
         b.input("input_ids", {-1, -1}, onnx::TensorProto::INT64);
         b.input("past_key_values.0.key", {-1, 2, -1, 8});
         const auto name_dims = [&](int input, const std::vector<const char*>& names) {
-            auto* shape = b.graph().mutable_input(input)->mutable_type()->mutable_tensor_type()
+            auto* shape = b.graph()
+                              .mutable_input(input)
+                              ->mutable_type()
+                              ->mutable_tensor_type()
                               ->mutable_shape();
             for (std::size_t d = 0; d < names.size(); ++d)
                 if (names[d])
