@@ -199,6 +199,44 @@ private:
     FILE* from_node_ = nullptr;
 };
 
+// The plain session timed end to end by measure_rounds: its warm-ups at once (a decoder's until
+// its outputs came to kWarmOutputBytes), and each round's runs back to back, as a loop of
+// inferences runs them (ort_session.mjs): between runs answered one by one, a decode step after
+// 4,096 tokens took 7.6 ms where a loop took 8.3-8.9.
+profile::MeasuredRounds time_plain_session(NodeSession& session,
+                                           const profile::ProfileOptions& options, bool decoder) {
+    const TaskControl rounds_control(options.control, [&](const TaskProgress& p) {
+        report_progress(options.control, {p.fraction, "ort: " + std::string(p.stage), p.lasting});
+    });
+    profile::ProfileOptions rounds = options;
+    rounds.control = &rounds_control;
+    bool warmed = false;
+    std::vector<double> round;
+    std::size_t next = 0;
+    return profile::measure_rounds(rounds, [&](int timed) {
+        if (timed < 0) {
+            if (!warmed) {
+                const auto warm =
+                    session.ask("warm " + std::to_string(options.warmups), "warm it up");
+                if (decoder)
+                    report_line(options.control,
+                                "ort: warmed up with " + std::to_string(warm.value("runs", 0)) +
+                                    " runs, until their outputs came to " +
+                                    std::to_string(kWarmOutputBytes / 1000000) + " MB");
+                warmed = true;
+            }
+            return 0.0;
+        }
+        if (next == round.size()) {
+            round = session.ask("run " + std::to_string(options.repeats), "run it")
+                        .at("ms")
+                        .get<std::vector<double>>();
+            next = 0;
+        }
+        return round.at(next++);
+    });
+}
+
 class OrtProfiler final : public profile::Profiler {
 public:
     std::string runtime() const override {
@@ -249,39 +287,7 @@ public:
 
         // The plain session timed end to end in rounds until steady, then the profiled one run
         // as many times (after the same warm-ups) for its kernels.
-        const TaskControl rounds_control(options.control, [&](const TaskProgress& p) {
-            report_progress(options.control,
-                            {p.fraction, "ort: " + std::string(p.stage), p.lasting});
-        });
-        profile::ProfileOptions rounds = options;
-        rounds.control = &rounds_control;
-        // Warm-ups at once, and each round's runs back to back, as a loop of inferences runs
-        // them (ort_session.mjs): between runs answered one by one, a decode step after 4,096
-        // tokens took 7.6 ms where a loop took 8.3-8.9.
-        bool warmed = false;
-        std::vector<double> round;
-        std::size_t next = 0;
-        const auto measured = profile::measure_rounds(rounds, [&](int timed) {
-            if (timed < 0) {
-                if (!warmed) {
-                    const auto warm =
-                        session.ask("warm " + std::to_string(options.warmups), "warm it up");
-                    if (decoder)
-                        say("warmed up with " + std::to_string(warm.value("runs", 0)) +
-                            " runs, until their outputs came to " +
-                            std::to_string(kWarmOutputBytes / 1000000) + " MB");
-                    warmed = true;
-                }
-                return 0.0;
-            }
-            if (next == round.size()) {
-                round = session.ask("run " + std::to_string(options.repeats), "run it")
-                            .at("ms")
-                            .get<std::vector<double>>();
-                next = 0;
-            }
-            return round.at(next++);
-        });
+        const auto measured = time_plain_session(session, options, decoder);
         const int profiled_runs = options.warmups + static_cast<int>(measured.e2e_ms.size());
         for (int i = 0; i < profiled_runs; ++i)
             session.ask("profile", "profile it");

@@ -129,7 +129,7 @@ private slots:
                 }).find("| /kind | no regressor plugin named 'nope'") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) {
                     d["classes"]["*"]["model"]["weights"] = {1, 2};
-                }).find("| /classes/*/model/weights | expected 33 numbers") != std::string::npos);
+                }).find("| /classes/*/model/weights | expected 35 numbers") != std::string::npos);
         QVERIFY(load_with([](nlohmann::json& d) {
                     d["overhead_ms"] = -1;
                 }).find("| /overhead_ms | expected a number >= 0 (ms), found -1") !=
