@@ -3,20 +3,21 @@
 // and one with ONNX Runtime's profiling on, whose trace gives the kernels (profiling adds time
 // around every kernel, which end-to-end times must not carry). Never both at once: a session that
 // has run keeps its intra-op threads spinning, which at 2 threads on 2 cores doubled the other
-// session's times, so the first "profile" releases the plain session and creates the profiled
-// one. argv[2] is a JSON object: {"modules": folder holding node_modules/onnxruntime-node,
-// "model", "threads", "inputs": [{"name", "dims", "dtype", "fill", "value"}], "profile_prefix",
-// "optimized"}, each input filled as core/graph/input_feeds.hpp says: "uniform" in [0, 1),
+// session's times, so "start-profile" releases the plain session and creates the profiled one,
+// which then warms up as the plain one did. argv[2] is a JSON object: {"modules": folder holding
+// node_modules/onnxruntime-node, "model", "threads", "inputs": [{"name", "dims", "dtype", "fill",
+// "value"}], "profile_prefix", "optimized", "warm_output_bytes"}, each input filled as core/graph/input_feeds.hpp says: "uniform" in [0, 1),
 // "constant" (every element value), "ids" in [0, value), "positions" value, value + 1, ... along
 // the last dim.
 // Both run at ONNX Runtime's EXTENDED optimisation level, sequentially; the profiled one saves
 // its optimised graph. Every answer is one JSON line:
 //   start          -> {"ready": true, "version": "1.30.0"} or {"error": "..."}
-//   "warm N"       -> {"runs", "output_bytes"}: untimed inferences of the plain session, N and
-//                     then more until their outputs have totalled config.warm_output_bytes (for
-//                     at most 10 s)
+//   "warm N"       -> {"runs", "output_bytes"}: untimed inferences of the current session (the
+//                     plain one, or the profiled one once started), N and then more until their
+//                     outputs have totalled config.warm_output_bytes (for at most 10 s)
 //   "run N"        -> {"ms": [wall-clock time of each of N inferences of the plain session, run
 //                     back to back as a loop of inferences runs them]}
+//   "start-profile" -> {"ready": true}: the plain session released, the profiled one created
 //   "profile"      -> {"ms": the same for one inference of the profiled session}; no "run" after
 //   "end"          -> {"profile": the trace file}; then the process exits
 // Why warm up by output bytes: onnxruntime-node copies every output into a new JavaScript array,
@@ -86,11 +87,12 @@ for await (const line of lines) {
   try {
     const [command, count] = line.split(' ');
     const n = Number(count);
-    if (command === 'warm' && plain && Number.isInteger(n) && n >= 0) {
+    const current = session ?? plain;
+    if (command === 'warm' && current && Number.isInteger(n) && n >= 0) {
       const until = performance.now() + 10000;
       let runs = 0, outputBytes = 0;
       while (runs < n || (outputBytes < (config.warm_output_bytes ?? 0) && performance.now() < until)) {
-        const outputs = await plain.run(feeds);
+        const outputs = await current.run(feeds);
         for (const name of Object.keys(outputs)) outputBytes += outputs[name].data.byteLength;
         ++runs;
       }
@@ -103,17 +105,17 @@ for await (const line of lines) {
         ms.push(performance.now() - start);
       }
       answer({ ms });
-    } else if (line === 'profile') {
-      if (!session) {
-        if (plain) await plain.release();
-        plain = null;
-        session = await ort.InferenceSession.create(config.model, {
-          ...options,
-          enableProfiling: true,
-          profileFilePrefix: config.profile_prefix,
-          optimizedModelFilePath: config.optimized,
-        });
-      }
+    } else if (line === 'start-profile' && !session) {
+      if (plain) await plain.release();
+      plain = null;
+      session = await ort.InferenceSession.create(config.model, {
+        ...options,
+        enableProfiling: true,
+        profileFilePrefix: config.profile_prefix,
+        optimizedModelFilePath: config.optimized,
+      });
+      answer({ ready: true });
+    } else if (line === 'profile' && session) {
       const start = performance.now();
       await session.run(feeds);
       answer({ ms: performance.now() - start });
