@@ -100,8 +100,9 @@ PoolNetwork pool_network(std::string name, std::string family, const fs::path& s
     n.source = source;
     n.model = std::make_shared<graph::Model>(std::move(model));
     n.kernels = fusion::detect_kernels(*n.model, method);
+    const auto step = predict::decode_step_bytes(*n.model);
     for (const auto& kernel : n.kernels.kernels)
-        n.features.push_back(predict::kernel_features(*n.model, kernel));
+        n.features.push_back(predict::kernel_features(*n.model, kernel, step));
     n.nominal_ms = nominal_ms(n);
     return n;
 }

@@ -142,47 +142,6 @@ double transpose_axes(const graph::Model& model, const graph::Node& anchor) {
     return std::max(runs, 1);
 }
 
-// What a decode step streams through the caches beside a kernel's own data (both 0 for any
-// other run): the key/value caches its inputs carry, and the weights it reads, as stored (a table
-// only gathered from, an embedding, gives one row per token and is left out). A weight is read
-// once a step, so whether it is still cached at the next one depends on both against the caches.
-// The kernels of a decode step run slower the longer the context, their own work unchanged: an
-// int4 decoder's MatMulNBits took 0.74-0.9 of their mean time after 100-300 cached tokens and
-// 1.2-1.5 after 4,000-8,000 (one thread, a 32 MiB L3).
-double decode_kv_bytes(const graph::Model& model) {
-    if (graph::bound_role(model, graph::DimRole::CachedTokens).value_or(0) <= 0)
-        return 0;
-    double bytes = 0;
-    for (const int i : model.inputs) {
-        const auto& t = model.tensors[static_cast<std::size_t>(i)];
-        if (!t.shape || t.bytes() <= 0)
-            continue;
-        for (const auto& role : graph::input_dim_roles(t.name, t.shape->size()))
-            if (role == graph::DimRole::CachedTokens) {
-                bytes += static_cast<double>(t.bytes());
-                break;
-            }
-    }
-    return bytes;
-}
-
-double decode_weight_bytes(const graph::Model& model) {
-    if (graph::bound_role(model, graph::DimRole::CachedTokens).value_or(0) <= 0)
-        return 0;
-    double bytes = 0;
-    for (const auto& t : model.tensors) {
-        if (t.kind != graph::Tensor::Kind::Initializer || t.bytes() <= 0)
-            continue;
-        const bool gathered =
-            !t.consumers.empty() && std::all_of(t.consumers.begin(), t.consumers.end(), [&](int n) {
-                return model.nodes[static_cast<std::size_t>(n)].op.starts_with("Gather");
-            });
-        if (!gathered)
-            bytes += static_cast<double>(t.bytes());
-    }
-    return bytes;
-}
-
 } // namespace
 
 const std::vector<std::string>& kernel_feature_names() {
@@ -234,7 +193,44 @@ int kernel_anchor(const graph::Model& model, const fusion::Kernel& kernel) {
     return anchor;
 }
 
+// A weight is read once a step, so whether it is still cached at the next one depends on the
+// weights and the key/value caches together against the caches. The kernels of a decode step run
+// slower the longer the context, their own work unchanged: an int4 decoder's MatMulNBits took
+// 0.74-0.9 of their mean time after 100-300 cached tokens and 1.2-1.5 after 4,000-8,000 (one
+// thread, a 32 MiB L3).
+DecodeStepBytes decode_step_bytes(const graph::Model& model) {
+    DecodeStepBytes step;
+    if (graph::bound_role(model, graph::DimRole::CachedTokens).value_or(0) <= 0)
+        return step;
+    for (const int i : model.inputs) {
+        const auto& t = model.tensors[static_cast<std::size_t>(i)];
+        if (!t.shape || t.bytes() <= 0)
+            continue;
+        for (const auto& role : graph::input_dim_roles(t.name, t.shape->size()))
+            if (role == graph::DimRole::CachedTokens) {
+                step.kv += static_cast<double>(t.bytes());
+                break;
+            }
+    }
+    for (const auto& t : model.tensors) {
+        if (t.kind != graph::Tensor::Kind::Initializer || t.bytes() <= 0)
+            continue;
+        const bool gathered =
+            !t.consumers.empty() && std::all_of(t.consumers.begin(), t.consumers.end(), [&](int n) {
+                return model.nodes[static_cast<std::size_t>(n)].op.starts_with("Gather");
+            });
+        if (!gathered)
+            step.weights += static_cast<double>(t.bytes());
+    }
+    return step;
+}
+
 std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel) {
+    return kernel_features(model, kernel, decode_step_bytes(model));
+}
+
+std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel,
+                                    const DecodeStepBytes& step) {
     const int anchor_index = kernel_anchor(model, kernel);
     const auto& anchor = model.nodes[static_cast<std::size_t>(anchor_index)];
     ConvShape conv;
@@ -273,8 +269,8 @@ std::vector<double> kernel_features(const graph::Model& model, const fusion::Ker
     features.push_back(anchor.inputs.size() > 1 ? elements(model, anchor.inputs[1]) : 0);
     features.push_back(transpose_block(model, anchor));
     features.push_back(transpose_axes(model, anchor));
-    features.push_back(decode_kv_bytes(model));
-    features.push_back(decode_weight_bytes(model));
+    features.push_back(step.kv);
+    features.push_back(step.weights);
     return features;
 }
 

@@ -18,6 +18,18 @@ const std::vector<std::string>& kernel_feature_names();
 // how fast the work goes (channels, kernel area, stride, groups). Linear models read only these.
 bool is_additive_feature(const std::string& name);
 
+// What a decode step streams through the caches beside each of its kernels, the same for every
+// kernel of the model (the features decode_kv_bytes and decode_weight_bytes; both 0 for any run
+// that is no decode step): computed once per model by callers that walk its kernels.
+struct DecodeStepBytes {
+    double kv = 0;      // the key/value caches its inputs carry
+    double weights = 0; // the weights it reads, as stored (a table only gathered from left out)
+};
+DecodeStepBytes decode_step_bytes(const graph::Model& model);
+
+std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel,
+                                    const DecodeStepBytes& step);
+// The same, the step's bytes computed for this one kernel.
 std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel);
 
 // The kernel's member that defines its work: the one with the most MACs, else the one whose

@@ -108,9 +108,10 @@ std::vector<KernelCandidate> kernel_candidates(const std::string& model_name,
                                                const fusion::KernelGraph& kernels) {
     std::vector<KernelCandidate> out;
     out.reserve(kernels.kernels.size());
+    const auto step = decode_step_bytes(model);
     for (const auto& kernel : kernels.kernels)
-        out.push_back(
-            {model_name, kernel.name, cost_class(model, kernel), kernel_features(model, kernel)});
+        out.push_back({model_name, kernel.name, cost_class(model, kernel),
+                       kernel_features(model, kernel, step)});
     return out;
 }
 

@@ -92,8 +92,9 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
     const auto count = kernels.kernels.size();
     std::vector<std::vector<double>> features(count);
     std::vector<std::string> classes(count);
+    const auto step = decode_step_bytes(model);
     for (std::size_t k = 0; k < count; ++k) {
-        features[k] = kernel_features(model, kernels.kernels[k]);
+        features[k] = kernel_features(model, kernels.kernels[k], step);
         classes[k] = cost_class(model, kernels.kernels[k]);
     }
     ModelLatency out;

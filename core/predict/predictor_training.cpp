@@ -76,14 +76,15 @@ RunData prepare_run(const graph::Model& model, const profile::MeasuredRun& run) 
     for (const auto& k : run.kernels)
         if (k.us && *k.us > 0)
             d.launched_us.emplace_back(k.name, *k.us);
+    const auto step = decode_step_bytes(model);
     for (std::size_t k = 0; k < measured.kernels.kernels.size(); ++k) {
         const auto& us = measured.us[k];
         if (!us || *us <= 0)
             continue;
         // Per launch, as predictions are (predict_model multiplies by the launches).
         const auto& kernel = measured.kernels.kernels[k];
-        d.samples.push_back(
-            {cost_class(model, kernel), kernel_features(model, kernel), *us / kernel.launches});
+        d.samples.push_back({cost_class(model, kernel), kernel_features(model, kernel, step),
+                             *us / kernel.launches});
     }
     return d;
 }
@@ -287,8 +288,9 @@ const std::vector<std::string>& summed_feature_names() {
 std::vector<double> summed_kernel_features(const graph::Model& model,
                                            const fusion::KernelGraph& kernels) {
     std::vector<double> sum(summed_feature_names().size(), 0.0);
+    const auto step = decode_step_bytes(model);
     for (const auto& k : kernels.kernels) {
-        const auto f = kernel_features(model, k);
+        const auto f = kernel_features(model, k, step);
         for (std::size_t j = 0; j < f.size(); ++j)
             sum[j] += f[j];
         sum.back() += k.launches;
