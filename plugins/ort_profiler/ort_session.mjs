@@ -6,9 +6,9 @@
 // session's times, so "start-profile" releases the plain session and creates the profiled one,
 // which then warms up as the plain one did. argv[2] is a JSON object: {"modules": folder holding
 // node_modules/onnxruntime-node, "model", "threads", "inputs": [{"name", "dims", "dtype", "fill",
-// "value"}], "profile_prefix", "optimized", "warm_output_bytes"}, each input filled as core/graph/input_feeds.hpp says: "uniform" in [0, 1),
-// "constant" (every element value), "ids" in [0, value), "positions" value, value + 1, ... along
-// the last dim.
+// "value"}], "profile_prefix", "optimized", "warm_output_bytes"}, each input filled as
+// core/graph/input_feeds.hpp says: "uniform" in [0, 1), "constant" (every element value), "ids"
+// in [0, value), "positions" value, value + 1, ... along the last dim.
 // Both run at ONNX Runtime's EXTENDED optimisation level, sequentially; the profiled one saves
 // its optimised graph. Every answer is one JSON line:
 //   start          -> {"ready": true, "version": "1.30.0"} or {"error": "..."}
