@@ -10,14 +10,34 @@
 
 namespace cleave {
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {
+namespace {
+
+// A new empty file beside `path` (its name in `pattern`), open; InputError naming `path` when the
+// folder is missing or not writable.
+int create_temporary_beside(const std::filesystem::path& path, std::string& pattern) {
     const auto folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
-    std::string pattern = (folder / ("." + path.filename().string() + ".XXXXXX")).string();
+    pattern = (folder / ("." + path.filename().string() + ".XXXXXX")).string();
     const int fd = ::mkstemp(pattern.data());
     if (fd < 0)
         throw InputError(path.string(), "",
                          std::string("cannot create a file in this folder (") +
                              std::strerror(errno) + ")");
+    return fd;
+}
+
+} // namespace
+
+void check_file_can_be_written(const std::filesystem::path& path) {
+    std::string pattern;
+    const int fd = create_temporary_beside(path, pattern);
+    ::close(fd);
+    ::unlink(pattern.c_str());
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view contents) {
+    const auto folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::string pattern;
+    const int fd = create_temporary_beside(path, pattern);
     auto fail = [&](const char* what) {
         const std::string reason = std::strerror(errno);
         ::close(fd);

@@ -3,6 +3,7 @@
 // hierarchical as in AutoDiCE's DSE; progress on stderr, the front and the hypervolume per
 // generation as JSON. Runs in cleave-dse, the one program that links pagmo2 (dse_launcher.cpp).
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/device/cluster.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/front_output.hpp"
@@ -224,6 +225,8 @@ int run_dse(const DseOptions& options) {
     // Settings first, so bad flags are refused before any model is read.
     const auto settings = settings_of(options);
     dse::check_settings(settings);
+    if (!options.out.empty())
+        check_file_can_be_written(options.out);
     if (!options.measure.empty() && options.measure != "mpi")
         throw InputError("", "--measure", "mpi, not '" + options.measure + "'");
     if (!options.measure.empty() && settings.levels != 2)

@@ -3,6 +3,7 @@
 // runs: per budget, a predictor trained on the chosen kernels alone (one sample each, its median
 // time), scored on every other kernel of the runs and end to end on every run.
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/predict/profiled_kernels.hpp"
 #include "output.hpp"
@@ -51,6 +52,8 @@ Spread spread(const std::vector<Score>& scores, double Score::*field) {
 }
 
 int run_evaluate_sampling(const EvaluateSamplingOptions& options) {
+    if (!options.out.empty())
+        check_file_can_be_written(options.out);
     const auto method = fusion::find_fusion_method(options.rules);
     const auto loaded =
         load_predictor_runs(options.data, options.models, run_selection(options.device));

@@ -1,6 +1,7 @@
 // cleave fuse-train: trains the learned fusion classifier on a runtime's measured fusion
 // decisions and writes the model file that `--rules learned:FILE` reads.
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/fusion/fusion_score.hpp"
 #include "core/fusion/fusion_training.hpp"
 #include "core/input_error.hpp"
@@ -29,6 +30,7 @@ struct FuseTrainOptions {
 };
 
 int run_fuse_train(FuseTrainOptions options) {
+    check_file_can_be_written(options.out);
     profile::RunModels run_models(options.models, false);
     std::vector<profile::MeasuredDataset> datasets;
     for (const auto& file : options.data)

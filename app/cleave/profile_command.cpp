@@ -1,6 +1,7 @@
 // cleave profile: measures a model on this machine through a profiler plugin, end to end and
 // per kernel with the runtime's fusion, and adds the run to a measured dataset file.
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "core/profile/host_processor.hpp"
@@ -29,6 +30,7 @@ std::string quoted_or_none(const std::string& text) {
 }
 
 int run_profile(ProfileCommandOptions options) {
+    check_file_can_be_written(options.out); // before minutes of measuring
     const plugin::PluginRegistry registry;
     const auto profiler = registry.create<profile::Profiler>(options.backend, "--backend");
     profile::MeasuredDataset data;

@@ -1,6 +1,7 @@
 // cleave sample-kernels: which kernels of some models to profile first on a new device, chosen
 // by KMeans over their features (core/predict/kernel_sampling.hpp, CDMPP Alg. 1).
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
@@ -44,6 +45,8 @@ std::vector<std::filesystem::path> model_files(const std::vector<std::string>& p
 }
 
 int run_sample_kernels(const SampleKernelsOptions& options) {
+    if (!options.out.empty())
+        check_file_can_be_written(options.out);
     const auto method = fusion::find_fusion_method(options.rules);
     std::vector<predict::KernelCandidate> candidates;
     const auto files = model_files(options.models);

@@ -1,5 +1,6 @@
 // cleave train: a latency predictor for one device from measured runs (docs/predictors.md).
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/kernel_features.hpp"
 #include "output.hpp"
@@ -23,6 +24,7 @@ struct TrainOptions {
 };
 
 int run_train(TrainOptions& options) {
+    check_file_can_be_written(options.out);
     options.training.device = options.device;
     predict::make_regressor(options.training.kind, "--kind"); // a missing plugin fails first
     const auto loaded =

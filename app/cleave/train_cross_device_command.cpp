@@ -2,6 +2,7 @@
 // cross_device_base.hpp) from the kernels of several measured devices; `cleave train --kind
 // cross-device` and `cleave calibrate` adapt it to a device from that device's own kernels.
 #include "commands.hpp"
+#include "core/atomic_file.hpp"
 #include "core/predict/cross_device_base.hpp"
 #include "measured_devices.hpp"
 #include "output.hpp"
@@ -22,6 +23,7 @@ struct TrainCrossDeviceOptions {
 };
 
 int run_train_cross_device(const TrainCrossDeviceOptions& options) {
+    check_file_can_be_written(options.out);
     predict::make_regressor(options.training.kind, "--kind"); // a missing plugin fails first
     const auto loaded = load_measured_devices(options.data, options.models);
     std::vector<predict::CrossDeviceDevice> devices;

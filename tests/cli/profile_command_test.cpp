@@ -149,6 +149,18 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("x.json")));
     }
 
+    // Where --out cannot be written is found before any measuring, not after it.
+    void anOutputFolderThatCannotBeWrittenExitsTwoBeforeMeasuring() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("missing/x.json");
+        const Run run = profile("squeezenet1_1", "1x3x224x224", out);
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(
+            run.err.contains(("cleave: " + out + ": cannot create a file in this folder").toUtf8()),
+            run.err.constData());
+        QVERIFY2(!run.err.contains("round"), run.err.constData());
+    }
+
     void fileThatIsNotAModelExitsTwo() {
         QTemporaryDir dir;
         const QString bad = dir.filePath("bad.onnx");

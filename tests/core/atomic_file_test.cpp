@@ -1,4 +1,4 @@
-// Writing a user's file never leaves it half-written.
+// Writing a user's file never leaves it half-written, and checking first leaves no trace.
 #include "core/atomic_file.hpp"
 #include "core/input_error.hpp"
 
@@ -37,6 +37,22 @@ private slots:
     void missingFolderIsAnInputError() {
         QVERIFY_THROWS_EXCEPTION(cleave::InputError, cleave::write_file_atomically(
                                                          "/nonexistent-folder/out.json", "{}"));
+        QVERIFY_THROWS_EXCEPTION(cleave::InputError,
+                                 cleave::check_file_can_be_written("/nonexistent-folder/out.json"));
+    }
+
+    // The check before the work leaves the folder as it was, an existing file included.
+    void checkingAFolderLeavesNothingBehind() {
+        QTemporaryDir dir;
+        const auto path = dir.filePath("out.json").toStdString();
+        cleave::check_file_can_be_written(path);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
+        cleave::write_file_atomically(path, "kept");
+        cleave::check_file_can_be_written(path);
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("kept"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 1);
     }
 };
 
