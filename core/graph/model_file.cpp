@@ -47,9 +47,9 @@ std::set<fs::path> external_data_entries(const OnnxSource& source) {
     for (const auto& t : source.proto.graph().initializer()) {
         if (t.data_location() != onnx::TensorProto::EXTERNAL)
             continue;
-        for (const auto& entry : t.external_data())
-            if (entry.key() == "location")
-                entries.insert(*fs::path(entry.value()).lexically_normal().begin());
+        const auto location = external_data(t, "", "").location;
+        if (!location.empty())
+            entries.insert(*fs::path(location).lexically_normal().begin());
     }
     return entries;
 }

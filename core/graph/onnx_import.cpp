@@ -307,23 +307,7 @@ private:
 
     void check_external_data(const OnnxSource& source, const TensorProto& t,
                              const std::string& place, std::int64_t need) {
-        std::string location;
-        std::int64_t offset = 0;
-        std::int64_t length = -1;
-        for (const auto& entry : t.external_data()) {
-            try {
-                if (entry.key() == "location")
-                    location = entry.value();
-                else if (entry.key() == "offset")
-                    offset = std::stoll(entry.value());
-                else if (entry.key() == "length")
-                    length = std::stoll(entry.value());
-            } catch (const std::exception&) {
-                throw InputError(file_, place,
-                                 "external_data " + in_quotes(entry.key()) + " is " +
-                                     in_quotes(entry.value()) + "; expected a whole number");
-            }
-        }
+        const auto [location, offset, length] = external_data(t, file_, place);
         if (location.empty())
             throw InputError(file_, place, "external data without a location");
         if (source.folder.empty())

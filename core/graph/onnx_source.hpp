@@ -5,10 +5,12 @@
 #include "mapped_file.hpp"
 #include "weight_payloads.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <google/protobuf/arena.h>
 #include <memory>
 #include <onnx/onnx_pb.h>
+#include <string>
 
 namespace cleave::graph {
 
@@ -25,5 +27,16 @@ public:
     // mapped file); empty for typed fields and external data.
     std::span<const std::uint8_t> raw_initializer(int index) const;
 };
+
+// Where a tensor stored as external data keeps its bytes: its external_data entries "location",
+// "offset" and "length" (-1 when left to the dims). Throws InputError(file, place, ...) on an
+// offset or length that is not a whole number.
+struct ExternalData {
+    std::string location;
+    std::int64_t offset = 0;
+    std::int64_t length = -1;
+};
+ExternalData external_data(const onnx::TensorProto& tensor, const std::string& file,
+                           const std::string& place);
 
 } // namespace cleave::graph

@@ -380,16 +380,8 @@ private:
     };
     ExternalRange external_range(int i) const {
         const onnx::TensorProto& t = graph_.initializer(i);
-        ExternalRange r;
-        r.length = -1;
-        for (const auto& entry : t.external_data()) {
-            if (entry.key() == "location")
-                r.file = source_.folder / entry.value();
-            else if (entry.key() == "offset")
-                r.offset = std::stoll(entry.value());
-            else if (entry.key() == "length")
-                r.length = std::stoll(entry.value());
-        }
+        const auto data = external_data(t, model_.file, "initializer " + t.name());
+        ExternalRange r{source_.folder / data.location, data.offset, data.length};
         if (r.length < 0) { // the dims' bytes, as the importer checked them
             std::int64_t elements = 1;
             for (const auto d : t.dims())
