@@ -1,12 +1,16 @@
 #include "this_machine.hpp"
 
+#include "core/atomic_file.hpp"
 #include "pe_key.hpp"
+#include "user_library.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sched.h>
 #include <set>
@@ -277,6 +281,52 @@ std::string derive_peak(ProcessingElement& cpu, const MachineFacts& facts,
     return counted;
 }
 
+// The bandwidth kept for this CPU model and CPU set, else measured with every CPU and kept
+// (written atomically; a file that cannot be read or written is measured over, never an error:
+// the bandwidth is then measured each time).
+void measured_memory(MachineFacts& facts) {
+    const std::string model = field(facts.cpuinfo, "model name") + field(facts.cpuinfo, "Model");
+    const nlohmann::json key{{"cpu", model}, {"cpus", facts.cpus}};
+    std::filesystem::path file;
+    if (user_library_known()) {
+        file = user_data_folder() / "this-machine.json";
+        try {
+            std::ifstream in(file);
+            const auto kept = nlohmann::json::parse(in);
+            if (kept.at("cpu") == key.at("cpu") && kept.at("cpus") == key.at("cpus")) {
+                MemoryProbe probe;
+                probe.gbs = kept.at("memory_bandwidth_gbs").get<double>();
+                probe.threads = kept.at("threads").get<int>();
+                probe.bytes = kept.at("bytes").get<std::size_t>();
+                probe.passes = kept.at("passes").get<int>();
+                if (probe.gbs > 0 && probe.threads > 0 && probe.passes > 0) {
+                    facts.memory = probe;
+                    facts.memory_file = file.string();
+                    return;
+                }
+            }
+        } catch (const std::exception&) {
+            // none kept, or not ours to trust: measured again below
+        }
+    }
+    facts.memory =
+        probe_memory_bandwidth(static_cast<int>(std::max<std::size_t>(1, facts.cpus.size())));
+    if (file.empty())
+        return;
+    nlohmann::json kept = key;
+    kept["memory_bandwidth_gbs"] = facts.memory->gbs;
+    kept["threads"] = facts.memory->threads;
+    kept["bytes"] = facts.memory->bytes;
+    kept["passes"] = facts.memory->passes;
+    try {
+        std::filesystem::create_directories(file.parent_path());
+        write_file_atomically(file, kept.dump(1) + "\n");
+        facts.memory_file = file.string();
+    } catch (const std::exception&) {
+        // a read-only home: measured each time
+    }
+}
+
 } // namespace
 
 DeviceSpec this_machine(const MachineFacts& facts) {
@@ -302,14 +352,31 @@ DeviceSpec this_machine(const MachineFacts& facts) {
             cpu.core_ids[i] = static_cast<int>(i);
     cpu.cores = static_cast<int>(cpu.core_ids.size());
     const std::string counted = derive_peak(cpu, facts, allowed);
-    const auto bandwidth = assumed_bandwidth(cpu.arch);
-    cpu.memory_bandwidth_gbs = bandwidth.gbs;
-    cpu.source = "detected: /proc/cpuinfo, sysfs cpufreq and the CPUs this process may use; "
-                 "memory bandwidth assumed (note)";
-    cpu.note = counted + ". Memory bandwidth " + shown(bandwidth.gbs) +
-               " GB/s is assumed, not detected: Linux does not report the memory's speed or "
-               "channels to a process; " +
-               bandwidth.why + ". A device file with this machine's own figures can stand for it.";
+    if (facts.memory && facts.memory->gbs > 0) {
+        const auto& probe = *facts.memory;
+        cpu.memory_bandwidth_gbs = std::round(probe.gbs * 10) / 10;
+        cpu.source = "detected: /proc/cpuinfo, sysfs cpufreq and the CPUs this process may use; "
+                     "memory bandwidth measured (note)";
+        cpu.note = counted + ". Memory bandwidth " + shown(*cpu.memory_bandwidth_gbs) +
+                   " GB/s is measured: " + std::to_string(probe.threads) + " thread" +
+                   (probe.threads == 1 ? "" : "s") + " each summing their share of " +
+                   std::to_string(probe.bytes >> 20) + " MiB, the best of " +
+                   std::to_string(probe.passes) + " passes" +
+                   (facts.memory_file.empty()
+                        ? ""
+                        : " (kept in " + facts.memory_file + "; delete it to measure again)") +
+                   ".";
+    } else {
+        const auto bandwidth = assumed_bandwidth(cpu.arch);
+        cpu.memory_bandwidth_gbs = bandwidth.gbs;
+        cpu.source = "detected: /proc/cpuinfo, sysfs cpufreq and the CPUs this process may use; "
+                     "memory bandwidth assumed (note)";
+        cpu.note = counted + ". Memory bandwidth " + shown(bandwidth.gbs) +
+                   " GB/s is assumed, not detected: Linux does not report the memory's speed or "
+                   "channels to a process; " +
+                   bandwidth.why +
+                   ". A device file with this machine's own figures can stand for it.";
+    }
 
     DeviceSpec device;
     device.id = kThisMachine;
@@ -352,6 +419,7 @@ DeviceSpec detect_this_machine() {
         if (const double value = std::strtod(khz.c_str(), nullptr); value > 0)
             facts.max_freq_khz[cpu] = value;
     }
+    measured_memory(facts);
     return this_machine(facts);
 }
 

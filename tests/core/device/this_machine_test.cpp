@@ -1,10 +1,15 @@
 // `this-machine` is described from what Linux reports: the CPU model, the CPUs this process may
 // use and the memory; its fp32 peak is derived from the cores, clocks and SIMD flags Linux
-// reports, and its memory bandwidth is an assumption it says it is.
+// reports, and its memory bandwidth is measured once per CPU model and CPU set and kept in the
+// user library (without a measurement, an assumption it says it is).
 #include "core/device/device_library.hpp"
 #include "core/device/pe_key.hpp"
 #include "core/device/this_machine.hpp"
 
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <sched.h>
 #include <stdexcept>
@@ -282,6 +287,67 @@ private slots:
         QVERIFY(!d.memory->bandwidth_gbs); // the device's memory holds only what was detected
         facts.machine = "aarch64";
         QCOMPARE(*this_machine(facts).processing_elements[0].memory_bandwidth_gbs, 25.6);
+    }
+
+    void aMeasuredBandwidthIsUsedAndSaysHow() {
+        MachineFacts facts;
+        facts.machine = "x86_64";
+        facts.cpus = {0, 1};
+        facts.memory = cleave::device::MemoryProbe{18.34, 2, std::size_t{256} << 20, 3};
+        facts.memory_file = "/home/me/.local/share/cleave/this-machine.json";
+        const auto& cpu = this_machine(facts).processing_elements[0];
+        QCOMPARE(*cpu.memory_bandwidth_gbs, 18.3);
+        QVERIFY2(cpu.note.find("Memory bandwidth 18.3 GB/s is measured: 2 threads each summing "
+                               "their share of 256 MiB, the best of 3 passes (kept in "
+                               "/home/me/.local/share/cleave/this-machine.json") !=
+                     std::string::npos,
+                 cpu.note.c_str());
+        QVERIFY(cpu.source.find("memory bandwidth measured") != std::string::npos);
+    }
+
+    // A small buffer still gives a positive bandwidth, with what was measured recorded.
+    void theProbeReadsItsBuffer() {
+        for (const int threads : {1, 2}) {
+            const auto probe = cleave::device::probe_memory_bandwidth(threads, 8 << 20, 2);
+            QVERIFY2(probe.gbs > 0.1 && probe.gbs < 10000, qPrintable(QString::number(probe.gbs)));
+            QCOMPARE(probe.threads, threads);
+            QCOMPARE(probe.bytes, std::size_t{8} << 20);
+            QCOMPARE(probe.passes, 2);
+        }
+    }
+
+    // Detection measures once and keeps the figure in the user library; a kept figure is read
+    // back, and a kept file that is not one is measured over.
+    void detectionKeepsItsMeasurementInTheUserLibrary() {
+        QTemporaryDir data;
+        const QByteArray previous = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", data.path().toUtf8());
+        const QString file = data.filePath("cleave/this-machine.json");
+        const auto first = cleave::device::detect_this_machine();
+        QVERIFY(QFile::exists(file));
+        QVERIFY(first.processing_elements[0].note.find("is measured") != std::string::npos);
+
+        QFile kept(file);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(kept.readAll()).object();
+        kept.close();
+        doc["memory_bandwidth_gbs"] = 1234.5;
+        QVERIFY(kept.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        kept.write(QJsonDocument(doc).toJson());
+        kept.close();
+        QCOMPARE(*cleave::device::detect_this_machine().processing_elements[0].memory_bandwidth_gbs,
+                 1234.5);
+
+        QVERIFY(kept.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        kept.write("{\"cpu\": 3");
+        kept.close();
+        const auto again = cleave::device::detect_this_machine();
+        QVERIFY(*again.processing_elements[0].memory_bandwidth_gbs != 1234.5);
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QVERIFY(
+            QJsonDocument::fromJson(kept.readAll()).object()["memory_bandwidth_gbs"].toDouble() >
+            0);
+        qputenv("XDG_DATA_HOME", previous);
     }
 
     void writtenDeviceReadsBackWithItsDerivedPeak() {
