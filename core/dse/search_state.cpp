@@ -58,7 +58,11 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
     reader.expect_object(json, "", "a DSE state");
     if (reader.whole_number(json, "", "version", false, 0, most) != 1)
         reader.fail("/version", "expected 1");
+    reader.only_known(json, "", {"version", "settings", "view", "result"});
     const auto& settings = *reader.object(json, "", "settings", true, "the search's settings");
+    reader.only_known(
+        settings, "/settings",
+        {"encoding", "population", "generations", "stages", "levels", "seed", "latency"});
     const auto encoding = reader.string(settings, "/settings", "encoding", true, "spe or naive");
     if (encoding != "spe" && encoding != "naive")
         reader.fail("/settings/encoding", "expected spe or naive");
@@ -79,6 +83,9 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
     if (result->is_null())
         return state;
     reader.expect_object(*result, "/result", "the search's result or null");
+    reader.only_known(*result, "/result",
+                      {"kernels", "cluster", "objectives", "evaluations", "budget", "cancelled",
+                       "front", "evaluated", "hypervolume"});
     if (!target || !target->cluster)
         reader.fail("", "expected a model and cluster open");
     const auto& cluster = *target->cluster;

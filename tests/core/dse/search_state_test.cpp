@@ -110,6 +110,23 @@ private slots:
         broken["settings"].erase("seed");
         QVERIFY(error_of(broken, &no_h3).starts_with("DSE state: "));
     }
+
+    // A misspelt field is named, not silently left at its default.
+    void anUnknownFieldIsRefusedWhereItIs() {
+        const dse::SearchStateTarget four{&cluster_, 4, {}};
+        auto json = dse::search_state_json(saved(), &cluster_);
+        json["settings"]["generation"] = 9;
+        QVERIFY2(error_of(json, &four)
+                     .starts_with("DSE state: /settings/generation: unknown field; "
+                                  "expected one of encoding, population"),
+                 error_of(json, &four).c_str());
+        json = dse::search_state_json(saved(), &cluster_);
+        json["results"] = nullptr;
+        QVERIFY(error_of(json, &four).starts_with("DSE state: /results: unknown field"));
+        json = dse::search_state_json(saved(), &cluster_);
+        json["result"]["budjet"] = 3;
+        QVERIFY(error_of(json, &four).starts_with("DSE state: /result/budjet: unknown field"));
+    }
 };
 
 QTEST_GUILESS_MAIN(SearchStateTest)
