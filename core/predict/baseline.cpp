@@ -2,6 +2,9 @@
 
 #include "core/json_reader.hpp"
 
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -26,16 +29,83 @@ NominalRoofline NominalRoofline::of(const std::vector<std::string>& names) {
     return b;
 }
 
+void NominalRoofline::fit(const std::vector<std::string>& names, const std::vector<double>& x,
+                          const std::vector<double>& y, std::size_t min_rows) {
+    laws.clear();
+    const std::size_t columns = names.size();
+    const std::size_t rows = columns ? x.size() / columns : 0;
+    for (std::size_t column = 0; column < columns; ++column) {
+        if (!names[column].starts_with("class=") || !names[column].ends_with("/gemv"))
+            continue;
+        std::vector<std::size_t> members;
+        for (std::size_t i = 0; i < rows; ++i)
+            if (y[i] > 0 && x[i * columns + column] > 0)
+                members.push_back(i);
+        if (members.size() < min_rows)
+            continue;
+        // Weighted least squares on each subset of the three parts, the best non-negative one.
+        Eigen::MatrixXd a(static_cast<Eigen::Index>(members.size()), 3);
+        Eigen::VectorXd b(static_cast<Eigen::Index>(members.size()));
+        for (std::size_t k = 0; k < members.size(); ++k) {
+            const double* row = &x[members[k] * columns];
+            double moved = 0;
+            for (const int j : bytes)
+                moved += row[j];
+            const auto r = static_cast<Eigen::Index>(k);
+            a.row(r) << 1.0, macs >= 0 ? row[macs] : 0.0, moved;
+            a.row(r) /= y[members[k]];
+            b(r) = 1.0; // (y - law) / y
+        }
+        double best = std::numeric_limits<double>::infinity();
+        Eigen::Vector3d chosen = Eigen::Vector3d::Zero();
+        for (int subset = 1; subset < 8; ++subset) {
+            std::vector<Eigen::Index> used;
+            for (Eigen::Index p = 0; p < 3; ++p)
+                if (subset & (1 << p))
+                    used.push_back(p);
+            Eigen::MatrixXd part(a.rows(), static_cast<Eigen::Index>(used.size()));
+            for (std::size_t u = 0; u < used.size(); ++u)
+                part.col(static_cast<Eigen::Index>(u)) = a.col(used[u]);
+            const Eigen::VectorXd theta = part.colPivHouseholderQr().solve(b);
+            if ((theta.array() < 0).any() || !theta.allFinite())
+                continue;
+            const double loss = (part * theta - b).squaredNorm();
+            if (loss < best) {
+                best = loss;
+                chosen.setZero();
+                for (std::size_t u = 0; u < used.size(); ++u)
+                    chosen(used[u]) = theta(static_cast<Eigen::Index>(u));
+            }
+        }
+        if (!std::isfinite(best) || chosen.isZero())
+            continue;
+        laws.push_back({static_cast<int>(column), chosen(0), chosen(1), chosen(2)});
+    }
+}
+
 double NominalRoofline::us(const double* row) const {
     double moved = 0;
     for (const int j : bytes)
         moved += row[j];
-    return kLaunchUs + (macs >= 0 ? row[macs] / kMacsPerUs : 0) + moved / kBytesPerUs;
+    const double work = macs >= 0 ? row[macs] : 0;
+    for (const auto& law : laws)
+        if (row[law.column] > 0) {
+            const double t = law.launch_us + work * law.us_per_mac + moved * law.us_per_byte;
+            if (t > 0)
+                return t;
+        }
+    return kLaunchUs + work / kMacsPerUs + moved / kBytesPerUs;
 }
 
 void NominalRoofline::write(nlohmann::json& doc) const {
     doc["baseline_macs"] = macs;
     doc["baseline_bytes"] = bytes;
+    if (laws.empty())
+        return;
+    auto list = nlohmann::json::array();
+    for (const auto& law : laws)
+        list.push_back({law.column, law.launch_us, law.us_per_mac, law.us_per_byte});
+    doc["baseline_laws"] = list;
 }
 
 NominalRoofline NominalRoofline::read(const nlohmann::json& doc, std::size_t feature_count) {
@@ -48,6 +118,25 @@ NominalRoofline NominalRoofline::read(const nlohmann::json& doc, std::size_t fea
     for (std::size_t j = 0; j < columns->size(); ++j)
         b.bytes.push_back(
             reader.whole_number_at((*columns)[j], child_pointer("/baseline_bytes", j), 0, last));
+    if (const auto* laws = reader.array(doc, "", "baseline_laws", false,
+                                        "an array of [column, launch, per MAC, per byte]")) {
+        for (std::size_t k = 0; k < laws->size(); ++k) {
+            const std::string at = child_pointer("/baseline_laws", k);
+            const auto& entry = (*laws)[k];
+            if (!entry.is_array() || entry.size() != 4)
+                reader.fail(at, "expected [column, launch, per MAC, per byte]");
+            ClassLaw law;
+            law.column = reader.whole_number_at(entry[0], child_pointer(at, 0), 0, last);
+            double* parts[] = {&law.launch_us, &law.us_per_mac, &law.us_per_byte};
+            for (std::size_t p = 0; p < 3; ++p) {
+                const auto& v = entry[p + 1];
+                if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
+                    reader.fail(child_pointer(at, p + 1), "expected a number >= 0");
+                *parts[p] = v.get<double>();
+            }
+            b.laws.push_back(law);
+        }
+    }
     return b;
 }
 

@@ -285,7 +285,10 @@ std::string cost_class(const graph::Model& model, const fusion::Kernel& kernel) 
             return anchor.op + "/grouped";
         return anchor.op + (c.kernel_area == 1 ? "/1x1" : "/kxk");
     }
-    if (category == fusion::kCategoryMatrixProduct) {
+    // ONNX Runtime's contrib products too: a decode step's 4-bit products and its attention over
+    // the cache have one query row, and read every weight or cached key and value for it.
+    if (category == fusion::kCategoryMatrixProduct || anchor.op == "MatMulNBits" ||
+        anchor.op == "GroupQueryAttention" || anchor.op == "MultiHeadAttention") {
         // A product with one row (batch-1 classifier heads) is bound by reading the weights.
         const int out = first(anchor.outputs);
         const auto r = rank(model, out);

@@ -80,6 +80,7 @@ public:
         std::vector<float> x(samples.x.begin(), samples.x.end());
         std::vector<float> label;
         baseline_ = predict::NominalRoofline::of(samples.feature_names);
+        baseline_.fit(samples.feature_names, samples.x, samples.y);
         for (std::size_t i = 0; i < samples.rows; ++i) {
             const double y = samples.y[i];
             if (!(y > 0))

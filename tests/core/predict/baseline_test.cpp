@@ -1,9 +1,11 @@
 // The nominal roofline learned regressors predict a ratio to: a 2 us launch, MACs at 50 GMAC/s
-// and bytes at 10 GB/s over the columns that name them, written into a model's JSON and read back.
+// and bytes at 10 GB/s over the columns that name them, written into a model's JSON and read back;
+// and the laws fitted for the classes whose products have one row, which replace it for their rows.
 #include "core/input_error.hpp"
 #include "core/predict/baseline.hpp"
 
 #include <QtTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 using namespace cleave;
@@ -51,6 +53,40 @@ private slots:
         QCOMPARE(none.macs, -1);
     }
 
+    // Rows of a "/gemv" class that follow 3 us + 20 ps a MAC + 70 ps a byte give that law back;
+    // other rows keep the nominal roofline, and so does a class with too few rows.
+    void aVectorClassGetsItsOwnLaw() {
+        const std::vector<std::string> names{"macs", "bytes_in", "class=GroupQueryAttention/gemv",
+                                             "class=MatMul/gemm", "class=Gemm/gemv"};
+        std::vector<double> x, y;
+        for (int i = 1; i <= 30; ++i) {
+            const double macs = 1e5 * i, moved = 4e4 * ((i * 7) % 13 + 1);
+            x.insert(x.end(), {macs, moved, 1, 0, 0});
+            y.push_back(3 + macs * 20e-6 + moved * 70e-6);
+            x.insert(x.end(), {macs, moved, 0, 1, 0}); // a gemm class: no law of its own
+            y.push_back(1);
+        }
+        x.insert(x.end(), {1e6, 1e4, 0, 0, 1}); // one row of a gemv class: too few for a law
+        y.push_back(50);
+        auto b = NominalRoofline::of(names);
+        b.fit(names, x, y);
+        QCOMPARE(b.laws.size(), std::size_t{1});
+        QCOMPARE(b.laws[0].column, 2);
+        QVERIFY(std::abs(b.laws[0].launch_us - 3) < 1e-6);
+        QVERIFY(std::abs(b.laws[0].us_per_mac - 20e-6) < 1e-12);
+        QVERIFY(std::abs(b.laws[0].us_per_byte - 70e-6) < 1e-12);
+        const double gqa[] = {2e6, 1e6, 1, 0, 0};
+        QVERIFY(std::abs(b.us(gqa) - (3 + 40 + 70)) < 1e-6);
+        const double gemm[] = {5e6, 1e5, 0, 1, 0};
+        QCOMPARE(b.us(gemm), 2.0 + 100 + 10);
+
+        nlohmann::json doc;
+        b.write(doc);
+        const auto read = NominalRoofline::read(doc, names.size());
+        QCOMPARE(read.laws.size(), std::size_t{1});
+        QCOMPARE(read.us(gqa), b.us(gqa));
+    }
+
     void columnsBeyondTheRowAreRefused() {
         const auto place_of = [](const std::string& text) {
             try {
@@ -68,6 +104,17 @@ private slots:
                  std::string("/baseline_bytes/0"));
         QCOMPARE(place_of(R"({"baseline_macs": 0})"),
                  std::string("/")); // missing: named at its object
+        QCOMPARE(
+            place_of(
+                R"({"baseline_macs": 0, "baseline_bytes": [], "baseline_laws": [[9, 1, 0, 0]]})"),
+            std::string("/baseline_laws/0/0"));
+        QCOMPARE(
+            place_of(
+                R"({"baseline_macs": 0, "baseline_bytes": [], "baseline_laws": [[1, -1, 0, 0]]})"),
+            std::string("/baseline_laws/0/1"));
+        QCOMPARE(
+            place_of(R"({"baseline_macs": 0, "baseline_bytes": [], "baseline_laws": [[1, 2]]})"),
+            std::string("/baseline_laws/0"));
     }
 };
 

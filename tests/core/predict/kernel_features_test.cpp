@@ -1,12 +1,14 @@
 // What a latency predictor sees of a kernel: the feature names and which of them add up, every
 // feature of a fused convolution worked out by hand, the anchor a kernel is costed by, its cost
 // class, a Transpose's reordered axes, and what a decode step streams beside each kernel.
+#include "../graph/genai_decoder.hpp"
 #include "../graph/onnx_builder.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/predict/kernel_features.hpp"
 
 #include <QtTest>
+#include <set>
 
 using namespace cleave;
 using namespace cleave::predict;
@@ -220,6 +222,28 @@ private slots:
         QCOMPARE(cost_class(head, kernel_of(head, {1})), std::string("Softmax"));
         QCOMPARE(cost_type("Conv/depthwise"), std::string("Conv"));
         QCOMPARE(cost_type("Softmax"), std::string("Softmax"));
+    }
+
+    // A decode step's 4-bit products and attention have one query row, as a classifier head
+    // does: their classes say so, and a prefill's do not.
+    void contribProductsAreVectorsAtADecodeStep() {
+        const std::string bytes = cleave::test::GenAiDecoder::build().SerializeAsString();
+        const auto classes = [&](bool decode) {
+            graph::LoadOptions options;
+            (decode ? options.dims.decode : options.dims.prefill) = 64;
+            const auto model =
+                graph::load_model_from_bytes({bytes.begin(), bytes.end()}, "decoder.onnx", options);
+            std::set<std::string> seen;
+            for (std::size_t n = 0; n < model.nodes.size(); ++n)
+                if (model.nodes[n].op == "MatMulNBits" ||
+                    model.nodes[n].op == "GroupQueryAttention")
+                    seen.insert(cost_class(model, kernel_of(model, {static_cast<int>(n)})));
+            return seen;
+        };
+        QCOMPARE(classes(true),
+                 (std::set<std::string>{"GroupQueryAttention/gemv", "MatMulNBits/gemv"}));
+        QCOMPARE(classes(false),
+                 (std::set<std::string>{"GroupQueryAttention/gemm", "MatMulNBits/gemm"}));
     }
 
     // transpose_axes counts the runs of axes a Transpose reorders, unit dims left out: MaxViT's
