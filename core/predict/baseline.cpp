@@ -1,10 +1,10 @@
 #include "baseline.hpp"
 
 #include "core/json_reader.hpp"
+#include "nonnegative_least_squares.hpp"
 
 #include <Eigen/Dense>
 #include <cmath>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -43,58 +43,42 @@ void NominalRoofline::fit(const std::vector<std::string>& names, const std::vect
                 members.push_back(i);
         if (members.size() < min_rows)
             continue;
-        // Weighted least squares on each subset of the three parts, the best non-negative one.
+        // Relative error: each row divided by its time; each column scaled to at most 1, so that
+        // the solver's sweeps see parts of like size.
         Eigen::MatrixXd a(static_cast<Eigen::Index>(members.size()), 3);
-        Eigen::VectorXd b(static_cast<Eigen::Index>(members.size()));
         for (std::size_t k = 0; k < members.size(); ++k) {
             const double* row = &x[members[k] * columns];
-            double moved = 0;
-            for (const int j : bytes)
-                moved += row[j];
-            const auto r = static_cast<Eigen::Index>(k);
-            a.row(r) << 1.0, macs >= 0 ? row[macs] : 0.0, moved;
-            a.row(r) /= y[members[k]];
-            b(r) = 1.0; // (y - law) / y
+            a.row(static_cast<Eigen::Index>(k)) << 1.0, macs >= 0 ? row[macs] : 0.0, moved(row);
+            a.row(static_cast<Eigen::Index>(k)) /= y[members[k]];
         }
-        double best = std::numeric_limits<double>::infinity();
-        Eigen::Vector3d chosen = Eigen::Vector3d::Zero();
-        for (int subset = 1; subset < 8; ++subset) {
-            std::vector<Eigen::Index> used;
-            for (Eigen::Index p = 0; p < 3; ++p)
-                if (subset & (1 << p))
-                    used.push_back(p);
-            Eigen::MatrixXd part(a.rows(), static_cast<Eigen::Index>(used.size()));
-            for (std::size_t u = 0; u < used.size(); ++u)
-                part.col(static_cast<Eigen::Index>(u)) = a.col(used[u]);
-            const Eigen::VectorXd theta = part.colPivHouseholderQr().solve(b);
-            if ((theta.array() < 0).any() || !theta.allFinite())
-                continue;
-            const double loss = (part * theta - b).squaredNorm();
-            if (loss < best) {
-                best = loss;
-                chosen.setZero();
-                for (std::size_t u = 0; u < used.size(); ++u)
-                    chosen(used[u]) = theta(static_cast<Eigen::Index>(u));
-            }
-        }
-        if (!std::isfinite(best) || chosen.isZero())
+        const Eigen::Vector3d scale = a.cwiseAbs().colwise().maxCoeff().cwiseMax(1e-300);
+        const Eigen::VectorXd ones = Eigen::VectorXd::Ones(a.rows());
+        const Eigen::Vector3d chosen =
+            nonnegative_least_squares(a * scale.cwiseInverse().asDiagonal(), ones, ones,
+                                      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero())
+                .cwiseQuotient(scale);
+        if (!chosen.allFinite() || chosen.isZero())
             continue;
         laws.push_back({static_cast<int>(column), chosen(0), chosen(1), chosen(2)});
     }
 }
 
-double NominalRoofline::us(const double* row) const {
-    double moved = 0;
+double NominalRoofline::moved(const double* row) const {
+    double sum = 0;
     for (const int j : bytes)
-        moved += row[j];
+        sum += row[j];
+    return sum;
+}
+
+double NominalRoofline::us(const double* row) const {
     const double work = macs >= 0 ? row[macs] : 0;
     for (const auto& law : laws)
         if (row[law.column] > 0) {
-            const double t = law.launch_us + work * law.us_per_mac + moved * law.us_per_byte;
+            const double t = law.launch_us + work * law.us_per_mac + moved(row) * law.us_per_byte;
             if (t > 0)
                 return t;
         }
-    return kLaunchUs + work / kMacsPerUs + moved / kBytesPerUs;
+    return kLaunchUs + work / kMacsPerUs + moved(row) / kBytesPerUs;
 }
 
 void NominalRoofline::write(nlohmann::json& doc) const {

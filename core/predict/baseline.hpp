@@ -37,6 +37,7 @@ struct NominalRoofline {
     void fit(const std::vector<std::string>& feature_names, const std::vector<double>& x,
              const std::vector<double>& y, std::size_t min_rows = 12);
     double us(const double* row) const;
+    double moved(const double* row) const; // the row's bytes: the sum of the `bytes` columns
 
     // As "baseline_macs", "baseline_bytes" and (where fitted) "baseline_laws" fields of a
     // regressor's JSON, and back; read throws InputError (place "/baseline_bytes/1", "expected
