@@ -1,5 +1,7 @@
 #include "kernel_graph.hpp"
 
+#include "core/graph/node_cost.hpp"
+
 #include <algorithm>
 #include <numeric>
 #include <unordered_set>
@@ -156,15 +158,17 @@ KernelGraph make_kernel_graph(const graph::Model& model, std::vector<Edge> edges
             const auto& node = model.nodes[n];
             k.macs += node.cost.macs;
             k.flops += node.cost.flops;
-            for (const int t : node.inputs) {
+            for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+                const int t = node.inputs[i];
                 if (t < 0 || !read.insert(t).second)
                     continue;
                 const auto& tensor = model.tensors[t];
-                const auto bytes = std::max<std::int64_t>(tensor.bytes(), 0);
+                // Stored whole, read perhaps in part (a rotary op's rows of its position tables).
                 if (tensor.kind == graph::Tensor::Kind::Initializer)
-                    k.weight_bytes += bytes;
+                    k.weight_bytes += std::max<std::int64_t>(tensor.bytes(), 0);
                 if (!inside.count(tensor.producer))
-                    k.bytes_in += bytes;
+                    k.bytes_in +=
+                        std::max<std::int64_t>(graph::input_bytes_read(model, node, i), 0);
             }
             for (const int t : node.outputs) {
                 if (t < 0)

@@ -29,9 +29,11 @@ struct Kernel {
     std::vector<int> nodes; // node indices, ascending (topological)
     std::int64_t macs = 0;
     std::int64_t flops = 0;
-    std::int64_t bytes_in = 0;     // tensors entering the kernel from outside it, weights included
+    // Bytes of the tensors entering the kernel from outside it, weights included, as read
+    // (graph::input_bytes_read: a rotary op reads only some rows of its position tables).
+    std::int64_t bytes_in = 0;
     std::int64_t bytes_out = 0;    // tensors leaving it (to other kernels or graph outputs)
-    std::int64_t weight_bytes = 0; // initializers read by its nodes
+    std::int64_t weight_bytes = 0; // initializers read by its nodes, as stored
     int launches = 1;              // kernels the runtime actually runs for it (HardSwish: 2 on ORT)
 };
 

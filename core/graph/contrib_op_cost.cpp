@@ -116,6 +116,28 @@ std::optional<ContribWork> contrib_op_work(const Model& model, const Node& node)
     return s.work;
 }
 
+std::optional<std::int64_t> contrib_input_bytes_read(const Model& model, const Node& node,
+                                                     std::size_t input) {
+    if (node.domain != kMicrosoftDomain)
+        return std::nullopt;
+    const bool rotary = node.op == "RotaryEmbedding" && (input == 2 || input == 3);
+    const bool attention = node.op == "GroupQueryAttention" && (input == 7 || input == 8);
+    if (!rotary && !attention)
+        return std::nullopt;
+    Shapes s(model, node);
+    const Tensor* table = s.input(input);
+    const Tensor* x = s.input(0);
+    // RotaryEmbedding's input is B x S x hidden or B x heads x S x head size; GQA's query B x S x
+    // ..
+    const int sequence_axis = rotary && s.rank(x) == 4 ? 2 : 1;
+    const auto rows = mul(s.dim(x, 0), s.dim(x, sequence_axis));
+    const auto positions = s.dim(table, 0);
+    const auto bytes = table ? table->bytes() : -1;
+    if (!s.work.complete || positions <= 0 || bytes < 0)
+        return std::nullopt;
+    return bytes / positions * std::min(rows, positions);
+}
+
 std::optional<std::int64_t> logical_weight_parameters(const Model& model, const Node& node,
                                                       std::size_t input) {
     const Tensor* t = input < node.inputs.size() && node.inputs[input] >= 0

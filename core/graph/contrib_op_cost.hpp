@@ -28,6 +28,13 @@ std::optional<ContribWork> contrib_op_work(const Model& model, const Node& node)
 std::optional<std::int64_t> logical_weight_parameters(const Model& model, const Node& node,
                                                       std::size_t input);
 
+// The bytes `node` reads of its input `input` where it reads less than the whole tensor: of the
+// cos and sin caches of RotaryEmbedding and GroupQueryAttention, tables over every position up to
+// the longest context, only the rows of the positions it rotates (batch x new tokens). nullopt
+// where the node reads the whole input.
+std::optional<std::int64_t> contrib_input_bytes_read(const Model& model, const Node& node,
+                                                     std::size_t input);
+
 // The same for an initializer across the nodes reading it: the first quantized reading's count.
 std::optional<std::int64_t> logical_initializer_parameters(const Model& model, int tensor);
 

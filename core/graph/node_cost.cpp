@@ -121,6 +121,14 @@ std::int64_t einsum_node_macs(const Node& node, Counter& c) {
 
 } // namespace
 
+std::int64_t input_bytes_read(const Model& model, const Node& node, std::size_t input) {
+    if (input >= node.inputs.size() || node.inputs[input] < 0)
+        return 0;
+    if (const auto part = contrib_input_bytes_read(model, node, input))
+        return *part;
+    return model.tensors[static_cast<std::size_t>(node.inputs[input])].bytes();
+}
+
 NodeCost node_cost(const Model& model, const Node& node) {
     Counter c(model, node);
     NodeCost cost;
@@ -166,7 +174,7 @@ NodeCost node_cost(const Model& model, const Node& node) {
         const auto* t = c.input(i);
         if (!t)
             continue;
-        const auto bytes = t->bytes();
+        const auto bytes = input_bytes_read(model, node, i);
         if (bytes < 0 && element_bits(t->dtype) > 0)
             c.elements(nullptr); // marks the cost incomplete
         cost.bytes_in += std::max<std::int64_t>(bytes, 0);

@@ -1,6 +1,8 @@
 // Kernels from fused edges: node-to-node edges in consumer order, node groups that refuse a merge
 // making a cycle or joining two parts, kernels in a topological order of the contracted graph,
-// and each kernel's costs summed over its nodes with only what crosses its edge counted as moved.
+// and each kernel's costs summed over its nodes with only what crosses its edge counted as moved
+// (and of a rotary op's position tables, only the rows it reads).
+#include "../graph/genai_decoder.hpp"
 #include "../graph/onnx_builder.hpp"
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/onnx_import.hpp"
@@ -154,6 +156,22 @@ private slots:
         QCOMPARE(g.kernels.size(), std::size_t{1});
         QCOMPARE(g.kernels[0].bytes_in, std::int64_t{128});
         QCOMPARE(g.kernels[0].bytes_out, std::int64_t{128});
+    }
+
+    void aRotaryTableIsStoredWholeAndReadInRows() {
+        OnnxBuilder b = test::GenAiDecoder::microsoft_builder();
+        b.input("x", {1, 3, 32});
+        b.input("positions", {1, 3}, onnx::TensorProto::INT64);
+        b.initializer("cos", {1024, 4});
+        b.initializer("sin", {1024, 4});
+        test::GenAiDecoder::microsoft(
+            b.node("RotaryEmbedding", {"x", "positions", "cos", "sin"}, {"y"}, "rotary"));
+        b.output("y");
+        const auto model = load(b);
+        const auto g = group_kernels(model, node_edges(model), {});
+        QCOMPARE(g.kernels.size(), std::size_t{1});
+        QCOMPARE(g.kernels[0].weight_bytes, std::int64_t{2 * 1024 * 4 * 4}); // as stored
+        QCOMPARE(g.kernels[0].bytes_in, std::int64_t{384 + 24 + 2 * 3 * 4 * 4});
     }
 
     void typesComeFromTheGivenFunction() {

@@ -66,17 +66,24 @@ private slots:
         b.input("seqlens_k", {2}, onnx::TensorProto::INT32);
         auto& total = b.initializer("total", {}, onnx::TensorProto::INT32, 4);
         total.set_raw_data(std::string("\6\0\0\0", 4));
-        auto& gqa = GenAiDecoder::microsoft(b.node(
-            "GroupQueryAttention", {"q", "k", "v", "past_key", "past_value", "seqlens_k", "total"},
-            {"y", "present_key", "present_value"}, "gqa"));
+        b.initializer("cos", {32, 4}); // rotary tables up to 32 positions
+        b.initializer("sin", {32, 4});
+        auto& gqa = GenAiDecoder::microsoft(
+            b.node("GroupQueryAttention",
+                   {"q", "k", "v", "past_key", "past_value", "seqlens_k", "total", "cos", "sin"},
+                   {"y", "present_key", "present_value"}, "gqa"));
         OnnxBuilder::set_int(gqa, "num_heads", 4);
         OnnxBuilder::set_int(gqa, "kv_num_heads", 2);
+        OnnxBuilder::set_int(gqa, "do_rotary", 1);
         b.output("y");
         const auto& cost = cost_of(load(b), "gqa");
         QCOMPARE(cost.macs, std::int64_t(2 * 2 * 4 * 1 * 6 * 8)); // 2 x B x H x S x T x HD
         QCOMPARE(cost.flops, 2 * cost.macs + 2 * 4 * 1 * 6);      // and the softmax, B x H x S x T
         QCOMPARE(cost.weight_parameters, std::int64_t(0));
         QVERIFY(cost.complete);
+        // q 256 bytes, k and v 128 each, the past 640 each, seqlens_k 8, total 4, and of each
+        // table (512 bytes) the rows of the B x S = 2 positions rotated: 32.
+        QCOMPARE(cost.bytes_in, std::int64_t(256 + 2 * 128 + 2 * 640 + 8 + 4 + 2 * 32));
     }
 
     void multiHeadAttentionCountsBothProducts() {
@@ -119,6 +126,9 @@ private slots:
         }
         QCOMPARE(cost_of(model, "rms").weight_parameters, std::int64_t(32));
         QCOMPARE(cost_of(model, "rotary").weight_parameters, std::int64_t(0)); // caches
+        // Of the 16 x 4 tables it reads the rows of its 2 x 3 positions: x 768 bytes, positions
+        // 48, cos and sin 6 x 4 x 4 each (whole, 256 each).
+        QCOMPARE(cost_of(model, "rotary").bytes_in, std::int64_t(768 + 48 + 2 * 96));
         QCOMPARE(model.weight_parameters, std::int64_t(32));
     }
 
