@@ -25,6 +25,8 @@ NominalRoofline NominalRoofline::of(const std::vector<std::string>& names) {
             b.macs = static_cast<int>(j);
         if (names[j] == "bytes_in" || names[j] == "bytes_out" || names[j] == "weight_bytes")
             b.bytes.push_back(static_cast<int>(j));
+        if (names[j] == "bytes_in" || names[j] == "bytes_out")
+            b.law_bytes.push_back(static_cast<int>(j));
     }
     return b;
 }
@@ -48,7 +50,7 @@ void NominalRoofline::fit(const std::vector<std::string>& names, const std::vect
         Eigen::MatrixXd a(static_cast<Eigen::Index>(members.size()), 3);
         for (std::size_t k = 0; k < members.size(); ++k) {
             const double* row = &x[members[k] * columns];
-            a.row(static_cast<Eigen::Index>(k)) << 1.0, macs >= 0 ? row[macs] : 0.0, moved(row);
+            a.row(static_cast<Eigen::Index>(k)) << 1.0, macs >= 0 ? row[macs] : 0.0, law_moved(row);
             a.row(static_cast<Eigen::Index>(k)) /= y[members[k]];
         }
         const Eigen::Vector3d scale = a.cwiseAbs().colwise().maxCoeff().cwiseMax(1e-300);
@@ -63,18 +65,31 @@ void NominalRoofline::fit(const std::vector<std::string>& names, const std::vect
     }
 }
 
-double NominalRoofline::moved(const double* row) const {
+namespace {
+
+double sum_of(const std::vector<int>& columns, const double* row) {
     double sum = 0;
-    for (const int j : bytes)
+    for (const int j : columns)
         sum += row[j];
     return sum;
+}
+
+} // namespace
+
+double NominalRoofline::moved(const double* row) const {
+    return sum_of(bytes, row);
+}
+
+double NominalRoofline::law_moved(const double* row) const {
+    return sum_of(law_bytes, row);
 }
 
 double NominalRoofline::us(const double* row) const {
     const double work = macs >= 0 ? row[macs] : 0;
     for (const auto& law : laws)
         if (row[law.column] > 0) {
-            const double t = law.launch_us + work * law.us_per_mac + moved(row) * law.us_per_byte;
+            const double t =
+                law.launch_us + work * law.us_per_mac + law_moved(row) * law.us_per_byte;
             if (t > 0)
                 return t;
         }
@@ -90,6 +105,7 @@ void NominalRoofline::write(nlohmann::json& doc) const {
     for (const auto& law : laws)
         list.push_back({law.column, law.launch_us, law.us_per_mac, law.us_per_byte});
     doc["baseline_laws"] = list;
+    doc["baseline_law_bytes"] = law_bytes;
 }
 
 NominalRoofline NominalRoofline::read(const nlohmann::json& doc, std::size_t feature_count) {
@@ -120,6 +136,14 @@ NominalRoofline NominalRoofline::read(const nlohmann::json& doc, std::size_t fea
             }
             b.laws.push_back(law);
         }
+    }
+    b.law_bytes = b.bytes;
+    if (const auto* law_columns =
+            reader.array(doc, "", "baseline_law_bytes", false, "an array of feature columns")) {
+        b.law_bytes.clear();
+        for (std::size_t j = 0; j < law_columns->size(); ++j)
+            b.law_bytes.push_back(reader.whole_number_at(
+                (*law_columns)[j], child_pointer("/baseline_law_bytes", j), 0, last));
     }
     return b;
 }

@@ -30,6 +30,10 @@ struct NominalRoofline {
         double launch_us = 0, us_per_mac = 0, us_per_byte = 0;
     };
     std::vector<ClassLaw> laws; // the one whose column is set applies; none: the nominal one
+    // Columns of the bytes a law counts: those read and written ("bytes_in", "bytes_out"), where
+    // a weight is read once and a rotary table only in the rows read; files whose laws were
+    // fitted before have none, and their laws count `bytes`.
+    std::vector<int> law_bytes;
 
     static NominalRoofline of(const std::vector<std::string>& feature_names);
     // Fits a law for each "class=.../gemv" column with at least `min_rows` rows: the
@@ -38,8 +42,10 @@ struct NominalRoofline {
              const std::vector<double>& y, std::size_t min_rows = 12);
     double us(const double* row) const;
     double moved(const double* row) const; // the row's bytes: the sum of the `bytes` columns
+    double law_moved(const double* row) const; // the sum of the `law_bytes` columns
 
-    // As "baseline_macs", "baseline_bytes" and (where fitted) "baseline_laws" fields of a
+    // As "baseline_macs", "baseline_bytes" and (where fitted) "baseline_laws" and
+    // "baseline_law_bytes" fields of a
     // regressor's JSON, and back; read throws InputError (place "/baseline_bytes/1", "expected
     // ...") on columns out of range or parts that are negative.
     void write(nlohmann::json& doc) const;

@@ -53,31 +53,38 @@ private slots:
         QCOMPARE(none.macs, -1);
     }
 
-    // Rows of a "/gemv" class that follow 3 us + 20 ps a MAC + 70 ps a byte give that law back;
-    // other rows keep the nominal roofline, and so does a class with too few rows.
+    // Rows of a "/gemv" class that follow 3 us + 20 ps a MAC + 70 ps a byte read or written give
+    // that law back, whatever their stored weights (a rotary table read in a few rows); other
+    // rows keep the nominal roofline, and so does a class with too few rows.
     void aVectorClassGetsItsOwnLaw() {
-        const std::vector<std::string> names{"macs", "bytes_in", "class=GroupQueryAttention/gemv",
-                                             "class=MatMul/gemm", "class=Gemm/gemv"};
+        const std::vector<std::string> names{"macs",
+                                             "bytes_in",
+                                             "weight_bytes",
+                                             "class=GroupQueryAttention/gemv",
+                                             "class=MatMul/gemm",
+                                             "class=Gemm/gemv"};
         std::vector<double> x, y;
         for (int i = 1; i <= 30; ++i) {
             const double macs = 1e5 * i, moved = 4e4 * ((i * 7) % 13 + 1);
-            x.insert(x.end(), {macs, moved, 1, 0, 0});
+            const double stored = 1e6 * ((i * 5) % 3);
+            x.insert(x.end(), {macs, moved, stored, 1, 0, 0});
             y.push_back(3 + macs * 20e-6 + moved * 70e-6);
-            x.insert(x.end(), {macs, moved, 0, 1, 0}); // a gemm class: no law of its own
+            x.insert(x.end(), {macs, moved, stored, 0, 1, 0}); // a gemm class: no law of its own
             y.push_back(1);
         }
-        x.insert(x.end(), {1e6, 1e4, 0, 0, 1}); // one row of a gemv class: too few for a law
+        x.insert(x.end(), {1e6, 1e4, 0, 0, 0, 1}); // one row of a gemv class: too few for a law
         y.push_back(50);
         auto b = NominalRoofline::of(names);
+        QCOMPARE(b.law_bytes, std::vector<int>{1});
         b.fit(names, x, y);
         QCOMPARE(b.laws.size(), std::size_t{1});
-        QCOMPARE(b.laws[0].column, 2);
+        QCOMPARE(b.laws[0].column, 3);
         QVERIFY(std::abs(b.laws[0].launch_us - 3) < 1e-6);
         QVERIFY(std::abs(b.laws[0].us_per_mac - 20e-6) < 1e-12);
         QVERIFY(std::abs(b.laws[0].us_per_byte - 70e-6) < 1e-12);
-        const double gqa[] = {2e6, 1e6, 1, 0, 0};
+        const double gqa[] = {2e6, 1e6, 4e6, 1, 0, 0};
         QVERIFY(std::abs(b.us(gqa) - (3 + 40 + 70)) < 1e-6);
-        const double gemm[] = {5e6, 1e5, 0, 1, 0};
+        const double gemm[] = {5e6, 1e5, 0, 0, 1, 0};
         QCOMPARE(b.us(gemm), 2.0 + 100 + 10);
 
         nlohmann::json doc;
@@ -85,6 +92,11 @@ private slots:
         const auto read = NominalRoofline::read(doc, names.size());
         QCOMPARE(read.laws.size(), std::size_t{1});
         QCOMPARE(read.us(gqa), b.us(gqa));
+        // Laws written before they had columns of their own counted every bytes column.
+        doc.erase("baseline_law_bytes");
+        const auto older = NominalRoofline::read(doc, names.size());
+        QCOMPARE(older.law_bytes, (std::vector<int>{1, 2}));
+        QVERIFY(std::abs(older.us(gqa) - (3 + 40 + 350)) < 1e-6);
     }
 
     void columnsBeyondTheRowAreRefused() {
@@ -115,6 +127,9 @@ private slots:
         QCOMPARE(
             place_of(R"({"baseline_macs": 0, "baseline_bytes": [], "baseline_laws": [[1, 2]]})"),
             std::string("/baseline_laws/0"));
+        QCOMPARE(place_of(R"({"baseline_macs": 0, "baseline_bytes": [], "baseline_laws": [],
+                              "baseline_law_bytes": [4]})"),
+                 std::string("/baseline_law_bytes/0"));
     }
 };
 
