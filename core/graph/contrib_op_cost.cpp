@@ -127,8 +127,8 @@ std::optional<std::int64_t> contrib_input_bytes_read(const Model& model, const N
     Shapes s(model, node);
     const Tensor* table = s.input(input);
     const Tensor* x = s.input(0);
-    // RotaryEmbedding's input is B x S x hidden or B x heads x S x head size; GQA's query B x S x
-    // ..
+    // The rows rotated: RotaryEmbedding's input is B x S x hidden or B x heads x S x head size,
+    // GroupQueryAttention's query B x S x hidden.
     const int sequence_axis = rotary && s.rank(x) == 4 ? 2 : 1;
     const auto rows = mul(s.dim(x, 0), s.dim(x, sequence_axis));
     const auto positions = s.dim(table, 0);

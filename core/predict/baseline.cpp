@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 namespace cleave::predict {
@@ -74,6 +75,19 @@ double sum_of(const std::vector<int>& columns, const double* row) {
     return sum;
 }
 
+// A list of feature columns at `key`: nullopt where it is absent and may be.
+std::optional<std::vector<int>> read_columns(const JsonReader& reader, const nlohmann::json& doc,
+                                             const char* key, bool required, int last) {
+    const auto* columns = reader.array(doc, "", key, required, "an array of feature columns");
+    if (!columns)
+        return std::nullopt;
+    std::vector<int> list;
+    for (std::size_t j = 0; j < columns->size(); ++j)
+        list.push_back(reader.whole_number_at((*columns)[j],
+                                              child_pointer(std::string("/") + key, j), 0, last));
+    return list;
+}
+
 } // namespace
 
 double NominalRoofline::moved(const double* row) const {
@@ -113,11 +127,7 @@ NominalRoofline NominalRoofline::read(const nlohmann::json& doc, std::size_t fea
     const int last = static_cast<int>(feature_count) - 1;
     NominalRoofline b;
     b.macs = reader.whole_number(doc, "", "baseline_macs", true, -1, last).value();
-    const auto* columns =
-        reader.array(doc, "", "baseline_bytes", true, "an array of feature columns");
-    for (std::size_t j = 0; j < columns->size(); ++j)
-        b.bytes.push_back(
-            reader.whole_number_at((*columns)[j], child_pointer("/baseline_bytes", j), 0, last));
+    b.bytes = *read_columns(reader, doc, "baseline_bytes", true, last);
     if (const auto* laws = reader.array(doc, "", "baseline_laws", false,
                                         "an array of [column, launch, per MAC, per byte]")) {
         for (std::size_t k = 0; k < laws->size(); ++k) {
@@ -137,14 +147,7 @@ NominalRoofline NominalRoofline::read(const nlohmann::json& doc, std::size_t fea
             b.laws.push_back(law);
         }
     }
-    b.law_bytes = b.bytes;
-    if (const auto* law_columns =
-            reader.array(doc, "", "baseline_law_bytes", false, "an array of feature columns")) {
-        b.law_bytes.clear();
-        for (std::size_t j = 0; j < law_columns->size(); ++j)
-            b.law_bytes.push_back(reader.whole_number_at(
-                (*law_columns)[j], child_pointer("/baseline_law_bytes", j), 0, last));
-    }
+    b.law_bytes = read_columns(reader, doc, "baseline_law_bytes", false, last).value_or(b.bytes);
     return b;
 }
 
