@@ -1,7 +1,9 @@
 #include "decoder_phase.hpp"
 
 #include "input_dim_binding.hpp"
+#include "onnx_source.hpp"
 
+#include <charconv>
 #include <cstdio>
 
 namespace cleave::graph {
@@ -23,6 +25,41 @@ std::string DecoderPhase::describe(double step_ms) const {
     return out;
 }
 
+std::int64_t max_context(const Model& model) {
+    if (!model.source)
+        return 0;
+    for (const auto& property : model.source->proto.metadata_props()) {
+        if (property.key() != "context_length")
+            continue;
+        const auto& text = property.value();
+        std::int64_t value = 0;
+        const auto* end = text.data() + text.size();
+        const auto [at, error] = std::from_chars(text.data(), end, value);
+        return error == std::errc() && at == end && value > 0 ? value : 0;
+    }
+    return 0;
+}
+
+std::optional<std::int64_t> cache_input_bytes(const Tensor& input, std::int64_t context,
+                                              std::optional<std::int64_t> batch) {
+    if (!input.shape)
+        return std::nullopt;
+    const auto roles = input_dim_roles(input.name, input.shape->size());
+    Tensor at_context = input;
+    bool cache = false;
+    for (std::size_t d = 0; d < roles.size() && d < at_context.shape->size(); ++d) {
+        if (roles[d] == DimRole::CachedTokens) {
+            (*at_context.shape)[d] = context;
+            cache = true;
+        } else if (roles[d] == DimRole::Batch && batch) {
+            (*at_context.shape)[d] = *batch;
+        }
+    }
+    if (!cache || at_context.bytes() < 0)
+        return std::nullopt;
+    return at_context.bytes();
+}
+
 std::optional<DecoderPhase> decoder_phase(const Model& model) {
     const auto tokens = bound_role(model, DimRole::NewTokens);
     if (!tokens)
@@ -34,23 +71,12 @@ std::optional<DecoderPhase> decoder_phase(const Model& model) {
     out.context = cached + *tokens;
     out.phase = cached == 0 ? "prefill" : "decode";
     bool has_cache = false;
-    for (const int i : model.inputs) {
-        const auto& t = model.tensors[static_cast<std::size_t>(i)];
-        if (!t.shape)
-            continue;
-        const auto roles = input_dim_roles(t.name, t.shape->size());
-        Tensor at_context = t;
-        bool cache = false;
-        for (std::size_t d = 0; d < roles.size() && d < at_context.shape->size(); ++d)
-            if (roles[d] == DimRole::CachedTokens) {
-                (*at_context.shape)[d] = out.context;
-                cache = true;
-            }
-        if (!cache || at_context.bytes() < 0)
-            continue;
-        has_cache = true;
-        out.kv_cache_bytes += at_context.bytes();
-    }
+    for (const int i : model.inputs)
+        if (const auto bytes =
+                cache_input_bytes(model.tensors[static_cast<std::size_t>(i)], out.context)) {
+            has_cache = true;
+            out.kv_cache_bytes += *bytes;
+        }
     if (!has_cache)
         return std::nullopt;
     for (const auto& t : model.tensors)

@@ -38,4 +38,14 @@ struct DecoderPhase {
 // nullopt for a model with no past key/value input or no dim bound to new tokens.
 std::optional<DecoderPhase> decoder_phase(const Model& model);
 
+// The longest context the decoder takes (its config's max_position_embeddings), from the
+// metadata property context_length as Cleave's generator writes it; 0 when not recorded or not
+// a positive count.
+std::int64_t max_context(const Model& model);
+
+// The bytes a past key/value input holds with its cached-token dims at `context` (and its batch
+// dims at `batch`, where given); nullopt for an input with no cached-token dim or an unknown shape.
+std::optional<std::int64_t> cache_input_bytes(const Tensor& input, std::int64_t context,
+                                              std::optional<std::int64_t> batch = std::nullopt);
+
 } // namespace cleave::graph
