@@ -4,7 +4,9 @@
 #include "commands.hpp"
 #include "core/autodice/mapping_file.hpp"
 #include "core/fusion/fusion_method.hpp"
+#include "core/graph/decoder_phase.hpp"
 #include "core/input_error.hpp"
+#include "core/partition/llm_memory.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/partition/replay.hpp"
@@ -33,6 +35,9 @@ struct EvaluateMappingOptions {
     bool replay = false;
     int inputs = 32;
     double interval_ms = 0;
+    // A decoder's workload (the batch is the model's bound one).
+    partition::LlmWorkload workload;
+    bool workload_given = false;
 };
 
 nlohmann::ordered_json number_or_null(double value) {
@@ -53,6 +58,8 @@ struct EvaluatedMapping {
     int bottleneck = 0;
     std::optional<partition::Replay> replay;
     std::vector<std::int64_t> peak_live;
+    std::optional<partition::LlmWorkload> workload; // a decoder's
+    partition::LlmMemory llm;
 
     const std::string& key(int pe) const { return cluster.pes[static_cast<std::size_t>(pe)].key; }
     const device::DeviceSpec& device_of(int pe) const {
@@ -92,6 +99,18 @@ EvaluatedMapping evaluate_mapping(const EvaluateMappingOptions& options) {
     if (options.replay) {
         e.replay = partition::replay(costs, assignment, {options.inputs, options.interval_ms});
         e.peak_live = partition::peak_live_bytes(costs, assignment);
+    }
+
+    if (const auto phase = graph::decoder_phase(e.model)) {
+        auto& workload = e.workload.emplace(options.workload);
+        workload.batch = phase->batch;
+        if (workload.cached_context() == 0)
+            workload.context = phase->context;
+        partition::check_workload(e.model, workload);
+        e.llm = partition::llm_memory(e.model, kernels, assignment, e.cluster, workload);
+    } else if (options.workload_given) {
+        throw InputError(e.model.file, "--context",
+                         "a decoder (a model with past key/value inputs) for a workload");
     }
 
     e.transfers = e.evaluation.transfers;
@@ -186,6 +205,69 @@ nlohmann::ordered_json replay_json(const EvaluatedMapping& e) {
             {"links", replay_links}};
 }
 
+// A decoder's figures: its phase's time (to first token, or per output token and tokens per
+// second through the pipeline) and its memory under the workload.
+nlohmann::ordered_json decoder_json(const EvaluatedMapping& e) {
+    const auto& w = *e.workload;
+    const auto part_json = [](const partition::LlmPeMemory& m) {
+        return nlohmann::ordered_json{{"weight_bytes", m.weight_bytes},
+                                      {"kv_cache_bytes", m.kv_cache_bytes},
+                                      {"kv_bytes_per_token", m.kv_bytes_per_token},
+                                      {"activation_bytes", m.activation_bytes},
+                                      {"total_bytes", m.total()}};
+    };
+    auto pes = nlohmann::ordered_json::array();
+    for (const int pe : e.used)
+        pes.push_back(
+            {{"pe", e.key(pe)}, {"memory", part_json(e.llm.pes[static_cast<std::size_t>(pe)])}});
+    auto pools = nlohmann::ordered_json::array();
+    for (const auto& pool : e.llm.pools) {
+        auto keys = nlohmann::ordered_json::array();
+        for (const int pe : pool.pes)
+            keys.push_back(e.key(pe));
+        const auto or_null = [](const std::optional<std::int64_t>& v) {
+            return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+        };
+        pools.push_back({{"host", pool.name},
+                         {"pes", keys},
+                         {"memory", part_json(pool.used)},
+                         {"capacity_bytes", or_null(pool.capacity_bytes)},
+                         {"reserve_bytes", pool.reserve_bytes},
+                         {"usable_bytes",
+                          pool.capacity_bytes
+                              ? nlohmann::ordered_json(*pool.capacity_bytes - pool.reserve_bytes)
+                              : nlohmann::ordered_json()},
+                         {"fits", pool.fits},
+                         {"largest_context", or_null(pool.largest_context)},
+                         {"summary", pool.describe()}});
+    }
+    const auto phase = graph::decoder_phase(e.model);
+    nlohmann::ordered_json out{{"workload",
+                                {{"batch", w.batch},
+                                 {"sequences", w.sequences},
+                                 {"prompt_tokens", w.prompt_tokens},
+                                 {"generated_tokens", w.generated_tokens},
+                                 {"context", w.cached_context()}}},
+                               {"phase", phase->phase},
+                               {"tokens", phase->tokens}};
+    if (phase->phase == "prefill") {
+        out["time_to_first_token_ms"] = e.evaluation.latency_ms;
+    } else {
+        out["time_per_output_token_ms"] = e.evaluation.latency_ms;
+        out["tokens_per_s"] = partition::pipelined_tokens_per_s(w, e.evaluation.latency_ms,
+                                                                e.evaluation.bottleneck_ms);
+    }
+    out["memory"] = {
+        {"fits", e.llm.fits},
+        {"binding", e.llm.binding >= 0
+                        ? nlohmann::ordered_json(
+                              e.llm.pools[static_cast<std::size_t>(e.llm.binding)].describe())
+                        : nlohmann::ordered_json()},
+        {"pes", pes},
+        {"pools", pools}};
+    return out;
+}
+
 nlohmann::ordered_json evaluation_json(const EvaluatedMapping& e,
                                        const EvaluateMappingOptions& options) {
     auto pe_list = nlohmann::ordered_json::array();
@@ -202,6 +284,8 @@ nlohmann::ordered_json evaluation_json(const EvaluatedMapping& e,
                         : nlohmann::ordered_json(options.mapping.mapping)}};
     if (e.chosen.split)
         document["points"] = e.chosen.split->points;
+    if (!e.chosen.layers.empty())
+        document["layers"] = {{"rule", options.mapping.layers_by}, {"per_pe", e.chosen.layers}};
     document["pes"] = pe_list;
     document["bottleneck_pe"] = e.key(e.bottleneck);
     document["bottleneck_ms"] = e.evaluation.bottleneck_ms;
@@ -210,6 +294,8 @@ nlohmann::ordered_json evaluation_json(const EvaluatedMapping& e,
     document["transfers"] = transfers_json(e);
     if (e.replay)
         document["replay"] = replay_json(e);
+    if (e.workload)
+        document["decoder"] = decoder_json(e);
     return document;
 }
 
@@ -223,6 +309,12 @@ void print_costs(const EvaluatedMapping& e) {
                 "transfers\n\n",
                 evaluation.throughput_per_s, e.key(e.bottleneck).c_str(), evaluation.bottleneck_ms,
                 evaluation.latency_ms, e.transfers.size());
+    if (!e.chosen.layers.empty()) {
+        std::printf("decoder layers per segment (%s):", e.chosen.source.c_str());
+        for (const int n : e.chosen.layers)
+            std::printf(" %d", n);
+        std::printf("\n\n");
+    }
     std::printf("  %-16s %7s %11s %9s %10s %14s %7s %10s\n", "PE", "kernels", "compute ms",
                 "comm ms", "time ms", "memory bytes", "of cap", "energy mJ");
     for (const int pe : e.used) {
@@ -248,6 +340,43 @@ void print_costs(const EvaluatedMapping& e) {
                         e.key(t.from_pe).c_str(), e.key(t.to_pe).c_str(), grouped(t.bytes).c_str(),
                         t.ms, e.same_host(t.from_pe, t.to_pe) ? " (same host: memory)" : "");
     }
+}
+
+// A decoder's time per token or to the first, and its memory under the workload, host by
+// host, and what binds.
+void print_decoder(const EvaluatedMapping& e) {
+    const auto& w = *e.workload;
+    const auto phase = graph::decoder_phase(e.model);
+    if (phase->phase == "prefill")
+        std::printf("\ndecoder prefill of %lld tokens: time to first token %.3f ms\n",
+                    static_cast<long long>(phase->tokens), e.evaluation.latency_ms);
+    else
+        std::printf("\ndecoder step: time per output token %.3f ms, %.2f tokens/s with %lld "
+                    "batch%s of %lld in flight\n",
+                    e.evaluation.latency_ms,
+                    partition::pipelined_tokens_per_s(w, e.evaluation.latency_ms,
+                                                      e.evaluation.bottleneck_ms),
+                    static_cast<long long>(w.sequences), w.sequences == 1 ? "" : "es",
+                    static_cast<long long>(w.batch));
+    std::printf("decoder memory at a context of %lld tokens (batch %lld, %lld in flight): %s\n",
+                static_cast<long long>(w.cached_context()), static_cast<long long>(w.batch),
+                static_cast<long long>(w.sequences), e.llm.fits ? "fits" : "DOES NOT FIT");
+    std::printf("  %-12s %14s %14s %14s %14s %14s %9s\n", "host", "weights", "KV cache",
+                "activations", "usable", "longest ctx", "fits");
+    for (const auto& pool : e.llm.pools) {
+        const std::string usable =
+            pool.capacity_bytes ? grouped(*pool.capacity_bytes - pool.reserve_bytes) : "?";
+        const std::string longest =
+            pool.largest_context ? grouped(*pool.largest_context) : std::string("-");
+        std::printf("  %-12s %14s %14s %14s %14s %14s %9s\n", pool.name.c_str(),
+                    grouped(pool.used.weight_bytes).c_str(),
+                    grouped(pool.used.kv_cache_bytes).c_str(),
+                    grouped(pool.used.activation_bytes).c_str(), usable.c_str(), longest.c_str(),
+                    pool.fits ? "yes" : "no");
+    }
+    if (e.llm.binding >= 0)
+        std::printf("  %s: %s\n", e.llm.fits ? "tightest" : "binding",
+                    e.llm.pools[static_cast<std::size_t>(e.llm.binding)].describe().c_str());
 }
 
 void print_replay(const EvaluatedMapping& e) {
@@ -287,9 +416,34 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
             return 0;
     }
     print_costs(evaluated);
+    if (evaluated.workload)
+        print_decoder(evaluated);
     if (evaluated.replay)
         print_replay(evaluated);
     return 0;
+}
+
+// A decoder's workload: its memory is reported whenever the model is a decoder.
+void add_workload_options(CLI::App& command, EvaluateMappingOptions& options) {
+    const auto option = [&](const char* flag, std::int64_t partition::LlmWorkload::*field,
+                            const char* help) {
+        command.add_option_function<std::int64_t>(
+            flag,
+            [&options, field](std::int64_t value) {
+                options.workload.*field = value;
+                options.workload_given = true;
+            },
+            help);
+    };
+    option("--context", &partition::LlmWorkload::context,
+           "A decoder's longest context, which sizes its KV cache (default: prompt + generated "
+           "tokens, else the context the model is bound at)");
+    option("--sequences", &partition::LlmWorkload::sequences,
+           "Batches of a decoder in flight at once, each with a KV cache of its own (default 1)");
+    option("--prompt-tokens", &partition::LlmWorkload::prompt_tokens,
+           "A decoder's prompt tokens per sequence");
+    option("--generate", &partition::LlmWorkload::generated_tokens,
+           "Tokens a decoder generates per sequence");
 }
 
 } // namespace
@@ -321,6 +475,7 @@ Action add_evaluate_mapping_command(CLI::App& app) {
         ->add_option("--interval-ms", options->interval_ms,
                      "Time between inputs in the replay; 0: back to back")
         ->capture_default_str();
+    add_workload_options(*command, *options);
     return [options] { return run_evaluate_mapping(*options); };
 }
 

@@ -1,6 +1,7 @@
 // The mapping options evaluate-mapping and export-autodice share: an AutoDiCE mapping.json
-// (--mapping) or split points with a PE per segment (--points, --pes), registered, checked and
-// turned into a kernel assignment in one place.
+// (--mapping), split points with a PE per segment (--points, --pes), or a decoder's layers split
+// over the PEs by a runtime's rule (--layers-by, --pes), registered, checked and turned into a
+// kernel assignment in one place.
 #pragma once
 
 #include "core/device/cluster.hpp"
@@ -19,7 +20,8 @@ struct ChosenMapping {
     // each PE's nodes fused apart (autodice::mapped_kernels).
     fusion::KernelGraph kernels;
     partition::KernelAssignment assignment;
-    std::string source;                   // the mapping.json, or "--points/--pes"
+    std::string source;                   // the mapping.json, "--points/--pes" or the rule
+    std::vector<int> layers;              // --layers-by: the decoder layers of each segment
     std::vector<std::string> cut_kernels; // one line per kernel a mapping.json cuts
 };
 
@@ -27,6 +29,7 @@ struct MappingOptions {
     std::string mapping;
     std::string points;
     std::string pes;
+    std::string layers_by; // "equal" or "memory"
 
     void add_to(CLI::App& command);
     // Exactly one of the two forms (InputError naming the flag); call before any loading.

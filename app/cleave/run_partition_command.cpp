@@ -92,7 +92,7 @@ int run_partition(const RunPartitionOptions& options) {
         auto model = graph::load_model(options.model);
         const auto method = fusion::find_fusion_method(options.rules);
         const MappingOptions mapping{
-            (std::filesystem::path(options.package) / "mapping.json").string(), "", ""};
+            (std::filesystem::path(options.package) / "mapping.json").string(), "", "", ""};
         auto chosen = mapping.resolve(model, fusion::detect_kernels(model, method), method, cluster);
         prediction.emplace(PredictionInputs{std::move(cluster), std::move(given), std::move(model),
                                             std::move(chosen.kernels),

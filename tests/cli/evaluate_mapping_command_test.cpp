@@ -37,6 +37,79 @@ class EvaluateMappingCommandTest : public QObject {
     QTemporaryDir dir_;
 
 private slots:
+    // A decoder under a workload: its memory host by host, what binds, the longest context that
+    // fits; a context beyond the model's and a workload for a CNN are refused.
+    void decoderMemoryUnderAWorkload() {
+        const QString folder = dir_.filePath("smol");
+        const Run written = run_cleave({"generate-models", "--llm", "smollm2-135m", "--precision",
+                                        "int4", "--form", "genai", "--out", folder});
+        QVERIFY2(written.exit_code == 0, written.err.constData());
+        const QString model = folder + "/smollm2-135m.onnx";
+        const QStringList mapping{
+            "evaluate-mapping", model,      "--decode", "64",    "--cluster",
+            kCluster,           "--points", "100",      "--pes", "nx01_gpu,nx02_gpu"};
+        const Run run =
+            run_cleave(mapping + QStringList{"--context", "8192", "--sequences", "2", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = json_of(run);
+        const QJsonObject decoder = root["decoder"].toObject();
+        QCOMPARE(decoder["workload"].toObject()["context"].toInt(), 8192);
+        QCOMPARE(decoder["workload"].toObject()["sequences"].toInt(), 2);
+        QCOMPARE(decoder["phase"].toString(), QString("decode"));
+        // One step through both stages and the hop; two in flight keep both stages busy.
+        QCOMPARE(decoder["time_per_output_token_ms"].toDouble(), root["latency_ms"].toDouble());
+        const double both =
+            std::min(2000 / root["latency_ms"].toDouble(), 1000 / root["bottleneck_ms"].toDouble());
+        QVERIFY(std::abs(decoder["tokens_per_s"].toDouble() - both) < 1e-9 * both);
+        const QJsonObject memory = decoder["memory"].toObject();
+        const QJsonArray pools = memory["pools"].toArray();
+        QCOMPARE(pools.size(), 2);
+        double kv = 0;
+        for (const auto& value : pools) {
+            const QJsonObject pool = value.toObject();
+            kv += pool["memory"].toObject()["kv_cache_bytes"].toDouble();
+            QVERIFY(pool["fits"].toBool());
+            QCOMPARE(pool["usable_bytes"].toDouble(),
+                     8.0 * 1024 * 1024 * 1024 - pool["reserve_bytes"].toDouble());
+            QVERIFY(pool["largest_context"].toInt() == 8192); // the model's own limit
+        }
+        // 30 layers x keys and values x 3 KV heads x 64 x 8,192 tokens x 4 bytes x 2 in flight.
+        QCOMPARE(kv, 30.0 * 2 * 3 * 64 * 8192 * 4 * 2);
+        QVERIFY(memory["fits"].toBool());
+        QVERIFY(memory["binding"].toString().contains("usable"));
+
+        const Run text =
+            run_cleave(mapping + QStringList{"--prompt-tokens", "500", "--generate", "300"});
+        QVERIFY2(text.exit_code == 0, text.err.constData());
+        QVERIFY(text.out.contains("decoder memory at a context of 800 tokens"));
+        QVERIFY(text.out.contains("time per output token"));
+
+        // The layers split as distributed-llama splits them: 15 and 15 of 30, cut at a layer.
+        const Run equal =
+            run_cleave({"evaluate-mapping", model, "--decode", "64", "--cluster", kCluster,
+                        "--layers-by", "equal", "--pes", "nx01_gpu,nx02_gpu", "--json"});
+        QVERIFY2(equal.exit_code == 0, equal.err.constData());
+        const QJsonObject layers = json_of(equal)["layers"].toObject();
+        QCOMPARE(layers["rule"].toString(), QString("equal"));
+        QCOMPARE(layers["per_pe"].toArray(), (QJsonArray{15, 15}));
+        const QJsonArray pes = json_of(equal)["pes"].toArray();
+        QCOMPARE(pes.size(), 2);
+        const Run with_points =
+            run_cleave({"evaluate-mapping", model, "--decode", "64", "--cluster", kCluster,
+                        "--layers-by", "equal", "--points", "5", "--pes", "nx01_gpu,nx02_gpu"});
+        QCOMPARE(with_points.exit_code, 2);
+        QVERIFY(with_points.err.contains("--layers-by"));
+
+        const Run beyond = run_cleave(mapping + QStringList{"--context", "9000"});
+        QCOMPARE(beyond.exit_code, 2);
+        QVERIFY(beyond.err.contains("--context: at most 8192 tokens"));
+        const Run cnn =
+            run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster, "--points", "10",
+                        "--pes", "nx01_gpu,nx02_gpu", "--context", "100"});
+        QCOMPARE(cnn.exit_code, 2);
+        QVERIFY(cnn.err.contains("a decoder"));
+    }
+
     void splitPointsGivePerPeCostsAndThroughput() {
         const Run run =
             run_cleave({"evaluate-mapping", kResnet18, "--cluster", kCluster, "--points", "10,20",
