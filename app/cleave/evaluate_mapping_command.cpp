@@ -58,7 +58,8 @@ struct EvaluatedMapping {
     int bottleneck = 0;
     std::optional<partition::Replay> replay;
     std::vector<std::int64_t> peak_live;
-    std::optional<partition::LlmWorkload> workload; // a decoder's
+    std::optional<graph::DecoderPhase> phase;       // a decoder's, as the model is bound
+    std::optional<partition::LlmWorkload> workload; // and its workload
     partition::LlmMemory llm;
 
     const std::string& key(int pe) const { return cluster.pes[static_cast<std::size_t>(pe)].key; }
@@ -101,11 +102,12 @@ EvaluatedMapping evaluate_mapping(const EvaluateMappingOptions& options) {
         e.peak_live = partition::peak_live_bytes(costs, assignment);
     }
 
-    if (const auto phase = graph::decoder_phase(e.model)) {
+    e.phase = graph::decoder_phase(e.model);
+    if (e.phase) {
         auto& workload = e.workload.emplace(options.workload);
-        workload.batch = phase->batch;
+        workload.batch = e.phase->batch;
         if (workload.cached_context() == 0)
-            workload.context = phase->context;
+            workload.context = e.phase->context;
         partition::check_workload(e.model, workload);
         e.llm = partition::llm_memory(e.model, kernels, assignment, e.cluster, workload);
     } else if (options.workload_given) {
@@ -241,7 +243,7 @@ nlohmann::ordered_json decoder_json(const EvaluatedMapping& e) {
                          {"largest_context", or_null(pool.largest_context)},
                          {"summary", pool.describe()}});
     }
-    const auto phase = graph::decoder_phase(e.model);
+    const auto& phase = e.phase;
     nlohmann::ordered_json out{{"workload",
                                 {{"batch", w.batch},
                                  {"sequences", w.sequences},
@@ -346,7 +348,7 @@ void print_costs(const EvaluatedMapping& e) {
 // host, and what binds.
 void print_decoder(const EvaluatedMapping& e) {
     const auto& w = *e.workload;
-    const auto phase = graph::decoder_phase(e.model);
+    const auto& phase = e.phase;
     if (phase->phase == "prefill")
         std::printf("\ndecoder prefill of %lld tokens: time to first token %.3f ms\n",
                     static_cast<long long>(phase->tokens), e.evaluation.latency_ms);

@@ -21,14 +21,6 @@ std::string gb(std::int64_t bytes) {
     return text;
 }
 
-// A graph output that is a layer's keys or values after the step (Optimum's and ONNX Runtime
-// GenAI's "present.N.key"): the cache, not an activation.
-bool is_cache_output(const graph::Model& model, int tensor) {
-    const auto& t = model.tensors[static_cast<std::size_t>(tensor)];
-    return t.name.starts_with("present") &&
-           std::find(model.outputs.begin(), model.outputs.end(), tensor) != model.outputs.end();
-}
-
 // Per PE, the initializers its kernels read, each once.
 void add_weights(const graph::Model& model, const fusion::KernelGraph& kernels,
                  const KernelAssignment& assignment, std::size_t pe_count, LlmMemory& out) {
@@ -92,15 +84,22 @@ void add_activations(const graph::Model& model, const fusion::KernelGraph& kerne
         std::size_t first, last;
     };
     std::vector<Span> spans;
+    // The cache: the past key/value inputs, and the graph outputs that are a layer's keys or
+    // values after the step (Optimum's and ONNX Runtime GenAI's "present.N.key").
     std::vector<bool> cache(model.tensors.size(), false);
+    std::vector<bool> graph_output(model.tensors.size(), false);
     for (const int i : model.inputs)
         cache[static_cast<std::size_t>(i)] =
             graph::cache_input_bytes(model.tensors[static_cast<std::size_t>(i)], 1).has_value();
+    for (const int o : model.outputs) {
+        graph_output[static_cast<std::size_t>(o)] = true;
+        cache[static_cast<std::size_t>(o)] =
+            model.tensors[static_cast<std::size_t>(o)].name.starts_with("present");
+    }
     for (std::size_t t = 0; t < model.tensors.size(); ++t) {
         const auto& tensor = model.tensors[t];
         const auto bytes = tensor.bytes();
-        if (tensor.kind == graph::Tensor::Kind::Initializer || bytes <= 0 || cache[t] ||
-            is_cache_output(model, static_cast<int>(t)))
+        if (tensor.kind == graph::Tensor::Kind::Initializer || bytes <= 0 || cache[t])
             continue;
         spans.clear();
         const auto touch = [&](int node) {
@@ -120,10 +119,8 @@ void add_activations(const graph::Model& model, const fusion::KernelGraph& kerne
             touch(tensor.producer);
         for (const int n : tensor.consumers)
             touch(n);
-        const bool graph_output = std::find(model.outputs.begin(), model.outputs.end(),
-                                            static_cast<int>(t)) != model.outputs.end();
         if (spans.size() == 1 && spans[0].first == spans[0].last && tensor.producer >= 0 &&
-            !graph_output)
+            !graph_output[t])
             continue; // made and read inside one kernel
         for (const auto& s : spans) {
             delta[static_cast<std::size_t>(s.pe) * row + s.first] += bytes;
