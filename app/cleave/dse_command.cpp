@@ -9,6 +9,8 @@
 #include "core/dse/front_output.hpp"
 #include "core/dse/nsga2_search.hpp"
 #include "core/input_error.hpp"
+#include "decoder_output.hpp"
+#include "dse_exact.hpp"
 #include "dse_measurement.hpp"
 #include "interrupt.hpp"
 #include "model_options.hpp"
@@ -43,6 +45,11 @@ struct DseOptions {
     int replay_inputs = 16;
     int max_pes = 0;
     bool latency = false;
+    // A decoder's exact layer plans instead of a search (dse_exact.hpp).
+    bool exact = false;
+    bool suggest_device = false;
+    partition::LlmWorkload workload;
+    bool workload_given = false;
     unsigned seed = 1;
     bool json = false;
     std::string out;
@@ -222,6 +229,12 @@ void print_front(const DseOptions& options, const dse::ExplorationInputs& inputs
 }
 
 int run_dse(const DseOptions& options) {
+    if (options.exact || options.suggest_device)
+        return run_exact_plans({options.model, options.cluster, options.predictor, options.rules,
+                                options.workload, options.suggest_device, options.json,
+                                options.out});
+    if (options.workload_given)
+        throw InputError("", "--context", "a workload with --exact or --suggest-device");
     // Settings first, so bad flags are refused before any model is read.
     const auto settings = settings_of(options);
     dse::check_settings(settings);
@@ -330,6 +343,15 @@ Action add_dse_command(CLI::App& app) {
     command->add_option("--max-pes", options->max_pes, "Search only the N fastest PEs; 0: all")
         ->capture_default_str();
     command->add_flag("--latency", options->latency, "Add the pipeline latency as an objective");
+    command->add_flag("--exact", options->exact,
+                      "A decoder: instead of a search, the exact layer plans (least time per "
+                      "token, most tokens per second) by dynamic programming over hosts, their "
+                      "order and layer ranges under memory caps, beside the equal, memory and GPU "
+                      "memory rules of distributed-llama, exo and llama.cpp");
+    command->add_flag("--suggest-device", options->suggest_device,
+                      "With --exact: rank the library's devices by the tokens per second one more "
+                      "of them would give");
+    add_workload_options(*command, options->workload, options->workload_given);
     command->add_option("--seed", options->seed, "Seed (the same seed repeats the run)")
         ->capture_default_str();
     command->add_option("--measure", options->measure,

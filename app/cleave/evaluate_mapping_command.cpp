@@ -10,6 +10,7 @@
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/partition/replay.hpp"
+#include "decoder_output.hpp"
 #include "mapping_options.hpp"
 #include "model_options.hpp"
 #include "output.hpp"
@@ -211,47 +212,9 @@ nlohmann::ordered_json replay_json(const EvaluatedMapping& e) {
 // second through the pipeline) and its memory under the workload.
 nlohmann::ordered_json decoder_json(const EvaluatedMapping& e) {
     const auto& w = *e.workload;
-    const auto part_json = [](const partition::LlmPeMemory& m) {
-        return nlohmann::ordered_json{{"weight_bytes", m.weight_bytes},
-                                      {"kv_cache_bytes", m.kv_cache_bytes},
-                                      {"kv_bytes_per_token", m.kv_bytes_per_token},
-                                      {"activation_bytes", m.activation_bytes},
-                                      {"total_bytes", m.total()}};
-    };
-    auto pes = nlohmann::ordered_json::array();
-    for (const int pe : e.used)
-        pes.push_back(
-            {{"pe", e.key(pe)}, {"memory", part_json(e.llm.pes[static_cast<std::size_t>(pe)])}});
-    auto pools = nlohmann::ordered_json::array();
-    for (const auto& pool : e.llm.pools) {
-        auto keys = nlohmann::ordered_json::array();
-        for (const int pe : pool.pes)
-            keys.push_back(e.key(pe));
-        const auto or_null = [](const std::optional<std::int64_t>& v) {
-            return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
-        };
-        pools.push_back({{"host", pool.name},
-                         {"pes", keys},
-                         {"memory", part_json(pool.used)},
-                         {"capacity_bytes", or_null(pool.capacity_bytes)},
-                         {"reserve_bytes", pool.reserve_bytes},
-                         {"usable_bytes",
-                          pool.capacity_bytes
-                              ? nlohmann::ordered_json(*pool.capacity_bytes - pool.reserve_bytes)
-                              : nlohmann::ordered_json()},
-                         {"fits", pool.fits},
-                         {"largest_context", or_null(pool.largest_context)},
-                         {"summary", pool.describe()}});
-    }
     const auto& phase = e.phase;
-    nlohmann::ordered_json out{{"workload",
-                                {{"batch", w.batch},
-                                 {"sequences", w.sequences},
-                                 {"prompt_tokens", w.prompt_tokens},
-                                 {"generated_tokens", w.generated_tokens},
-                                 {"context", w.cached_context()}}},
-                               {"phase", phase->phase},
-                               {"tokens", phase->tokens}};
+    nlohmann::ordered_json out{
+        {"workload", workload_json(w)}, {"phase", phase->phase}, {"tokens", phase->tokens}};
     if (phase->phase == "prefill") {
         out["time_to_first_token_ms"] = e.evaluation.latency_ms;
     } else {
@@ -259,14 +222,7 @@ nlohmann::ordered_json decoder_json(const EvaluatedMapping& e) {
         out["tokens_per_s"] = partition::pipelined_tokens_per_s(w, e.evaluation.latency_ms,
                                                                 e.evaluation.bottleneck_ms);
     }
-    out["memory"] = {
-        {"fits", e.llm.fits},
-        {"binding", e.llm.binding >= 0
-                        ? nlohmann::ordered_json(
-                              e.llm.pools[static_cast<std::size_t>(e.llm.binding)].describe())
-                        : nlohmann::ordered_json()},
-        {"pes", pes},
-        {"pools", pools}};
+    out["memory"] = llm_memory_json(e.llm, e.cluster, e.used);
     return out;
 }
 
@@ -363,22 +319,7 @@ void print_decoder(const EvaluatedMapping& e) {
     std::printf("decoder memory at a context of %lld tokens (batch %lld, %lld in flight): %s\n",
                 static_cast<long long>(w.cached_context()), static_cast<long long>(w.batch),
                 static_cast<long long>(w.sequences), e.llm.fits ? "fits" : "DOES NOT FIT");
-    std::printf("  %-12s %14s %14s %14s %14s %14s %9s\n", "host", "weights", "KV cache",
-                "activations", "usable", "longest ctx", "fits");
-    for (const auto& pool : e.llm.pools) {
-        const std::string usable =
-            pool.capacity_bytes ? grouped(*pool.capacity_bytes - pool.reserve_bytes) : "?";
-        const std::string longest =
-            pool.largest_context ? grouped(*pool.largest_context) : std::string("-");
-        std::printf("  %-12s %14s %14s %14s %14s %14s %9s\n", pool.name.c_str(),
-                    grouped(pool.used.weight_bytes).c_str(),
-                    grouped(pool.used.kv_cache_bytes).c_str(),
-                    grouped(pool.used.activation_bytes).c_str(), usable.c_str(), longest.c_str(),
-                    pool.fits ? "yes" : "no");
-    }
-    if (e.llm.binding >= 0)
-        std::printf("  %s: %s\n", e.llm.fits ? "tightest" : "binding",
-                    e.llm.pools[static_cast<std::size_t>(e.llm.binding)].describe().c_str());
+    print_memory_pools(e.llm, "  ");
 }
 
 void print_replay(const EvaluatedMapping& e) {
@@ -425,29 +366,6 @@ int run_evaluate_mapping(const EvaluateMappingOptions& options) {
     return 0;
 }
 
-// A decoder's workload: its memory is reported whenever the model is a decoder.
-void add_workload_options(CLI::App& command, EvaluateMappingOptions& options) {
-    const auto option = [&](const char* flag, std::int64_t partition::LlmWorkload::*field,
-                            const char* help) {
-        command.add_option_function<std::int64_t>(
-            flag,
-            [&options, field](std::int64_t value) {
-                options.workload.*field = value;
-                options.workload_given = true;
-            },
-            help);
-    };
-    option("--context", &partition::LlmWorkload::context,
-           "A decoder's longest context, which sizes its KV cache (default: prompt + generated "
-           "tokens, else the context the model is bound at)");
-    option("--sequences", &partition::LlmWorkload::sequences,
-           "Batches of a decoder in flight at once, each with a KV cache of its own (default 1)");
-    option("--prompt-tokens", &partition::LlmWorkload::prompt_tokens,
-           "A decoder's prompt tokens per sequence");
-    option("--generate", &partition::LlmWorkload::generated_tokens,
-           "Tokens a decoder generates per sequence");
-}
-
 } // namespace
 
 Action add_evaluate_mapping_command(CLI::App& app) {
@@ -477,7 +395,7 @@ Action add_evaluate_mapping_command(CLI::App& app) {
         ->add_option("--interval-ms", options->interval_ms,
                      "Time between inputs in the replay; 0: back to back")
         ->capture_default_str();
-    add_workload_options(*command, *options);
+    add_workload_options(*command, options->workload, options->workload_given);
     return [options] { return run_evaluate_mapping(*options); };
 }
 

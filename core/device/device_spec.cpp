@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -13,6 +14,13 @@
 namespace cleave::device {
 
 namespace {
+
+// 4 -> "4", 1.5 -> "1.5": a figure as a person writes it, for messages.
+std::string number_text(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
 
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -131,6 +139,8 @@ private:
                                               "max_clock_ghz",
                                               "peak_gflops",
                                               "memory_bandwidth_gbs",
+                                              "memory_gib",
+                                              "memory_reserve_gib",
                                               "caches",
                                               "busy_w",
                                               "tdp_w",
@@ -183,6 +193,17 @@ private:
             pe.peak_gflops = read_peak(*peak, child_pointer(pointer, "peak_gflops"));
         pe.memory_bandwidth_gbs =
             reader_.number(entry, pointer, "memory_bandwidth_gbs", false, "GB/s");
+        pe.memory_gib = reader_.number(entry, pointer, "memory_gib", false, "GiB");
+        pe.memory_reserve_gib =
+            reader_.number(entry, pointer, "memory_reserve_gib", false, "GiB", true);
+        if (pe.memory_reserve_gib && !pe.memory_gib)
+            reader_.fail(child_pointer(pointer, "memory_reserve_gib"),
+                         "expected it only beside memory_gib (a PE sharing the device memory has "
+                         "the device's reserve, memory.reserve_gib)");
+        if (pe.memory_reserve_gib && *pe.memory_reserve_gib >= *pe.memory_gib)
+            reader_.fail(child_pointer(pointer, "memory_reserve_gib"),
+                         "expected a reserve below memory_gib (" + number_text(*pe.memory_gib) +
+                             " GiB)");
         if (const json* caches = reader_.array(entry, pointer, "caches", false, "a list of caches"))
             for (std::size_t i = 0; i < caches->size(); ++i)
                 pe.caches.push_back(
@@ -280,14 +301,19 @@ private:
     }
 
     Memory read_memory(const json& memory, const std::string& pointer) {
-        reader_.only_known(
-            memory, pointer,
-            {"capacity_gib", "type", "bus_width_bits", "bandwidth_gbs", "source", "note"});
+        reader_.only_known(memory, pointer,
+                           {"capacity_gib", "type", "bus_width_bits", "bandwidth_gbs",
+                            "reserve_gib", "source", "note"});
         Memory m;
         m.capacity_gib = reader_.number(memory, pointer, "capacity_gib", false, "GiB");
         m.type = reader_.string(memory, pointer, "type", false);
         m.bus_width_bits = reader_.whole_number(memory, pointer, "bus_width_bits", false, 1, 65536);
         m.bandwidth_gbs = reader_.number(memory, pointer, "bandwidth_gbs", false, "GB/s");
+        m.reserve_gib = reader_.number(memory, pointer, "reserve_gib", false, "GiB", true);
+        if (m.reserve_gib && m.capacity_gib && *m.reserve_gib >= *m.capacity_gib)
+            reader_.fail(child_pointer(pointer, "reserve_gib"),
+                         "expected a reserve below capacity_gib (" + number_text(*m.capacity_gib) +
+                             " GiB)");
         m.source = reader_.string(memory, pointer, "source", true, kSource);
         m.note = reader_.string(memory, pointer, "note", false);
         return m;
@@ -396,6 +422,8 @@ ordered_json pe_json(const ProcessingElement& pe, std::vector<int>& default_ids)
         out["peak_gflops"] = rates;
     }
     put(out, "memory_bandwidth_gbs", pe.memory_bandwidth_gbs);
+    put(out, "memory_gib", pe.memory_gib);
+    put(out, "memory_reserve_gib", pe.memory_reserve_gib);
     if (!pe.caches.empty()) {
         auto caches = ordered_json::array();
         for (const auto& c : pe.caches) {
@@ -482,6 +510,7 @@ std::string device_spec_json(const DeviceSpec& device) {
         if (m->bus_width_bits)
             memory["bus_width_bits"] = *m->bus_width_bits;
         put(memory, "bandwidth_gbs", m->bandwidth_gbs);
+        put(memory, "reserve_gib", m->reserve_gib);
         put(memory, "source", m->source);
         put(memory, "note", m->note);
         out["memory"] = memory;
@@ -531,6 +560,12 @@ std::optional<std::int64_t> capacity_bytes(const DeviceSpec& device) {
     if (!device.memory || !device.memory->capacity_gib)
         return std::nullopt;
     return static_cast<std::int64_t>(*device.memory->capacity_gib * 1024.0 * 1024.0 * 1024.0);
+}
+
+std::optional<std::int64_t> own_memory_bytes(const ProcessingElement& pe) {
+    if (!pe.memory_gib)
+        return std::nullopt;
+    return static_cast<std::int64_t>(*pe.memory_gib * 1024.0 * 1024.0 * 1024.0);
 }
 
 int cpu_cores(const DeviceSpec& device) {

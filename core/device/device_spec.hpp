@@ -58,6 +58,10 @@ struct ProcessingElement {
     std::optional<double> max_clock_ghz; // highest clock, where above clock_ghz
     PeakRates peak_gflops;
     std::optional<double> memory_bandwidth_gbs; // absent: the device memory's
+    // A memory of its own (a discrete GPU's VRAM), a pool apart from the device's; absent: the PE
+    // shares the device memory (a CPU, a Jetson's GPU).
+    std::optional<double> memory_gib;
+    std::optional<double> memory_reserve_gib; // the runtime's share of it; absent: the default
     std::vector<Cache> caches;
     std::optional<double> busy_w; // drawn while it computes
     std::optional<double> tdp_w;  // the vendor's thermal design power
@@ -70,6 +74,9 @@ struct Memory {
     std::string type; // "LPDDR4x", "HBM3"
     std::optional<int> bus_width_bits;
     std::optional<double> bandwidth_gbs; // peak, GB/s
+    // What the OS and a runtime keep of it besides a model's own bytes; absent: the default
+    // (partition::runtime_reserve_bytes).
+    std::optional<double> reserve_gib;
     std::string source;
     std::string note;
 };
@@ -132,6 +139,8 @@ std::optional<double> memory_bandwidth_gbs(const DeviceSpec& device, const Proce
 int cpu_cores(const DeviceSpec& device);                   // over every CPU PE
 // The device's memory capacity in bytes (memory.capacity_gib), if its spec gives one.
 std::optional<std::int64_t> capacity_bytes(const DeviceSpec& device);
+// A PE's own memory in bytes (memory_gib), nullopt when it shares the device's.
+std::optional<std::int64_t> own_memory_bytes(const ProcessingElement& pe);
 const ProcessingElement* gpu_of(const DeviceSpec& device); // nullptr without one
 
 } // namespace cleave::device

@@ -139,6 +139,24 @@ const std::vector<LlmConfig> kRows{
               .tied_embeddings = false,
               .norm_eps = 1e-5},
 
+    // https://huggingface.co/meta-llama/Llama-3.1-70B/blob/main/config.json
+    // Gated; the 8B's architecture at 80 layers, hidden 8192, 64 heads (8 KV heads) and an
+    // intermediate size of 28672, as the Llama 3.1 model card's table gives them.
+    LlmConfig{.name = "llama-3.1-70b",
+              .hf_id = "meta-llama/Llama-3.1-70B",
+              .model_type = "llama",
+              .hidden = 8192,
+              .layers = 80,
+              .heads = 64,
+              .kv_heads = 8,
+              .head_dim = 128,
+              .intermediate = 28672,
+              .vocab = 128256,
+              .context = 131072,
+              .rope_theta = 500000,
+              .tied_embeddings = false,
+              .norm_eps = 1e-5},
+
     // https://huggingface.co/microsoft/Phi-3-mini-4k-instruct/blob/main/config.json
     // Every value cross-checked against a copy of the file quoted in public code. Fused
     // qkv_proj and gate_up_proj; no grouped heads.

@@ -23,7 +23,8 @@ std::string gb(std::int64_t bytes) {
 
 // Per PE, the initializers its kernels read, each once.
 void add_weights(const graph::Model& model, const fusion::KernelGraph& kernels,
-                 const KernelAssignment& assignment, std::size_t pe_count, LlmMemory& out) {
+                 const KernelAssignment& assignment, std::size_t pe_count,
+                 std::vector<LlmPeMemory>& out) {
     std::unordered_set<std::int64_t> seen; // tensor x PEs + PE
     for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {
         const int pe = assignment.pe_of_kernel[k];
@@ -37,7 +38,7 @@ void add_weights(const graph::Model& model, const fusion::KernelGraph& kernels,
                 const auto key =
                     static_cast<std::int64_t>(t) * static_cast<std::int64_t>(pe_count) + pe;
                 if (seen.insert(key).second)
-                    out.pes[static_cast<std::size_t>(pe)].weight_bytes += tensor.bytes();
+                    out[static_cast<std::size_t>(pe)].weight_bytes += tensor.bytes();
             }
     }
 }
@@ -57,14 +58,15 @@ std::vector<int> reading_pes(const graph::Model& model, const fusion::KernelGrap
 
 // Per PE, the keys and values of the cache inputs its kernels read, at the workload's context.
 void add_cache(const graph::Model& model, const fusion::KernelGraph& kernels,
-               const KernelAssignment& assignment, const LlmWorkload& workload, LlmMemory& out) {
+               const KernelAssignment& assignment, const LlmWorkload& workload,
+               std::vector<LlmPeMemory>& out) {
     for (const int i : model.inputs) {
         const auto& input = model.tensors[static_cast<std::size_t>(i)];
         const auto per_token = graph::cache_input_bytes(input, 1, workload.batch);
         if (!per_token)
             continue;
         for (const int pe : reading_pes(model, kernels, assignment, i)) {
-            auto& m = out.pes[static_cast<std::size_t>(pe)];
+            auto& m = out[static_cast<std::size_t>(pe)];
             m.kv_bytes_per_token += *per_token * workload.sequences;
             m.kv_cache_bytes += *per_token * workload.sequences * workload.cached_context();
         }
@@ -75,7 +77,8 @@ void add_cache(const graph::Model& model, const fusion::KernelGraph& kernels,
 // is live on a PE from its producer (or, received, its first reader there) to its last reader
 // there. Weights, the cache's keys and values and tensors inside one kernel are left out.
 void add_activations(const graph::Model& model, const fusion::KernelGraph& kernels,
-                     const KernelAssignment& assignment, std::size_t pe_count, LlmMemory& out) {
+                     const KernelAssignment& assignment, std::size_t pe_count,
+                     std::vector<LlmPeMemory>& out) {
     const std::size_t K = kernels.kernels.size();
     const std::size_t row = K + 1;
     std::vector<std::int64_t> delta(pe_count * row, 0);
@@ -133,7 +136,7 @@ void add_activations(const graph::Model& model, const fusion::KernelGraph& kerne
             live += delta[pe * row + k];
             peak = std::max(peak, live);
         }
-        out.pes[pe].activation_bytes = peak;
+        out[pe].activation_bytes = peak;
     }
 }
 
@@ -143,13 +146,13 @@ void add_pools(const graph::Model& model, const KernelAssignment& assignment,
     for (const int pe : assignment.pe_of_kernel)
         used[static_cast<std::size_t>(pe)] = true;
     std::int64_t least_room = std::numeric_limits<std::int64_t>::max();
-    for (std::size_t h = 0; h < cluster.hosts.size(); ++h) {
+    for (auto& spec : memory_pools(cluster)) {
         LlmMemoryPool pool;
-        pool.name = cluster.hosts[h].host;
-        for (std::size_t pe = 0; pe < cluster.pes.size(); ++pe)
-            if (used[pe] && cluster.pes[pe].host_index == h) {
-                pool.pes.push_back(static_cast<int>(pe));
-                const auto& m = out.pes[pe];
+        pool.name = std::move(spec.name);
+        for (const int pe : spec.pes)
+            if (used[static_cast<std::size_t>(pe)]) {
+                pool.pes.push_back(pe);
+                const auto& m = out.pes[static_cast<std::size_t>(pe)];
                 pool.used.weight_bytes += m.weight_bytes;
                 pool.used.kv_cache_bytes += m.kv_cache_bytes;
                 pool.used.kv_bytes_per_token += m.kv_bytes_per_token;
@@ -157,9 +160,9 @@ void add_pools(const graph::Model& model, const KernelAssignment& assignment,
             }
         if (pool.pes.empty())
             continue;
-        pool.capacity_bytes = device::capacity_bytes(cluster.hosts[h].device);
+        pool.capacity_bytes = spec.capacity_bytes;
         if (pool.capacity_bytes) {
-            pool.reserve_bytes = runtime_reserve_bytes(*pool.capacity_bytes);
+            pool.reserve_bytes = spec.reserve_bytes;
             const std::int64_t room = *pool.capacity_bytes - pool.reserve_bytes - pool.used.total();
             pool.fits = room >= 0;
             if (pool.used.kv_bytes_per_token > 0) {
@@ -179,6 +182,10 @@ void add_pools(const graph::Model& model, const KernelAssignment& assignment,
         out.fits = out.fits && pool.fits;
         out.pools.push_back(std::move(pool));
     }
+}
+
+std::int64_t gib_bytes(double gib) {
+    return static_cast<std::int64_t>(gib * 1024.0 * 1024.0 * 1024.0);
 }
 
 } // namespace
@@ -221,6 +228,42 @@ std::int64_t runtime_reserve_bytes(std::int64_t capacity_bytes) {
                     static_cast<std::int64_t>(kReserveShare * static_cast<double>(capacity_bytes)));
 }
 
+std::vector<MemoryPoolSpec> memory_pools(const device::Cluster& cluster) {
+    std::vector<MemoryPoolSpec> pools;
+    for (std::size_t h = 0; h < cluster.hosts.size(); ++h) {
+        const auto& device = cluster.hosts[h].device;
+        MemoryPoolSpec shared{cluster.hosts[h].host, static_cast<int>(h), {}, {}, 0};
+        shared.capacity_bytes = device::capacity_bytes(device);
+        if (shared.capacity_bytes)
+            shared.reserve_bytes = device.memory && device.memory->reserve_gib
+                                       ? gib_bytes(*device.memory->reserve_gib)
+                                       : runtime_reserve_bytes(*shared.capacity_bytes);
+        std::vector<MemoryPoolSpec> own;
+        for (std::size_t pe = 0; pe < cluster.pes.size(); ++pe) {
+            const auto& p = cluster.pes[pe];
+            if (p.host_index != h)
+                continue;
+            if (const auto bytes = device::own_memory_bytes(p.spec)) {
+                const std::int64_t reserve = p.spec.memory_reserve_gib
+                                                 ? gib_bytes(*p.spec.memory_reserve_gib)
+                                                 : runtime_reserve_bytes(*bytes);
+                own.push_back({cluster.hosts[h].host + " " + p.spec.name,
+                               static_cast<int>(h),
+                               {static_cast<int>(pe)},
+                               bytes,
+                               reserve});
+            } else {
+                shared.pes.push_back(static_cast<int>(pe));
+            }
+        }
+        if (!shared.pes.empty())
+            pools.push_back(std::move(shared));
+        for (auto& pool : own)
+            pools.push_back(std::move(pool));
+    }
+    return pools;
+}
+
 std::string LlmMemoryPool::describe() const {
     std::string out = name + ": KV cache " + gb(used.kv_cache_bytes) + " + weights " +
                       gb(used.weight_bytes) + " + activations " + gb(used.activation_bytes);
@@ -229,15 +272,22 @@ std::string LlmMemoryPool::describe() const {
     return out + (fits ? " <= " : " > ") + gb(*capacity_bytes - reserve_bytes) + " usable";
 }
 
+std::vector<LlmPeMemory> llm_pe_memory(const graph::Model& model,
+                                       const fusion::KernelGraph& kernels,
+                                       const KernelAssignment& assignment, std::size_t pe_count,
+                                       const LlmWorkload& workload) {
+    std::vector<LlmPeMemory> out(pe_count);
+    add_weights(model, kernels, assignment, pe_count, out);
+    add_cache(model, kernels, assignment, workload, out);
+    add_activations(model, kernels, assignment, pe_count, out);
+    return out;
+}
+
 LlmMemory llm_memory(const graph::Model& model, const fusion::KernelGraph& kernels,
                      const KernelAssignment& assignment, const device::Cluster& cluster,
                      const LlmWorkload& workload) {
     LlmMemory out;
-    const std::size_t pe_count = cluster.pes.size();
-    out.pes.assign(pe_count, {});
-    add_weights(model, kernels, assignment, pe_count, out);
-    add_cache(model, kernels, assignment, workload, out);
-    add_activations(model, kernels, assignment, pe_count, out);
+    out.pes = llm_pe_memory(model, kernels, assignment, cluster.pes.size(), workload);
     add_pools(model, assignment, cluster, out);
     return out;
 }

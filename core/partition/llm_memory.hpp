@@ -5,7 +5,8 @@
 // sequence of every batch in flight; the peak of its activations, the tensors it produces or
 // receives while they are live (the keys and values aside: they are the cache); and a runtime
 // reserve. The PEs of one host share its memory, so a host is one pool, held against the
-// device's capacity less that reserve.
+// device's capacity less that reserve; a PE with memory of its own (a desktop GPU's VRAM) is a
+// pool apart.
 #pragma once
 
 #include "core/device/cluster.hpp"
@@ -47,6 +48,19 @@ void check_workload(const graph::Model& model, const LlmWorkload& workload);
 // board whose memory it shares): the larger of 256 MiB and 5% of the capacity.
 std::int64_t runtime_reserve_bytes(std::int64_t capacity_bytes);
 
+// A memory PEs share: a host's own (its CPUs, a Jetson's GPU: one memory per board), or a PE's
+// own (a desktop GPU's VRAM), held against its capacity less a reserve: the device file's
+// (memory.reserve_gib, a PE's memory_reserve_gib), else runtime_reserve_bytes.
+struct MemoryPoolSpec {
+    std::string name; // the host, or "host PE-name" for a PE's own memory ("pc01 RTX 4090")
+    int host = -1;
+    std::vector<int> pes; // cluster PEs
+    std::optional<std::int64_t> capacity_bytes;
+    std::int64_t reserve_bytes = 0;
+};
+// Host by host: the shared pool (where a PE uses it), then each PE's own.
+std::vector<MemoryPoolSpec> memory_pools(const device::Cluster& cluster);
+
 struct LlmPeMemory {
     std::int64_t weight_bytes = 0;
     std::int64_t kv_cache_bytes = 0;     // at the workload's context, all sequences
@@ -55,9 +69,9 @@ struct LlmPeMemory {
     std::int64_t total() const { return weight_bytes + kv_cache_bytes + activation_bytes; }
 };
 
-// PEs sharing one memory: a host's.
+// What a mapping holds in one memory pool.
 struct LlmMemoryPool {
-    std::string name; // the host
+    std::string name; // MemoryPoolSpec::name
     std::vector<int> pes;
     LlmPeMemory used;                           // over its PEs
     std::optional<std::int64_t> capacity_bytes; // absent: the device's spec gives none
@@ -77,6 +91,13 @@ struct LlmMemory {
     bool fits = true;
     int binding = -1; // the pool with the least room left (over capacity first); -1: none known
 };
+
+// The three parts per PE alone, for an assignment onto `pe_count` PEs of no cluster (a PE
+// index may stand for anything: layer_plan gives each layer one).
+std::vector<LlmPeMemory> llm_pe_memory(const graph::Model& model,
+                                       const fusion::KernelGraph& kernels,
+                                       const KernelAssignment& assignment, std::size_t pe_count,
+                                       const LlmWorkload& workload);
 
 // The model is bound as it will run: its dims give the activations. O(tensors + their readers).
 LlmMemory llm_memory(const graph::Model& model, const fusion::KernelGraph& kernels,

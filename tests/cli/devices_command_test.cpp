@@ -44,9 +44,9 @@ private slots:
         const QJsonObject root = QJsonDocument::fromJson(run.out).object();
         QCOMPARE(root.keys(), QStringList{"devices"});
         const QJsonArray devices = root["devices"].toArray();
-        QCOMPARE(devices.size(), 20);
+        QCOMPARE(devices.size(), 28);
         QCOMPARE(devices[0].toObject()["id"].toString(), QString("jetson-xavier-nx"));
-        QCOMPARE(devices[19].toObject()["id"].toString(), QString("this-machine"));
+        QCOMPARE(devices[27].toObject()["id"].toString(), QString("this-machine"));
         for (const char* id : {"jetson-agx-xavier", "jetson-tx2", "jetson-orin-nano", "jetson-nano",
                                "raspberry-pi-4", "raspberry-pi-5", "intel-nuc", "nvidia-t4",
                                "nvidia-v100", "nvidia-a10g", "nvidia-h100", "xeon-ort-1t",
@@ -61,7 +61,7 @@ private slots:
         QVERIFY(nx["predictor"].isNull()); // a roofline from its figures
         QVERIFY(device_named(devices, "xeon-ort-1t")["predictor"].toString().endsWith(
             "/xeon-ort-1t.json.xz"));
-        QCOMPARE(devices[19].toObject()["origin"].toString(), QString("detected"));
+        QCOMPARE(devices[27].toObject()["origin"].toString(), QString("detected"));
         QCOMPARE(nx["kind"].toString(), QString("soc"));
         QCOMPARE(nx["measured"].toBool(), false);
         QCOMPARE(nx["memory_gib"].toDouble(), 8.0);
@@ -92,7 +92,7 @@ private slots:
         QCOMPARE(xeon["pes"].toArray()[0].toObject()["resource"].toString(), QString("cpu0-15"));
         QVERIFY(xeon["memory_gib"].isNull());
 
-        const QJsonObject me = devices[19].toObject();
+        const QJsonObject me = devices[27].toObject();
         QCOMPARE(me["source"].toString(), QString("detected"));
         QVERIFY(me["pes"].toArray()[0].toObject()["cores"].toInt() >= 1);
     }
@@ -120,14 +120,14 @@ private slots:
         const Run run = run_cleave({"devices", "list"});
         QCOMPARE(run.exit_code, 0);
         const QList<QByteArray> lines = run.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), 23); // header, 20 devices, a blank line, the mark's legend
+        QCOMPARE(lines.size(), 31); // header, 28 devices, a blank line, the mark's legend
         QVERIFY(lines[0].startsWith("id "));
         QCOMPARE(lines[1].simplified(),
                  QByteArray("jetson-xavier-nx built-in soc arm012345 gpu 182.4* / 844.8* 8 GiB "
                             "51.2 NVIDIA Jetson Xavier NX (8 GB module)"));
-        QVERIFY(lines[20].simplified().startsWith("this-machine detected cpu "));
-        QVERIFY(lines[21].isEmpty());
-        QCOMPARE(lines[22], QByteArray("* derived: cores x clock x FLOP per clock, no document "
+        QVERIFY(lines[28].simplified().startsWith("this-machine detected cpu "));
+        QVERIFY(lines[29].isEmpty());
+        QCOMPARE(lines[30], QByteArray("* derived: cores x clock x FLOP per clock, no document "
                                        "giving the rate (cleave devices show ID gives the "
                                        "derivation)"));
         QVERIFY(run.err.isEmpty());
@@ -140,7 +140,7 @@ private slots:
         QCOMPARE(run.exit_code, 0);
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object()["devices"].toArray().size(), 20);
+        QCOMPARE(QJsonDocument::fromJson(file.readAll()).object()["devices"].toArray().size(), 28);
     }
 
     void showPrintsEveryPeWithItsSources() {

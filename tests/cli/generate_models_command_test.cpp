@@ -225,11 +225,12 @@ for (const file of files) {
         const Run run =
             run_cleave({"generate-models", "--llm", "gpt-5", "--out", dir.filePath("out")});
         QCOMPARE(run.exit_code, 2);
-        QVERIFY2(run.err.contains("--llm: unknown model \"gpt-5\"; expected one of smollm2-135m, "
-                                  "qwen2.5-0.5b, qwen2.5-1.5b, qwen2.5-7b, llama-3.2-1b, "
-                                  "llama-3.2-3b, llama-3.1-8b, phi-3-mini-4k-instruct, "
-                                  "gemma-2-2b, mistral-7b-v0.3"),
-                 run.err.constData());
+        QVERIFY2(
+            run.err.contains("--llm: unknown model \"gpt-5\"; expected one of smollm2-135m, "
+                             "qwen2.5-0.5b, qwen2.5-1.5b, qwen2.5-7b, llama-3.2-1b, "
+                             "llama-3.2-3b, llama-3.1-8b, llama-3.1-70b, phi-3-mini-4k-instruct, "
+                             "gemma-2-2b, mistral-7b-v0.3"),
+            run.err.constData());
         QVERIFY(!QFile::exists(dir.filePath("out")));
     }
 

@@ -18,10 +18,26 @@ using cleave::device::PeKind;
 
 namespace {
 
-const std::vector<std::string> kDatasheetDevices{
-    "jetson-xavier-nx", "jetson-agx-xavier", "jetson-tx2",     "jetson-orin-nano",
-    "jetson-nano",      "raspberry-pi-4",    "raspberry-pi-5", "intel-nuc",
-    "nvidia-t4",        "nvidia-v100",       "nvidia-a10g",    "nvidia-h100"};
+const std::vector<std::string> kDatasheetDevices{"jetson-xavier-nx",
+                                                 "jetson-agx-xavier",
+                                                 "jetson-tx2",
+                                                 "jetson-orin-nano",
+                                                 "jetson-orin-nano-super",
+                                                 "jetson-orin-nx-16gb",
+                                                 "jetson-agx-orin-32gb",
+                                                 "jetson-agx-orin-64gb",
+                                                 "jetson-nano",
+                                                 "raspberry-pi-4",
+                                                 "raspberry-pi-5",
+                                                 "raspberry-pi-5-16gb",
+                                                 "intel-nuc",
+                                                 "intel-n100-mini-pc",
+                                                 "nvidia-t4",
+                                                 "nvidia-v100",
+                                                 "nvidia-a10g",
+                                                 "nvidia-h100",
+                                                 "rtx-4060-desktop",
+                                                 "rtx-4090-desktop"};
 const std::vector<std::string> kMeasuredDevices{"xeon-ort-1t",    "xeon-ort-2t",  "xeon-ort-4t",
                                                 "xeon-ort-8t",    "xeon-ort-16t", "h100-cudnn-fp32",
                                                 "h100-cudnn-fp16"};
@@ -142,6 +158,15 @@ private slots:
         QCOMPARE(resources(device("nvidia-t4")), (std::vector<std::string>{"gpu"}));
     }
 
+    void desktopGpusHaveMemoryOfTheirOwn() {
+        QCOMPARE(*cleave::device::gpu_of(device("rtx-4090-desktop"))->memory_gib, 24.0);
+        QCOMPARE(*cleave::device::gpu_of(device("rtx-4060-desktop"))->memory_gib, 8.0);
+        // A Jetson's GPU shares the board's memory.
+        QVERIFY(!cleave::device::gpu_of(device("jetson-orin-nx-16gb"))->memory_gib);
+        QCOMPARE(*device("jetson-orin-nx-16gb").memory->capacity_gib, 16.0);
+        QCOMPARE(*device("raspberry-pi-5-16gb").memory->capacity_gib, 16.0);
+    }
+
     void everyDatasheetPeIsCosted() {
         // The roofline needs a PE's fp32 peak and the bandwidth it sees: no PE is left out.
         for (const auto& id : kDatasheetDevices) {
@@ -158,9 +183,19 @@ private slots:
         // FP32 FLOP per clock per core: two 128-bit FMA pipes (Carmel, Denver 2, Cortex-A76,
         // A78AE) give 16, one 128-bit FMLA per clock over two 64-bit pipes (A57, A72) gives 8.
         const std::vector<std::tuple<std::string, std::size_t, int>> cpus{
-            {"jetson-xavier-nx", 0, 16}, {"jetson-agx-xavier", 0, 16}, {"jetson-tx2", 0, 16},
-            {"jetson-tx2", 1, 8},        {"jetson-nano", 0, 8},        {"raspberry-pi-4", 0, 8},
-            {"raspberry-pi-5", 0, 16},   {"jetson-orin-nano", 0, 16},  {"intel-nuc", 0, 32}};
+            {"jetson-xavier-nx", 0, 16},
+            {"jetson-agx-xavier", 0, 16},
+            {"jetson-tx2", 0, 16},
+            {"jetson-tx2", 1, 8},
+            {"jetson-nano", 0, 8},
+            {"raspberry-pi-4", 0, 8},
+            {"raspberry-pi-5", 0, 16},
+            {"jetson-orin-nano", 0, 16},
+            {"intel-nuc", 0, 32},
+            {"jetson-orin-nx-16gb", 0, 16},
+            {"jetson-agx-orin-64gb", 0, 16},
+            {"raspberry-pi-5-16gb", 0, 16},
+            {"intel-n100-mini-pc", 0, 16}};
         for (const auto& [id, index, flop_per_clock] : cpus) {
             const auto d = device(id);
             const auto& pe = d.processing_elements.at(index);

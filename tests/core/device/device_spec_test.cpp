@@ -252,6 +252,27 @@ private slots:
                          "at least clock_ghz (1.5 GHz)"));
     }
 
+    void reservesMustLeaveRoom() {
+        const auto own = [](const std::string& memory) {
+            return replaced(R"("memory_bandwidth_gbs": 40,)",
+                            R"("memory_bandwidth_gbs": 40, )" + memory + ",");
+        };
+        const auto gpu = cleave::device::parse_device_spec(
+            own(R"("memory_gib": 4, "memory_reserve_gib": 0.5)"), "my-board.json");
+        QCOMPARE(*cleave::device::own_memory_bytes(gpu.processing_elements[2]), 4ll << 30);
+        QCOMPARE(error_of(own(R"("memory_reserve_gib": 0.5)")),
+                 QString("my-board.json: /processing_elements/2/memory_reserve_gib: expected it "
+                         "only beside memory_gib (a PE sharing the device memory has the "
+                         "device's reserve, memory.reserve_gib)"));
+        QCOMPARE(error_of(own(R"("memory_gib": 4, "memory_reserve_gib": 4)")),
+                 QString("my-board.json: /processing_elements/2/memory_reserve_gib: expected a "
+                         "reserve below memory_gib (4 GiB)"));
+        QCOMPARE(error_of(replaced(R"("bandwidth_gbs": 51.2,)",
+                                   R"("bandwidth_gbs": 51.2, "reserve_gib": 9,)")),
+                 QString("my-board.json: /memory/reserve_gib: expected a reserve below "
+                         "capacity_gib (8 GiB)"));
+    }
+
     void aSecondGpuIsRefused() {
         const std::string text = replaced(R"("busy_w": 8, "source": "data sheet"})",
                                           R"("busy_w": 8, "source": "data sheet"},

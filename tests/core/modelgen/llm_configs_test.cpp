@@ -50,9 +50,9 @@ class LlmConfigsTest : public QObject {
     Q_OBJECT
 
 private slots:
-    void tableHoldsTheTenModels() {
+    void tableHoldsTheElevenModels() {
         const auto& rows = modelgen::llm_configs();
-        QCOMPARE(rows.size(), std::size_t{10});
+        QCOMPARE(rows.size(), std::size_t{11});
         std::set<std::string> names;
         for (const auto& c : rows) {
             names.insert(c.name);
@@ -64,7 +64,8 @@ private slots:
         QCOMPARE(names.size(), rows.size());
         QCOMPARE(modelgen::llm_config_names(),
                  std::string("smollm2-135m, qwen2.5-0.5b, qwen2.5-1.5b, qwen2.5-7b, llama-3.2-1b, "
-                             "llama-3.2-3b, llama-3.1-8b, phi-3-mini-4k-instruct, gemma-2-2b, "
+                             "llama-3.2-3b, llama-3.1-8b, llama-3.1-70b, phi-3-mini-4k-instruct, "
+                             "gemma-2-2b, "
                              "mistral-7b-v0.3"));
     }
 

@@ -1,0 +1,222 @@
+#include "dse_exact.hpp"
+
+#include "core/atomic_file.hpp"
+#include "core/device/cluster.hpp"
+#include "core/device/device_library.hpp"
+#include "core/fusion/fusion_method.hpp"
+#include "core/graph/decoder_phase.hpp"
+#include "core/input_error.hpp"
+#include "core/partition/decoder_plans.hpp"
+#include "core/partition/pe_latencies.hpp"
+#include "decoder_output.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+namespace cleave::cli {
+
+namespace {
+
+// One phase of the decoder: the model bound for it, its kernels, latencies and costs.
+struct Phase {
+    graph::Model model;
+    fusion::KernelGraph kernels;
+    partition::PeLatencies latencies;
+    std::unique_ptr<partition::MappingCosts> costs;
+
+    partition::DecoderPhaseCosts view() const { return {&model, &kernels, costs.get()}; }
+};
+
+std::unique_ptr<Phase> load_phase(ModelOptions model, const device::Cluster& cluster,
+                                  const std::string& rules, const predict::Predictor* given) {
+    auto phase = std::make_unique<Phase>();
+    phase->model = model.load();
+    const auto method = fusion::find_fusion_method(rules);
+    phase->kernels = fusion::detect_kernels(phase->model, method);
+    phase->latencies =
+        partition::predict_pe_latencies(phase->model, phase->kernels, cluster, rules, {}, given);
+    phase->costs = std::make_unique<partition::MappingCosts>(phase->model, phase->kernels, cluster,
+                                                             phase->latencies.kernel_ms);
+    return phase;
+}
+
+nlohmann::ordered_json plan_json(const partition::DecoderPlan& p, const device::Cluster& cluster) {
+    auto stages = nlohmann::ordered_json::array();
+    int first = 0;
+    for (std::size_t s = 0; s < p.plan.pes.size(); ++s) {
+        stages.push_back({{"pe", cluster.pes[static_cast<std::size_t>(p.plan.pes[s])].key},
+                          {"first_layer", first},
+                          {"layers", p.plan.layers[s]}});
+        first += p.plan.layers[s];
+    }
+    nlohmann::ordered_json out{{"name", p.name},
+                               {"rule", p.rule},
+                               {"stages", stages},
+                               {"points", p.plan.mapping.points},
+                               {"time_per_output_token_ms", p.time_per_token_ms},
+                               {"bottleneck_ms", p.bottleneck_ms},
+                               {"tokens_per_s", p.tokens_per_s}};
+    out["time_to_first_token_ms"] = p.time_to_first_token_ms
+                                        ? nlohmann::ordered_json(*p.time_to_first_token_ms)
+                                        : nlohmann::ordered_json();
+    out["fits"] = p.memory.fits;
+    out["program"] = {{"time_per_output_token_ms", p.plan.latency_ms},
+                      {"bottleneck_ms", p.plan.bottleneck_ms}};
+    out["memory"] = llm_memory_json(p.memory, cluster, p.plan.pes);
+    return out;
+}
+
+std::string stages_text(const partition::DecoderPlan& p, const device::Cluster& cluster) {
+    std::string out;
+    int first = 0;
+    for (std::size_t s = 0; s < p.plan.pes.size(); ++s) {
+        const int last = first + p.plan.layers[s] - 1;
+        out += (s ? "  " : "") + cluster.pes[static_cast<std::size_t>(p.plan.pes[s])].key + " " +
+               std::to_string(first) + "-" + std::to_string(last);
+        first = last + 1;
+    }
+    return out;
+}
+
+void print_plans(const std::vector<partition::DecoderPlan>& plans, const device::Cluster& cluster,
+                 double seconds) {
+    std::printf("%-36s %10s %10s %10s %5s  %s\n", "plan", "tokens/s", "TPOT ms", "TTFT ms", "fits",
+                "stages (PE first-last layer)");
+    for (const auto& p : plans) {
+        char ttft[32] = "-";
+        if (p.time_to_first_token_ms)
+            std::snprintf(ttft, sizeof ttft, "%.1f", *p.time_to_first_token_ms);
+        std::printf("%-36s %10.3f %10.2f %10s %5s  %s\n", p.name.c_str(), p.tokens_per_s,
+                    p.time_per_token_ms, ttft, p.memory.fits ? "yes" : "NO",
+                    stages_text(p, cluster).c_str());
+    }
+    std::printf("(exact plans in %.3f s)\n", seconds);
+    for (const auto& p : plans) {
+        std::printf("\n%s: memory per pool\n", p.name.c_str());
+        print_memory_pools(p.memory, "  ");
+    }
+}
+
+nlohmann::ordered_json suggestions_json(const std::vector<partition::DeviceSuggestion>& list) {
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& s : list) {
+        nlohmann::ordered_json row{{"device", s.device}, {"host", s.host}, {"fits", s.fits}};
+        if (!s.left_out.empty()) {
+            row["left_out"] = s.left_out;
+        } else {
+            row["tokens_per_s"] = s.tokens_per_s;
+            row["time_per_output_token_ms"] = s.time_per_token_ms;
+            row["gain"] = s.gain;
+            row["binding"] = s.binding;
+        }
+        out.push_back(row);
+    }
+    return out;
+}
+
+void print_suggestions(const std::vector<partition::DeviceSuggestion>& list) {
+    std::printf("\none more device (best plan with it):\n  %-24s %10s %10s %7s  %s\n", "device",
+                "tokens/s", "TPOT ms", "gain", "tightest pool then");
+    for (const auto& s : list) {
+        if (!s.left_out.empty())
+            std::printf("  %-24s %s\n", s.device.c_str(), s.left_out.c_str());
+        else if (!s.fits)
+            std::printf("  %-24s %10s %10s %7s  no plan fits\n", s.device.c_str(), "-", "-", "-");
+        else
+            std::printf("  %-24s %10.3f %10.2f %6.2fx  %s\n", s.device.c_str(), s.tokens_per_s,
+                        s.time_per_token_ms, s.gain, s.binding.c_str());
+    }
+}
+
+} // namespace
+
+int run_exact_plans(const ExactOptions& options) {
+    if (!options.out.empty())
+        check_file_can_be_written(options.out);
+    const auto cluster = device::load_cluster(options.cluster);
+    std::optional<predict::Predictor> given;
+    if (!options.predictor.empty())
+        given = partition::load_cluster_predictor(options.predictor, cluster);
+    Progress progress;
+    progress.line("cleave: predicting the decode step's kernels on every PE");
+    auto decode_model = options.model;
+    const bool bound = decode_model.roles.decode || decode_model.roles.prefill;
+    partition::LlmWorkload workload = options.workload;
+    if (!bound) {
+        if (workload.cached_context() < 1)
+            throw InputError(options.model.model, "--context",
+                             "a workload's context for the decode step (--context, or "
+                             "--prompt-tokens and --generate)");
+        decode_model.roles.decode = workload.cached_context() - 1;
+    }
+    const auto decode = load_phase(decode_model, cluster, options.rules, given ? &*given : nullptr);
+    const auto phase = graph::decoder_phase(decode->model);
+    if (!phase)
+        throw InputError(decode->model.file, "--exact",
+                         "a decoder (a model with past key/value inputs)");
+    workload.batch = phase->batch;
+    if (workload.cached_context() == 0)
+        workload.context = phase->context;
+    partition::check_workload(decode->model, workload);
+    std::unique_ptr<Phase> prefill;
+    if (!bound && workload.prompt_tokens > 0) {
+        progress.line("cleave: predicting the prefill's kernels on every PE");
+        auto prefill_model = options.model;
+        prefill_model.roles.prefill = workload.prompt_tokens;
+        prefill = load_phase(prefill_model, cluster, options.rules, given ? &*given : nullptr);
+    }
+    partition::DecoderPlanContext context;
+    context.decode = decode->view();
+    if (prefill)
+        context.prefill = prefill->view();
+    context.cluster = &cluster;
+    context.usable = decode->latencies.usable();
+    context.workload = workload;
+    for (const auto& note : decode->latencies.left_out_notes(cluster))
+        progress.line("cleave: note: " + note);
+    const auto start = std::chrono::steady_clock::now();
+    const auto plans = partition::decoder_plans(context);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::vector<partition::DeviceSuggestion> suggestions;
+    if (options.suggest_device) {
+        progress.line("cleave: trying each library device as one more host");
+        suggestions = partition::suggest_devices(context, decode->latencies.kernel_ms,
+                                                 options.rules, device::library_devices());
+    }
+    progress.clear();
+    if (options.json || !options.out.empty()) {
+        auto list = nlohmann::ordered_json::array();
+        for (const auto& p : plans)
+            list.push_back(plan_json(p, cluster));
+        nlohmann::ordered_json document{{"model", decode->model.file},
+                                        {"cluster", cluster.file},
+                                        {"rules", options.rules},
+                                        {"workload", workload_json(workload)},
+                                        {"layers", plan_input(context).layers},
+                                        {"seconds", seconds},
+                                        {"plans", list}};
+        if (options.suggest_device)
+            document["suggestions"] = suggestions_json(suggestions);
+        emit_json(document, options.json, options.out);
+        if (options.json)
+            return 0;
+    }
+    std::printf("%s on %s: %d layers; decode after %lld tokens (batch %lld, %lld in flight)",
+                decode->model.file.c_str(), cluster.file.c_str(), plan_input(context).layers,
+                static_cast<long long>(workload.cached_context() - 1),
+                static_cast<long long>(workload.batch), static_cast<long long>(workload.sequences));
+    if (prefill)
+        std::printf(", prompt of %lld tokens", static_cast<long long>(workload.prompt_tokens));
+    std::printf("\n\n");
+    print_plans(plans, cluster, seconds);
+    if (options.suggest_device)
+        print_suggestions(suggestions);
+    return 0;
+}
+
+} // namespace cleave::cli

@@ -1,0 +1,26 @@
+// cleave dse --exact and --suggest-device: a language-model decoder's best layer plans on a
+// cluster by dynamic programming, beside the rules runtimes split by, and which library device
+// to add (core/partition/decoder_plans.hpp).
+#pragma once
+
+#include "core/partition/llm_memory.hpp"
+#include "model_options.hpp"
+
+#include <string>
+
+namespace cleave::cli {
+
+struct ExactOptions {
+    ModelOptions model; // bound by the workload unless --decode / --prefill say otherwise
+    std::string cluster;
+    std::string predictor;
+    std::string rules = "ort-cpu";
+    partition::LlmWorkload workload;
+    bool suggest_device = false;
+    bool json = false;
+    std::string out;
+};
+
+int run_exact_plans(const ExactOptions& options);
+
+} // namespace cleave::cli

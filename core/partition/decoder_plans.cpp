@@ -1,0 +1,223 @@
+#include "decoder_plans.hpp"
+
+#include "core/graph/decoder_phase.hpp"
+#include "core/input_error.hpp"
+#include "layer_split.hpp"
+#include "pe_latencies.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cleave::partition {
+
+namespace {
+
+std::string gb(std::int64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
+    return text;
+}
+
+// The memory side: the prefill's model where it has the decode step's kernels (its activations
+// are the larger), else the decode step's.
+const DecoderPhaseCosts& memory_phase(const DecoderPlanContext& c) {
+    if (c.prefill.model && c.prefill.kernels->kernels.size() == c.decode.kernels->kernels.size())
+        return c.prefill;
+    return c.decode;
+}
+
+DecoderPlan figures(const DecoderPlanContext& c, std::string name, std::string rule,
+                    LayerPlan plan) {
+    DecoderPlan out;
+    out.name = std::move(name);
+    out.rule = std::move(rule);
+    const auto decode = c.decode.costs->evaluate(plan.mapping);
+    out.time_per_token_ms = decode.latency_ms;
+    out.bottleneck_ms = decode.bottleneck_ms;
+    out.tokens_per_s = pipelined_tokens_per_s(c.workload, decode.latency_ms, decode.bottleneck_ms);
+    if (c.prefill.costs && c.prefill.costs->kernel_count() == c.decode.costs->kernel_count())
+        out.time_to_first_token_ms = c.prefill.costs->evaluate(plan.mapping).latency_ms;
+    const auto& m = memory_phase(c);
+    out.memory = llm_memory(*m.model, *m.kernels,
+                            assignment_of(plan.mapping, c.decode.costs->kernel_count()), *c.cluster,
+                            c.workload);
+    out.plan = std::move(plan);
+    return out;
+}
+
+// Each host with a usable PE, in cluster order, on its GPU where that is usable.
+std::vector<int> stage_pes(const DecoderPlanContext& c) {
+    std::vector<int> pes;
+    for (std::size_t h = 0; h < c.cluster->hosts.size(); ++h) {
+        int chosen = -1;
+        for (const int pe : c.usable) {
+            const auto& p = c.cluster->pes[static_cast<std::size_t>(pe)];
+            if (p.host_index != h)
+                continue;
+            if (chosen < 0 ||
+                (p.kind == device::PeKind::gpu &&
+                 c.cluster->pes[static_cast<std::size_t>(chosen)].kind != device::PeKind::gpu))
+                chosen = pe;
+        }
+        if (chosen >= 0)
+            pes.push_back(chosen);
+    }
+    return pes;
+}
+
+// The memory a rule weighs a stage's PE by: the host's (exo), or the PE's own where it has one,
+// else the host's (llama.cpp). 0 where the device gives none.
+double rule_weight(const DecoderPlanContext& c, int pe, bool own) {
+    const auto& p = c.cluster->pes[static_cast<std::size_t>(pe)];
+    if (own)
+        if (const auto bytes = device::own_memory_bytes(p.spec))
+            return static_cast<double>(*bytes);
+    const auto bytes = device::capacity_bytes(c.cluster->hosts[p.host_index].device);
+    return bytes ? static_cast<double>(*bytes) : 0.0;
+}
+
+[[noreturn]] void nothing_fits(const DecoderPlanContext& c, const LayerPlanInput& in) {
+    const std::int64_t weights = in.weights(0, in.layers);
+    const std::int64_t cache = in.kv_token_prefix.back() * in.context;
+    std::int64_t room = 0;
+    for (const auto& pool : memory_pools(*c.cluster))
+        if (pool.capacity_bytes)
+            room += *pool.capacity_bytes - pool.reserve_bytes;
+    const auto longest = largest_fitting_context(in, in.context);
+    std::string fits =
+        longest > 0 ? "the longest context any plan fits is " + std::to_string(longest) + " tokens"
+                    : "not even the weights fit at any context";
+    throw InputError(c.cluster->file, "--context",
+                     "a cluster that holds the model at a context of " +
+                         std::to_string(in.context) + " tokens: it needs at least " +
+                         gb(weights + cache) + " (weights " + gb(weights) + " + KV cache " +
+                         gb(cache) + ") split at its layers, the hosts have " + gb(room) +
+                         " usable in all; " + fits);
+}
+
+} // namespace
+
+LayerPlanInput plan_input(const DecoderPlanContext& c) {
+    const auto& m = memory_phase(c);
+    return layer_plan_input(*m.model, *m.kernels, *c.decode.costs, *c.cluster, c.usable,
+                            c.workload);
+}
+
+std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& c) {
+    const auto in = plan_input(c);
+    std::vector<DecoderPlan> plans;
+    const auto fast = best_layer_plan(in, PlanObjective::TimePerToken);
+    if (!fast)
+        nothing_fits(c, in);
+    plans.push_back(figures(c, "exact: least time per token", "exact-time-per-token", *fast));
+    if (const auto wide = best_layer_plan(in, PlanObjective::Bottleneck))
+        plans.push_back(figures(c, "exact: most tokens per second", "exact-tokens-per-s", *wide));
+    const auto pes = stage_pes(c);
+    if (static_cast<int>(pes.size()) > in.layers)
+        return plans;
+    struct Rule {
+        const char* name;
+        const char* rule;
+        LayerRule split;
+        bool own;
+    };
+    for (const Rule r : {Rule{"equal layers (distributed-llama)", "equal", LayerRule::Equal, false},
+                         Rule{"by memory (exo)", "memory", LayerRule::Memory, false},
+                         Rule{"by GPU memory (llama.cpp)", "vram", LayerRule::Memory, true}}) {
+        std::vector<double> weights;
+        for (const int pe : pes)
+            weights.push_back(rule_weight(c, pe, r.own));
+        const auto counts = layers_per_segment(in.layers, r.split, weights, c.decode.model->file);
+        plans.push_back(figures(c, r.name, r.rule, layer_plan_of(in, pes, counts)));
+    }
+    return plans;
+}
+
+namespace {
+
+// The best plan's tokens per second and time per token, and the pool with the least room in it.
+DeviceSuggestion best_on(const DecoderPlanContext& c) {
+    DeviceSuggestion out;
+    const auto in = plan_input(c);
+    const auto objective =
+        c.workload.sequences > 1 ? PlanObjective::Bottleneck : PlanObjective::TimePerToken;
+    const auto plan = best_layer_plan(in, objective);
+    if (!plan)
+        return out;
+    const auto best = figures(c, "", "", *plan);
+    out.fits = true;
+    out.tokens_per_s = best.tokens_per_s;
+    out.time_per_token_ms = best.time_per_token_ms;
+    if (best.memory.binding >= 0)
+        out.binding = best.memory.pools[static_cast<std::size_t>(best.memory.binding)].describe();
+    return out;
+}
+
+std::string new_host_name(const device::Cluster& cluster) {
+    for (int n = 1;; ++n) {
+        const std::string name = "new" + std::to_string(n);
+        if (!cluster.find_host(name))
+            return name;
+    }
+}
+
+} // namespace
+
+std::vector<DeviceSuggestion> suggest_devices(const DecoderPlanContext& c,
+                                              const std::vector<std::vector<double>>& decode_ms,
+                                              const std::string& rules,
+                                              const std::vector<device::DeviceSpec>& library) {
+    const auto base = best_on(c);
+    std::vector<DeviceSuggestion> out;
+    for (const auto& device : library) {
+        auto hosts = c.cluster->hosts;
+        const std::string host = new_host_name(*c.cluster);
+        hosts.push_back({host, device.id, device, ""});
+        const auto grown =
+            device::make_cluster(c.cluster->file, hosts, c.cluster->default_link, c.cluster->pairs);
+        std::vector<int> added;
+        for (std::size_t pe = c.cluster->pes.size(); pe < grown.pes.size(); ++pe)
+            added.push_back(static_cast<int>(pe));
+        auto latencies =
+            predict_pe_latencies(*c.decode.model, *c.decode.kernels, grown, rules, added);
+        DeviceSuggestion s;
+        s.device = device.id;
+        s.host = host;
+        auto usable = c.usable;
+        for (const int pe : added)
+            if (latencies.has(pe))
+                usable.push_back(pe);
+        if (usable.size() == c.usable.size()) {
+            s.left_out = latencies.left_out_notes(grown).empty()
+                             ? "no PE"
+                             : latencies.left_out_notes(grown).front();
+            out.push_back(std::move(s));
+            continue;
+        }
+        for (std::size_t pe = 0; pe < c.cluster->pes.size(); ++pe)
+            latencies.kernel_ms[pe] = decode_ms[pe];
+        const MappingCosts costs(*c.decode.model, *c.decode.kernels, grown, latencies.kernel_ms);
+        DecoderPlanContext trial = c;
+        trial.cluster = &grown;
+        trial.usable = usable;
+        trial.decode.costs = &costs;
+        trial.prefill = {}; // the prefill's costs are for the old cluster
+        if (memory_phase(c).model == c.prefill.model) {
+            trial.prefill.model = c.prefill.model;
+            trial.prefill.kernels = c.prefill.kernels;
+        }
+        const auto best = best_on(trial);
+        s.fits = best.fits;
+        s.tokens_per_s = best.tokens_per_s;
+        s.time_per_token_ms = best.time_per_token_ms;
+        s.binding = best.binding;
+        s.gain = base.tokens_per_s > 0 ? best.tokens_per_s / base.tokens_per_s : 0;
+        out.push_back(std::move(s));
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const auto& a, const auto& b) { return a.tokens_per_s > b.tokens_per_s; });
+    return out;
+}
+
+} // namespace cleave::partition

@@ -1,0 +1,80 @@
+// Plans of a language-model decoder on a cluster, side by side (docs/partition.md, "Exact layer
+// plans"): the two exact optima (layer_plan.hpp) and the rules runtimes split by (equal layers,
+// distributed-llama; layers in proportion to each host's memory, exo; in proportion to each
+// device's GPU memory, llama.cpp), each with the figures people plan by: time per output token,
+// tokens per second, time to first token, memory per pool and whether it fits. And which library
+// device, added to the cluster, gains the most.
+#pragma once
+
+#include "core/device/cluster.hpp"
+#include "core/device/device_spec.hpp"
+#include "core/fusion/kernel_graph.hpp"
+#include "core/graph/model.hpp"
+#include "layer_plan.hpp"
+#include "llm_memory.hpp"
+#include "mapping_costs.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cleave::partition {
+
+// A decoder bound for one phase, with its kernels and costs on the cluster.
+struct DecoderPhaseCosts {
+    const graph::Model* model = nullptr;
+    const fusion::KernelGraph* kernels = nullptr;
+    const MappingCosts* costs = nullptr;
+};
+
+struct DecoderPlanContext {
+    DecoderPhaseCosts decode;  // one step after the context: time per token, tokens per second
+    DecoderPhaseCosts prefill; // the prompt (model null: no time to first token)
+    const device::Cluster* cluster = nullptr;
+    std::vector<int> usable; // PEs with latencies
+    LlmWorkload workload;
+};
+
+struct DecoderPlan {
+    std::string name; // "exact: time per token", "equal layers (distributed-llama)", ...
+    std::string rule; // "exact-time-per-token", "exact-tokens-per-s", "equal", "memory", "vram"
+    LayerPlan plan;   // stages, layers and the program's own figures
+    // MappingCosts on the decode step (which also counts the first stage sending the mask and
+    // rotary angles to every stage).
+    double time_per_token_ms = 0;
+    double bottleneck_ms = 0;
+    double tokens_per_s = 0;
+    std::optional<double> time_to_first_token_ms;
+    LlmMemory memory; // the prefill's activations where there is one (they are the larger)
+};
+
+// The exact plans (none where nothing fits) and the three rules over every host with a usable PE,
+// in cluster order, each on its GPU where it has one. Throws InputError (the cluster file,
+// "--context") when no plan fits, naming what the model needs and the longest context that fits.
+std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& context);
+
+// One library device added to the cluster as a new host (`host`), and the best plan then.
+struct DeviceSuggestion {
+    std::string device;
+    std::string host;
+    bool fits = false; // some plan fits with it
+    double tokens_per_s = 0;
+    double time_per_token_ms = 0;
+    double gain = 0;      // tokens per second over the cluster's best without it (x 1.0 = none)
+    std::string binding;  // the pool with the least room in the new best plan
+    std::string left_out; // why the device cannot take part (no PE with latencies), or empty
+};
+
+// Every device of `library` tried as one more host, ranked by tokens per second (time per token
+// when one sequence is in flight), best first; `decode_ms` are the cluster's own PEs' kernel
+// latencies for the decode step, `rules` the fusion method they were predicted for.
+std::vector<DeviceSuggestion> suggest_devices(const DecoderPlanContext& context,
+                                              const std::vector<std::vector<double>>& decode_ms,
+                                              const std::string& rules,
+                                              const std::vector<device::DeviceSpec>& library);
+
+// The input of the dynamic program for this context (memory from the prefill where it has the
+// same kernels).
+LayerPlanInput plan_input(const DecoderPlanContext& context);
+
+} // namespace cleave::partition
