@@ -15,8 +15,9 @@ void MappingOptions::add_to(CLI::App& command) {
     command.add_option("--pes", pes, "PE key per segment, e.g. nx01_gpu,nx02_gpu,nx03_gpu");
     command.add_option("--layers-by", layers_by,
                        "Split a decoder's layers over --pes by a runtime's rule: equal "
-                       "(distributed-llama) or memory (in proportion to each host's memory: exo, "
-                       "llama.cpp on shared memory)");
+                       "(distributed-llama), memory (in proportion to each host's memory: exo) or "
+                       "llama.cpp (its split by each device's memory: a GPU's own, else the "
+                       "host's)");
 }
 
 void MappingOptions::check() const {
@@ -42,6 +43,7 @@ std::string layer_rule_points(const graph::Model& model, const fusion::KernelGra
                               const device::Cluster& cluster, const std::string& pes,
                               partition::LayerRule rule, std::vector<int>& layers) {
     std::vector<double> weights;
+    std::vector<std::string> keys;
     std::size_t start = 0;
     while (start <= pes.size()) {
         const auto end = std::min(pes.find(',', start), pes.size());
@@ -49,17 +51,25 @@ std::string layer_rule_points(const graph::Model& model, const fusion::KernelGra
         const auto* pe = cluster.find_pe(key);
         if (!pe)
             throw InputError(cluster.file, "--pes", "PE keys of the cluster, found '" + key + "'");
-        const auto capacity = device::capacity_bytes(cluster.hosts[pe->host_index].device);
-        if (rule == partition::LayerRule::Memory && !capacity)
+        const auto weight =
+            partition::layer_rule_weight(cluster, static_cast<int>(pe - cluster.pes.data()), rule);
+        if (!weight)
             throw InputError(cluster.file, "--layers-by",
                              "a memory capacity for host " + pe->host +
                                  "'s device, which gives none");
-        weights.push_back(capacity ? static_cast<double>(*capacity) : 1.0);
+        weights.push_back(*weight);
+        keys.push_back(key);
         start = end + 1;
     }
     const auto of_kernels = partition::kernel_layers(model, kernels);
     const int count = 1 + *std::max_element(of_kernels.begin(), of_kernels.end());
     layers = partition::layers_per_segment(count, rule, weights, model.file);
+    for (std::size_t s = 0; s < layers.size(); ++s)
+        if (layers[s] == 0)
+            throw InputError(cluster.file, "--pes",
+                             "PEs that each get a layer; by llama.cpp's split " + keys[s] +
+                                 " gets none (its share of the memory is under one layer): "
+                                 "leave it out");
     std::string points;
     for (const int point : partition::layer_split_points(model, of_kernels, layers))
         points += (points.empty() ? "" : ",") + std::to_string(point);

@@ -66,17 +66,6 @@ std::vector<int> stage_pes(const DecoderPlanContext& c) {
     return pes;
 }
 
-// The memory a rule weighs a stage's PE by: the host's (exo), or the PE's own where it has one,
-// else the host's (llama.cpp). 0 where the device gives none.
-double rule_weight(const DecoderPlanContext& c, int pe, bool own) {
-    const auto& p = c.cluster->pes[static_cast<std::size_t>(pe)];
-    if (own)
-        if (const auto bytes = device::own_memory_bytes(p.spec))
-            return static_cast<double>(*bytes);
-    const auto bytes = device::capacity_bytes(c.cluster->hosts[p.host_index].device);
-    return bytes ? static_cast<double>(*bytes) : 0.0;
-}
-
 [[noreturn]] void nothing_fits(const DecoderPlanContext& c, const LayerPlanInput& in) {
     const std::int64_t weights = in.weights(0, in.layers);
     const std::int64_t cache = in.kv_token_prefix.back() * in.context;
@@ -112,7 +101,7 @@ std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& c) {
         nothing_fits(c, in);
     plans.push_back(figures(c, "exact: least time per token", "exact-time-per-token", *fast));
     if (const auto wide = best_layer_plan(in, PlanObjective::Bottleneck))
-        plans.push_back(figures(c, "exact: most tokens per second", "exact-tokens-per-s", *wide));
+        plans.push_back(figures(c, "exact: least slowest stage", "exact-bottleneck", *wide));
     const auto pes = stage_pes(c);
     if (static_cast<int>(pes.size()) > in.layers)
         return plans;
@@ -120,16 +109,22 @@ std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& c) {
         const char* name;
         const char* rule;
         LayerRule split;
-        bool own;
     };
-    for (const Rule r : {Rule{"equal layers (distributed-llama)", "equal", LayerRule::Equal, false},
-                         Rule{"by memory (exo)", "memory", LayerRule::Memory, false},
-                         Rule{"by GPU memory (llama.cpp)", "vram", LayerRule::Memory, true}}) {
+    for (const Rule r : {Rule{"equal layers (distributed-llama)", "equal", LayerRule::Equal},
+                         Rule{"by memory (exo)", "memory", LayerRule::Memory},
+                         Rule{"by device memory (llama.cpp)", "llama.cpp", LayerRule::LlamaCpp}}) {
         std::vector<double> weights;
         for (const int pe : pes)
-            weights.push_back(rule_weight(c, pe, r.own));
+            weights.push_back(layer_rule_weight(*c.cluster, pe, r.split).value_or(0.0));
         const auto counts = layers_per_segment(in.layers, r.split, weights, c.decode.model->file);
-        plans.push_back(figures(c, r.name, r.rule, layer_plan_of(in, pes, counts)));
+        // llama.cpp can leave a device no layer: it then takes no part.
+        std::vector<int> taking, layers;
+        for (std::size_t s = 0; s < counts.size(); ++s)
+            if (counts[s] > 0) {
+                taking.push_back(pes[s]);
+                layers.push_back(counts[s]);
+            }
+        plans.push_back(figures(c, r.name, r.rule, layer_plan_of(in, taking, layers)));
     }
     return plans;
 }

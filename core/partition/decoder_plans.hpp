@@ -36,8 +36,8 @@ struct DecoderPlanContext {
 };
 
 struct DecoderPlan {
-    std::string name; // "exact: time per token", "equal layers (distributed-llama)", ...
-    std::string rule; // "exact-time-per-token", "exact-tokens-per-s", "equal", "memory", "vram"
+    std::string name; // "exact: least time per token", "equal layers (distributed-llama)", ...
+    std::string rule; // "exact-time-per-token", "exact-bottleneck", "equal", "memory", "llama.cpp"
     LayerPlan plan;   // stages, layers and the program's own figures
     // MappingCosts on the decode step (which also counts the first stage sending the mask and
     // rotary angles to every stage).
@@ -48,8 +48,9 @@ struct DecoderPlan {
     LlmMemory memory; // the prefill's activations where there is one (they are the larger)
 };
 
-// The exact plans (none where nothing fits) and the three rules over every host with a usable PE,
-// in cluster order, each on its GPU where it has one. Throws InputError (the cluster file,
+// The exact plans and the three rules over every host with a usable PE, in cluster order, each on
+// its GPU where it has one (layer_split.hpp; a host whose device gives no memory weighs nothing).
+// Throws InputError (the cluster file,
 // "--context") when no plan fits, naming what the model needs and the longest context that fits.
 std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& context);
 

@@ -46,7 +46,21 @@ LayerRule parse_layer_rule(const std::string& text) {
         return LayerRule::Equal;
     if (text == "memory")
         return LayerRule::Memory;
-    throw InputError("", "--layers-by", "equal or memory, found '" + text + "'");
+    if (text == "llama.cpp")
+        return LayerRule::LlamaCpp;
+    throw InputError("", "--layers-by", "equal, memory or llama.cpp, found '" + text + "'");
+}
+
+std::optional<double> layer_rule_weight(const device::Cluster& cluster, int pe, LayerRule rule) {
+    if (rule == LayerRule::Equal)
+        return 1.0;
+    const auto& p = cluster.pes[static_cast<std::size_t>(pe)];
+    if (rule == LayerRule::LlamaCpp)
+        if (const auto own = device::own_memory_bytes(p.spec))
+            return static_cast<double>(*own);
+    if (const auto bytes = device::capacity_bytes(cluster.hosts[p.host_index].device))
+        return static_cast<double>(*bytes);
+    return std::nullopt;
 }
 
 std::vector<int> layers_per_segment(int layers, LayerRule rule, const std::vector<double>& weights,
@@ -57,6 +71,23 @@ std::vector<int> layers_per_segment(int layers, LayerRule rule, const std::vecto
                          "at most one PE per layer: " + std::to_string(layers) + " layers, " +
                              std::to_string(segments) + " PEs");
     std::vector<int> counts(static_cast<std::size_t>(segments), 1);
+    if (rule == LayerRule::LlamaCpp) {
+        // llama.cpp's load_tensors: layers + 1 slots (the head the last), slot i on the first
+        // device whose cumulative share exceeds i / (layers + 1).
+        const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+        std::vector<double> cumulative;
+        double sum = 0;
+        for (const double w : weights)
+            cumulative.push_back((sum += w) / total);
+        std::vector<int> slots(static_cast<std::size_t>(segments), 0);
+        for (int i = 0; i < layers; ++i) {
+            const double x = static_cast<double>(i) / (layers + 1);
+            const auto d =
+                std::upper_bound(cumulative.begin(), cumulative.end() - 1, x) - cumulative.begin();
+            ++slots[static_cast<std::size_t>(d)];
+        }
+        return slots;
+    }
     int left = layers - segments; // each segment holds one; the rest by the rule
     if (rule == LayerRule::Equal) {
         for (int s = 0; s < segments; ++s)

@@ -2,13 +2,17 @@
 // devices do: each device takes a contiguous range of layers, the embedding going with the first
 // and the head with the last. The layer of a kernel is read from its nodes' names, as exporters
 // write them ("/model/layers.12/self_attn/...", Optimum and ONNX Runtime GenAI; "/h.12/", GPT-2).
-// The rules: equal layer counts (distributed-llama) and layers in proportion to each device's
-// memory (exo; llama.cpp's default split by memory on a board whose GPU shares it).
+// The rules: equal layer counts (distributed-llama's equal shares), layers in proportion to each
+// host's memory (exo: largest remainders, at least one each) and llama.cpp's split in proportion
+// to each device's memory (its own where it has one, else the board's), each layer going to the
+// device whose cumulative share first passes layer / (layers + 1), the head taking the last slot.
 #pragma once
 
+#include "core/device/cluster.hpp"
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/model.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,13 +24,18 @@ namespace cleave::partition {
 // GenAI names its final norm "/model/layers.N/final_norm_layernorm", N the layer count).
 std::vector<int> kernel_layers(const graph::Model& model, const fusion::KernelGraph& kernels);
 
-enum class LayerRule { Equal, Memory };
-// "equal" or "memory"; throws InputError (place `--layers-by`) for anything else.
+enum class LayerRule { Equal, Memory, LlamaCpp };
+// "equal", "memory" or "llama.cpp"; throws InputError (place `--layers-by`) for anything else.
 LayerRule parse_layer_rule(const std::string& text);
+
+// What `rule` weighs cluster PE `pe` by: 1 (Equal), its host's memory capacity (Memory), its own
+// memory where it has one, else its host's (LlamaCpp); nullopt where the device gives none.
+std::optional<double> layer_rule_weight(const device::Cluster& cluster, int pe, LayerRule rule);
 
 // Layers per segment for `layers` layers over segments weighted by `weights` (Memory: in
 // proportion, largest remainders first; Equal: the weights are ignored, the first segments take
-// one more where they do not divide). Every segment gets at least one layer. Throws
+// one more where they do not divide; LlamaCpp: as llama.cpp assigns them, which can leave a
+// segment none). Every segment but LlamaCpp's gets at least one layer. Throws
 // InputError(`model_file`, "--pes", ...) for more segments than layers.
 std::vector<int> layers_per_segment(int layers, LayerRule rule, const std::vector<double>& weights,
                                     const std::string& model_file);

@@ -29,6 +29,13 @@ private slots:
                  (V{13, 7, 6, 6}));
         // A device with little memory still holds a layer.
         QCOMPARE(partition::layers_per_segment(10, LayerRule::Memory, {100, 1}, "m"), (V{9, 1}));
+        // llama.cpp's, over 33 slots (the head the last): -ts 3,1 gives slots 0-24 and 25-32,
+        // 1,1,1 gives 11 slots each, and a device with a sliver of memory gets none.
+        QCOMPARE(partition::layers_per_segment(32, LayerRule::LlamaCpp, {3, 1}, "m"), (V{25, 7}));
+        QCOMPARE(partition::layers_per_segment(32, LayerRule::LlamaCpp, {1, 1, 1}, "m"),
+                 (V{11, 11, 10}));
+        QCOMPARE(partition::layers_per_segment(32, LayerRule::LlamaCpp, {100, 1, 100}, "m"),
+                 (V{17, 0, 15}));
         std::mt19937 random(3);
         for (int i = 0; i < 500; ++i) {
             const int segments = 1 + static_cast<int>(random() % 8);
@@ -36,10 +43,11 @@ private slots:
             std::vector<double> weights;
             for (int s = 0; s < segments; ++s)
                 weights.push_back(1 + static_cast<double>(random() % 64));
-            for (const auto rule : {LayerRule::Equal, LayerRule::Memory}) {
+            for (const auto rule : {LayerRule::Equal, LayerRule::Memory, LayerRule::LlamaCpp}) {
                 const auto counts = partition::layers_per_segment(layers, rule, weights, "m");
                 QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), layers);
-                QVERIFY(*std::min_element(counts.begin(), counts.end()) >= 1);
+                QVERIFY(rule == LayerRule::LlamaCpp ||
+                        *std::min_element(counts.begin(), counts.end()) >= 1);
                 if (rule == LayerRule::Equal)
                     QVERIFY(*std::max_element(counts.begin(), counts.end()) -
                                 *std::min_element(counts.begin(), counts.end()) <=
