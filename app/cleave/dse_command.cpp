@@ -345,9 +345,9 @@ Action add_dse_command(CLI::App& app) {
     command->add_flag("--latency", options->latency, "Add the pipeline latency as an objective");
     command->add_flag("--exact", options->exact,
                       "A decoder: instead of a search, the exact layer plans (least time per "
-                      "token, most tokens per second) by dynamic programming over hosts, their "
-                      "order and layer ranges under memory caps, beside the equal, memory and GPU "
-                      "memory rules of distributed-llama, exo and llama.cpp");
+                      "token, least slowest stage) by dynamic programming over hosts, their order "
+                      "and layer ranges under memory caps, beside the layer rules of "
+                      "distributed-llama, exo and llama.cpp");
     command->add_flag("--suggest-device", options->suggest_device,
                       "With --exact: rank the library's devices by the tokens per second one more "
                       "of them would give");
