@@ -48,6 +48,8 @@ struct DseOptions {
     // A decoder's exact layer plans instead of a search (dse_exact.hpp).
     bool exact = false;
     bool suggest_device = false;
+    std::string llama_cpp, plan, gguf;
+    bool pin = false;
     partition::LlmWorkload workload;
     bool workload_given = false;
     unsigned seed = 1;
@@ -231,8 +233,11 @@ void print_front(const DseOptions& options, const dse::ExplorationInputs& inputs
 int run_dse(const DseOptions& options) {
     if (options.exact || options.suggest_device)
         return run_exact_plans({options.model, options.cluster, options.predictor, options.rules,
-                                options.workload, options.suggest_device, options.json,
+                                options.workload, options.suggest_device, options.llama_cpp,
+                                options.plan, options.gguf, options.pin, options.json,
                                 options.out});
+    if (!options.llama_cpp.empty())
+        throw InputError("", "--llama-cpp", "--exact beside it (it writes an exact plan)");
     if (options.workload_given)
         throw InputError("", "--context", "a workload with --exact or --suggest-device");
     // Settings first, so bad flags are refused before any model is read.
@@ -351,6 +356,18 @@ Action add_dse_command(CLI::App& app) {
     command->add_flag("--suggest-device", options->suggest_device,
                       "With --exact: rank the library's devices by the tokens per second one more "
                       "of them would give");
+    command->add_option("--llama-cpp", options->llama_cpp,
+                        "With --exact: write the plan as llama.cpp command lines (rpc-server per "
+                        "host, llama-server with --rpc, -ts and, when pinned, -ot) to FILE");
+    command->add_option("--plan", options->plan,
+                        "The plan --llama-cpp writes: exact-time-per-token (default with one "
+                        "sequence in flight), exact-bottleneck (default with more), equal, memory "
+                        "or llama.cpp");
+    command->add_option("--gguf", options->gguf,
+                        "The model's GGUF file on llama-server's host (default: MODEL's name, "
+                        ".gguf)");
+    command->add_flag("--llama-cpp-pin", options->pin,
+                      "Pin every layer range with -ot as well as the -ts proportions");
     add_workload_options(*command, options->workload, options->workload_given);
     command->add_option("--seed", options->seed, "Seed (the same seed repeats the run)")
         ->capture_default_str();

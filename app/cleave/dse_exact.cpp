@@ -7,6 +7,7 @@
 #include "core/graph/decoder_phase.hpp"
 #include "core/input_error.hpp"
 #include "core/partition/decoder_plans.hpp"
+#include "core/partition/llama_cpp_launch.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "decoder_output.hpp"
 #include "output.hpp"
@@ -14,6 +15,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -132,11 +134,77 @@ void print_suggestions(const std::vector<partition::DeviceSuggestion>& list) {
     }
 }
 
+const partition::DecoderPlan& chosen_plan(const std::vector<partition::DecoderPlan>& plans,
+                                          const ExactOptions& options,
+                                          const partition::LlmWorkload& workload) {
+    const std::string rule = !options.plan.empty()    ? options.plan
+                             : workload.sequences > 1 ? "exact-bottleneck"
+                                                      : "exact-time-per-token";
+    std::string known;
+    for (const auto& p : plans) {
+        if (p.rule == rule)
+            return p;
+        known += (known.empty() ? "" : ", ") + p.rule;
+    }
+    throw InputError("", "--plan", "one of " + known + ", found '" + rule + "'");
+}
+
+partition::LlamaCppLaunch llama_cpp_of(const partition::DecoderPlan& plan,
+                                       const device::Cluster& cluster, const ExactOptions& options,
+                                       const partition::LlmWorkload& workload) {
+    std::vector<partition::LlamaCppStage> stages;
+    int first = 0;
+    for (std::size_t s = 0; s < plan.plan.pes.size(); ++s) {
+        const auto& pe = cluster.pes[static_cast<std::size_t>(plan.plan.pes[s])];
+        stages.push_back({pe.host, first, plan.plan.layers[s], pe.kind == device::PeKind::gpu,
+                          pe.kind == device::PeKind::cpu ? pe.spec.cores : 0});
+        first += plan.plan.layers[s];
+    }
+    partition::LlamaCppOptions launch;
+    launch.model = options.gguf.empty()
+                       ? std::filesystem::path(options.model.model).stem().string() + ".gguf"
+                       : options.gguf;
+    launch.context = workload.cached_context();
+    launch.parallel = static_cast<int>(workload.sequences * workload.batch);
+    launch.pin = options.pin;
+    return partition::llama_cpp_launch(stages, first, launch);
+}
+
+std::string llama_cpp_text(const partition::LlamaCppLaunch& launch,
+                           const partition::DecoderPlan& plan) {
+    std::string out = "# llama.cpp over RPC for the plan \"" + plan.name +
+                      "\" (cleave dse --exact): start each rpc-server, then llama-server.\n";
+    for (std::size_t s = 0; s < launch.servers.size(); ++s) {
+        const auto& server = launch.servers[s];
+        out += "\n# on " + server.host + " (stage " + std::to_string(s + 1) + ", " +
+               std::to_string(plan.plan.layers[s]) +
+               (plan.plan.layers[s] == 1 ? " layer)" : " layers)") +
+               (server.note.empty() ? "" : ": " + server.note) + "\n" + server.command + "\n";
+    }
+    out += "\n# then on " + launch.main_host + "\n" + launch.main_command + "\n";
+    return out;
+}
+
+nlohmann::ordered_json llama_cpp_json(const partition::LlamaCppLaunch& launch,
+                                      const partition::DecoderPlan& plan, const std::string& file) {
+    auto servers = nlohmann::ordered_json::array();
+    for (const auto& s : launch.servers)
+        servers.push_back({{"host", s.host}, {"command", s.command}, {"note", s.note}});
+    return {{"file", file},
+            {"plan", plan.rule},
+            {"servers", servers},
+            {"main", {{"host", launch.main_host}, {"command", launch.main_command}}},
+            {"tensor_split", launch.tensor_split},
+            {"pinned", launch.pinned}};
+}
+
 } // namespace
 
 int run_exact_plans(const ExactOptions& options) {
     if (!options.out.empty())
         check_file_can_be_written(options.out);
+    if (!options.llama_cpp.empty())
+        check_file_can_be_written(options.llama_cpp);
     const auto cluster = device::load_cluster(options.cluster);
     std::optional<predict::Predictor> given;
     if (!options.predictor.empty())
@@ -188,6 +256,13 @@ int run_exact_plans(const ExactOptions& options) {
         suggestions = partition::suggest_devices(context, decode->latencies.kernel_ms,
                                                  options.rules, device::library_devices());
     }
+    std::optional<partition::LlamaCppLaunch> launch;
+    const partition::DecoderPlan* exported = nullptr;
+    if (!options.llama_cpp.empty()) {
+        exported = &chosen_plan(plans, options, workload);
+        launch = llama_cpp_of(*exported, cluster, options, workload);
+        write_file_atomically(options.llama_cpp, llama_cpp_text(*launch, *exported));
+    }
     progress.clear();
     if (options.json || !options.out.empty()) {
         auto list = nlohmann::ordered_json::array();
@@ -202,6 +277,8 @@ int run_exact_plans(const ExactOptions& options) {
                                         {"plans", list}};
         if (options.suggest_device)
             document["suggestions"] = suggestions_json(suggestions);
+        if (launch)
+            document["llama_cpp"] = llama_cpp_json(*launch, *exported, options.llama_cpp);
         emit_json(document, options.json, options.out);
         if (options.json)
             return 0;
@@ -216,6 +293,9 @@ int run_exact_plans(const ExactOptions& options) {
     print_plans(plans, cluster, seconds);
     if (options.suggest_device)
         print_suggestions(suggestions);
+    if (launch)
+        std::printf("\nllama.cpp command lines for \"%s\" in %s%s\n", exported->name.c_str(),
+                    options.llama_cpp.c_str(), launch->pinned ? " (ranges pinned with -ot)" : "");
     return 0;
 }
 

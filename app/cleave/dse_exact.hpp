@@ -17,6 +17,12 @@ struct ExactOptions {
     std::string rules = "ort-cpu";
     partition::LlmWorkload workload;
     bool suggest_device = false;
+    // The plan (a rule: exact-time-per-token, exact-bottleneck, equal, memory, llama.cpp) written
+    // as llama.cpp command lines to `llama_cpp`; empty plan: the exact one for the workload.
+    std::string llama_cpp;
+    std::string plan;
+    std::string gguf; // the model's GGUF file on the main host; empty: MODEL's name as .gguf
+    bool pin = false;
     bool json = false;
     std::string out;
 };

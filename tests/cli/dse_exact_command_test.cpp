@@ -88,6 +88,48 @@ private slots:
         QVERIFY(text.out.contains("memory per pool"));
     }
 
+    void planAsLlamaCppCommandLines() {
+        const QString cluster =
+            write_cluster(dir_, "lines.cluster.json",
+                          {"jetson-orin-nano", "jetson-orin-nx-16gb", "raspberry-pi-5"});
+        const QString file = dir_.filePath("llama-cpp.txt");
+        const Run run = run_cleave({"dse", smol_, "--cluster", cluster, "--exact", "--context",
+                                    "1024", "--llama-cpp", file, "--plan", "equal", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = json_of(run);
+        const QJsonObject lines = root["llama_cpp"].toObject();
+        QCOMPARE(lines["plan"].toString(), QString("equal"));
+        QJsonObject equal;
+        for (const auto& p : root["plans"].toArray())
+            if (p.toObject()["rule"].toString() == "equal")
+                equal = p.toObject();
+        // One rpc-server per stage, llama-server reaching them in the plan's order with each
+        // stage's layers as its share (the last one also the output layer's).
+        const QJsonArray stages = equal["stages"].toArray();
+        QStringList rpc, split;
+        for (int s = 0; s < stages.size(); ++s) {
+            rpc << "h" + stages[s].toObject()["pe"].toString().section('_', 0, 0).mid(1) + ":50052";
+            split << QString::number(stages[s].toObject()["layers"].toInt() +
+                                     (s + 1 == stages.size() ? 1 : 0));
+        }
+        const QString main = lines["main"].toObject()["command"].toString();
+        QVERIFY2(main.contains("--rpc " + rpc.join(',') + " "), qPrintable(main));
+        QVERIFY2(main.contains("-ts " + split.join(',') + " "), qPrintable(main));
+        QVERIFY(main.startsWith("llama-server -m smollm2-135m.gguf "));
+        QFile written(file);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray text = written.readAll();
+        QCOMPARE(text.count("\nrpc-server -H 0.0.0.0 -p 50052"), stages.size());
+        QVERIFY(text.contains(main.toUtf8()));
+        // A plan not computed is refused.
+        const Run bad = run_cleave({"dse", smol_, "--cluster", cluster, "--exact", "--context",
+                                    "1024", "--llama-cpp", file, "--plan", "vram"});
+        QCOMPARE(bad.exit_code, 2);
+        QVERIFY2(bad.err.contains("--plan: one of exact-time-per-token, exact-bottleneck, equal, "
+                                  "memory, llama.cpp, found 'vram'"),
+                 bad.err.constData());
+    }
+
     void devicesRankedAsOneMoreHost() {
         const QString cluster =
             write_cluster(dir_, "two.cluster.json", {"raspberry-pi-5", "raspberry-pi-5"});
