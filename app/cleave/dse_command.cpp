@@ -48,7 +48,7 @@ struct DseOptions {
     // A decoder's exact layer plans instead of a search (dse_exact.hpp).
     bool exact = false;
     bool suggest_device = false;
-    std::string llama_cpp, plan, gguf;
+    std::string llama_cpp, plan, gguf, precision;
     bool pin = false;
     partition::LlmWorkload workload;
     bool workload_given = false;
@@ -234,10 +234,12 @@ int run_dse(const DseOptions& options) {
     if (options.exact || options.suggest_device)
         return run_exact_plans({options.model, options.cluster, options.predictor, options.rules,
                                 options.workload, options.suggest_device, options.llama_cpp,
-                                options.plan, options.gguf, options.pin, options.json,
-                                options.out});
+                                options.plan, options.gguf, options.pin, options.precision,
+                                options.json, options.out});
     if (!options.llama_cpp.empty())
         throw InputError("", "--llama-cpp", "--exact beside it (it writes an exact plan)");
+    if (!options.precision.empty())
+        throw InputError("", "--precision", "--exact beside it (a decoder's what-if)");
     if (options.workload_given)
         throw InputError("", "--context", "a workload with --exact or --suggest-device");
     // Settings first, so bad flags are refused before any model is read.
@@ -366,6 +368,9 @@ Action add_dse_command(CLI::App& app) {
     command->add_option("--gguf", options->gguf,
                         "The model's GGUF file on llama-server's host (default: MODEL's name, "
                         ".gguf)");
+    command->add_option("--precision", options->precision,
+                        "With --exact: cost the decoder's matrix weights as fp32, fp16, int8 or "
+                        "int4, a what-if beside the precision the model stores (labelled)");
     command->add_flag("--llama-cpp-pin", options->pin,
                       "Pin every layer range with -ot as well as the -ts proportions");
     add_workload_options(*command, options->workload, options->workload_given);

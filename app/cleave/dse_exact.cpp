@@ -5,6 +5,7 @@
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/decoder_phase.hpp"
+#include "core/graph/weight_precision.hpp"
 #include "core/input_error.hpp"
 #include "core/partition/decoder_plans.hpp"
 #include "core/partition/llama_cpp_launch.hpp"
@@ -33,10 +34,21 @@ struct Phase {
     partition::DecoderPhaseCosts view() const { return {&model, &kernels, costs.get()}; }
 };
 
+// The weights as stored, and as costed (a what-if where they differ).
+struct Precision {
+    std::optional<graph::WeightPrecision> stored;
+    std::optional<graph::WeightPrecision> costed;
+    bool what_if() const { return costed && costed != stored; }
+};
+
 std::unique_ptr<Phase> load_phase(ModelOptions model, const device::Cluster& cluster,
-                                  const std::string& rules, const predict::Predictor* given) {
+                                  const std::string& rules, const predict::Predictor* given,
+                                  Precision& precision) {
     auto phase = std::make_unique<Phase>();
     phase->model = model.load();
+    precision.stored = graph::stored_weight_precision(phase->model);
+    if (precision.what_if())
+        graph::requantize_weights(phase->model, *precision.costed);
     const auto method = fusion::find_fusion_method(rules);
     phase->kernels = fusion::detect_kernels(phase->model, method);
     phase->latencies =
@@ -134,6 +146,15 @@ void print_suggestions(const std::vector<partition::DeviceSuggestion>& list) {
     }
 }
 
+nlohmann::ordered_json precision_json(const Precision& p) {
+    const auto name = [](const std::optional<graph::WeightPrecision>& v) {
+        return v ? nlohmann::ordered_json(graph::to_string(*v)) : nlohmann::ordered_json();
+    };
+    return {{"stored", name(p.stored)},
+            {"costed", name(p.costed ? p.costed : p.stored)},
+            {"what_if", p.what_if()}};
+}
+
 const partition::DecoderPlan& chosen_plan(const std::vector<partition::DecoderPlan>& plans,
                                           const ExactOptions& options,
                                           const partition::LlmWorkload& workload) {
@@ -221,7 +242,11 @@ int run_exact_plans(const ExactOptions& options) {
                              "--prompt-tokens and --generate)");
         decode_model.roles.decode = workload.cached_context() - 1;
     }
-    const auto decode = load_phase(decode_model, cluster, options.rules, given ? &*given : nullptr);
+    Precision precision;
+    if (!options.precision.empty())
+        precision.costed = graph::parse_weight_precision(options.precision);
+    const auto decode =
+        load_phase(decode_model, cluster, options.rules, given ? &*given : nullptr, precision);
     const auto phase = graph::decoder_phase(decode->model);
     if (!phase)
         throw InputError(decode->model.file, "--exact",
@@ -235,7 +260,8 @@ int run_exact_plans(const ExactOptions& options) {
         progress.line("cleave: predicting the prefill's kernels on every PE");
         auto prefill_model = options.model;
         prefill_model.roles.prefill = workload.prompt_tokens;
-        prefill = load_phase(prefill_model, cluster, options.rules, given ? &*given : nullptr);
+        prefill =
+            load_phase(prefill_model, cluster, options.rules, given ? &*given : nullptr, precision);
     }
     partition::DecoderPlanContext context;
     context.decode = decode->view();
@@ -272,6 +298,7 @@ int run_exact_plans(const ExactOptions& options) {
                                         {"cluster", cluster.file},
                                         {"rules", options.rules},
                                         {"workload", workload_json(workload)},
+                                        {"precision", precision_json(precision)},
                                         {"layers", plan_input(context).layers},
                                         {"seconds", seconds},
                                         {"plans", list}};
@@ -289,6 +316,10 @@ int run_exact_plans(const ExactOptions& options) {
                 static_cast<long long>(workload.batch), static_cast<long long>(workload.sequences));
     if (prefill)
         std::printf(", prompt of %lld tokens", static_cast<long long>(workload.prompt_tokens));
+    if (precision.what_if())
+        std::printf("\nweights costed as %s: a what-if, the model stores %s",
+                    graph::to_string(*precision.costed),
+                    precision.stored ? graph::to_string(*precision.stored) : "none");
     std::printf("\n\n");
     print_plans(plans, cluster, seconds);
     if (options.suggest_device)

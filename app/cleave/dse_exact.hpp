@@ -23,6 +23,7 @@ struct ExactOptions {
     std::string plan;
     std::string gguf; // the model's GGUF file on the main host; empty: MODEL's name as .gguf
     bool pin = false;
+    std::string precision; // a what-if weight precision; empty: as stored
     bool json = false;
     std::string out;
 };

@@ -164,6 +164,15 @@ private slots:
         run = run_cleave({"dse", smol_, "--cluster", cluster, "--context", "1024"});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains("--context: a workload with --exact"), run.err.constData());
+        // A precision the cost model cannot express, and a what-if without --exact.
+        run = run_cleave({"dse", smol_, "--cluster", cluster, "--exact", "--context", "1024",
+                          "--precision", "3"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("--precision: a weight precision the cost model expresses: "
+                                  "fp32, fp16, int8 or int4, found '3'"),
+                 run.err.constData());
+        run = run_cleave({"dse", smol_, "--cluster", cluster, "--precision", "int4"});
+        QCOMPARE(run.exit_code, 2);
         // A model no plan on the cluster holds: what it needs, and the longest context.
         const Run big = run_cleave({"generate-models", "--llm", "llama-3.1-8b", "--precision",
                                     "fp16", "--out", dir_.filePath("big")});
@@ -175,6 +184,16 @@ private slots:
                                   "the model at a context of 8192 tokens: it needs at least"),
                  run.err.constData());
         QVERIFY2(run.err.contains("not even the weights fit"), run.err.constData());
+        // Its weights at 4 bits, a what-if labelled as one, fit.
+        run = run_cleave({"dse", dir_.filePath("big/llama-3.1-8b.onnx"), "--cluster", cluster,
+                          "--exact", "--context", "8192", "--precision", "int4", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject precision = json_of(run)["precision"].toObject();
+        QCOMPARE(precision["stored"].toString(), QString("fp16"));
+        QCOMPARE(precision["costed"].toString(), QString("int4"));
+        QVERIFY(precision["what_if"].toBool());
+        for (const auto& p : json_of(run)["plans"].toArray())
+            QVERIFY(p.toObject()["fits"].toBool());
     }
 };
 
