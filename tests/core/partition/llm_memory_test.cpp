@@ -1,12 +1,14 @@
 // A decoder's memory per PE and per host under a workload: random mappings of generated decoders
 // over random contexts, batches and sequences in flight against an independent sum, and the
-// verdicts (fits, the longest context, the workload's checks).
+// verdicts (fits, the longest context, the workload's checks), with the weights at their stored
+// precision or re-typed (the what-if) and a desktop GPU's memory a pool apart.
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/data_type.hpp"
 #include "core/graph/decoder_phase.hpp"
 #include "core/graph/input_dim_binding.hpp"
 #include "core/graph/onnx_import.hpp"
+#include "core/graph/weight_precision.hpp"
 #include "core/input_error.hpp"
 #include "core/modelgen/decoder_space.hpp"
 #include "core/modelgen/llm_writer.hpp"
@@ -24,14 +26,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Four hosts of one device whose memory is `gib`.
+// Four hosts of one device whose memory is `gib`, and a desktop whose GPU has that much of its
+// own (a pool apart) beside twice as much for its host.
 device::Cluster cluster_of(double gib) {
     auto nx = *device::library_device("jetson-xavier-nx");
     nx.memory->capacity_gib = gib;
     std::vector<device::ClusterHost> hosts;
     for (const char* host : {"h1", "h2", "h3", "h4"})
         hosts.push_back({host, nx.id, nx, ""});
-    return device::make_cluster("four.cluster.json", hosts);
+    auto pc = *device::library_device("rtx-4090-desktop");
+    pc.memory->capacity_gib = 2 * gib;
+    pc.processing_elements[0].memory_gib = gib;
+    hosts.push_back({"pc", pc.id, pc, ""});
+    return device::make_cluster("five.cluster.json", hosts);
 }
 
 // The same figures, summed another way: tensor by tensor over the nodes of each PE, the
@@ -59,9 +66,11 @@ Independent independent_sum(const graph::Model& model, const fusion::KernelGraph
         for (const int n : tensor.consumers)
             readers.insert(pe_of_node(n));
         if (tensor.kind == graph::Tensor::Kind::Initializer) {
+            // Bytes from the element count and width: a re-typed weight counts at its new width.
+            const auto bits = static_cast<std::int64_t>(graph::element_bits(tensor.dtype));
+            const auto elements = std::max<std::int64_t>(0, tensor.elements());
             for (const int pe : readers)
-                out.weights[static_cast<std::size_t>(pe)] +=
-                    std::max<std::int64_t>(0, tensor.bytes());
+                out.weights[static_cast<std::size_t>(pe)] += (elements * bits + 7) / 8;
             continue;
         }
         const bool input =
@@ -138,6 +147,7 @@ class LlmMemoryTest : public QObject {
 private slots:
     void randomMappingsMatchAnIndependentSum() {
         std::mt19937 random(5);
+        int gpu_pools = 0;
         for (int number = 0; number < 4; ++number) {
             graph::DimBindings bindings;
             bindings.batch = 1 + number % 2;
@@ -147,6 +157,11 @@ private slots:
                 bindings.decode = 100;
             Decoder d;
             load_decoder(d, number, bindings);
+            // The precision swept: as stored or a what-if (floating-point decoders only).
+            const auto precision = static_cast<graph::WeightPrecision>(random() % 4);
+            if (graph::stored_weight_precision(d.model) == graph::WeightPrecision::fp32)
+                QVERIFY(graph::requantize_weights(d.model, precision) > 0 ||
+                        precision == graph::WeightPrecision::fp32);
             const auto cluster = cluster_of(0.05 + 0.2 * number);
             const auto K = d.kernels.kernels.size();
             for (int trial = 0; trial < 12; ++trial) {
@@ -180,6 +195,13 @@ private slots:
                                  want.kv[static_cast<std::size_t>(p)] +
                                  want.activations[static_cast<std::size_t>(p)];
                     QVERIFY(pool.capacity_bytes);
+                    // The desktop's GPU is a pool of its own.
+                    if (pool.name.starts_with("pc ")) {
+                        ++gpu_pools;
+                        QCOMPARE(pool.pes.size(), std::size_t{1});
+                        QCOMPARE(cluster.pes[static_cast<std::size_t>(pool.pes[0])].kind,
+                                 device::PeKind::gpu);
+                    }
                     const bool fits =
                         total + partition::runtime_reserve_bytes(*pool.capacity_bytes) <=
                         *pool.capacity_bytes;
@@ -190,6 +212,7 @@ private slots:
                 QVERIFY(got.binding >= 0);
             }
         }
+        QVERIFY(gpu_pools > 10);
     }
 
     void weightsSharedByKernelsCountOnce() {
