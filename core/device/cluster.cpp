@@ -5,6 +5,7 @@
 #include "../json_reader.hpp"
 #include "device_library.hpp"
 #include "device_matching.hpp"
+#include "link_kinds.hpp"
 #include "pe_key.hpp"
 
 #include <algorithm>
@@ -31,9 +32,21 @@ std::string read_text(const std::string& path, const std::string& expected) {
     return text.str();
 }
 
+// A link object: its kind's figures (or `fallback`), then the figures it gives. Without a kind,
+// `required` asks for both figures.
 Link read_link(const JsonReader& reader, const json& object, const std::string& pointer,
                const Link& fallback, bool required) {
     Link link = fallback;
+    const std::string kind = reader.string(object, pointer, "kind", false);
+    if (!kind.empty()) {
+        const auto* known = find_link_kind(kind);
+        if (!known)
+            reader.fail(child_pointer(pointer, "kind"), "expected a link kind, one of " +
+                                                            link_kind_ids() + ", found \"" + kind +
+                                                            "\"");
+        link = known->link;
+        required = false;
+    }
     if (const auto bandwidth = reader.number(object, pointer, "bandwidth_gbps", required, "Gbit/s"))
         link.bandwidth_gbps = *bandwidth;
     if (const auto latency = reader.number(object, pointer, "latency_us", required, "us", true))
@@ -43,6 +56,53 @@ Link read_link(const JsonReader& reader, const json& object, const std::string& 
 
 ordered_json link_json(const Link& link) {
     return {{"bandwidth_gbps", link.bandwidth_gbps}, {"latency_us", link.latency_us}};
+}
+
+// `links`: the default link and the pairs, each host named one of `seen`.
+std::pair<Link, std::vector<LinkPair>> read_links(const JsonReader& reader, const json& root,
+                                                  const std::map<std::string, std::string>& seen) {
+    Link default_link = kDefaultLink;
+    std::vector<LinkPair> pairs;
+    if (const json* links =
+            reader.object(root, "", "links", false, "an object with \"default\" and \"pairs\"")) {
+        reader.only_known(*links, "/links", {"default", "pairs"});
+        if (const json* fallback =
+                reader.object(*links, "/links", "default", false,
+                              "an object with a kind, or bandwidth_gbps and latency_us")) {
+            reader.only_known(*fallback, "/links/default",
+                              {"kind", "bandwidth_gbps", "latency_us"});
+            default_link = read_link(reader, *fallback, "/links/default", kDefaultLink, false);
+        }
+        if (const json* entries = reader.array(*links, "/links", "pairs", false,
+                                               "a list of {a, b, bandwidth_gbps, latency_us}")) {
+            std::set<std::pair<std::string, std::string>> joined;
+            for (std::size_t i = 0; i < entries->size(); ++i) {
+                const std::string pointer = child_pointer("/links/pairs", i);
+                const json& entry = (*entries)[i];
+                reader.expect_object(entry, pointer,
+                                     "an object with a, b, bandwidth_gbps and latency_us");
+                reader.only_known(entry, pointer,
+                                  {"a", "b", "kind", "bandwidth_gbps", "latency_us"});
+                LinkPair pair;
+                pair.a = reader.string(entry, pointer, "a", true);
+                pair.b = reader.string(entry, pointer, "b", true);
+                for (const auto& [key, host] : {std::pair{"a", pair.a}, std::pair{"b", pair.b}})
+                    if (!seen.count(host))
+                        reader.fail(child_pointer(pointer, key),
+                                    "no host \"" + host +
+                                        "\" in /hosts; expected one of its hosts");
+                if (pair.a == pair.b)
+                    reader.fail(child_pointer(pointer, "b"),
+                                "expected a host other than a (\"" + pair.a + "\")");
+                if (!joined.insert(std::minmax(pair.a, pair.b)).second)
+                    reader.fail(pointer, "the link " + pair.a + " - " + pair.b +
+                                             " is given twice; expected each pair once");
+                pair.link = read_link(reader, entry, pointer, default_link, true);
+                pairs.push_back(std::move(pair));
+            }
+        }
+    }
+    return {default_link, std::move(pairs)};
 }
 
 } // namespace
@@ -149,44 +209,7 @@ Cluster cluster_from_json(const json& root, const std::string& file) {
         hosts.push_back(std::move(host));
     }
 
-    Link default_link = kDefaultLink;
-    std::vector<LinkPair> pairs;
-    if (const json* links =
-            reader.object(root, "", "links", false, "an object with \"default\" and \"pairs\"")) {
-        reader.only_known(*links, "/links", {"default", "pairs"});
-        if (const json* fallback = reader.object(*links, "/links", "default", false,
-                                                 "an object with bandwidth_gbps and latency_us")) {
-            reader.only_known(*fallback, "/links/default", {"bandwidth_gbps", "latency_us"});
-            default_link = read_link(reader, *fallback, "/links/default", kDefaultLink, false);
-        }
-        if (const json* entries = reader.array(*links, "/links", "pairs", false,
-                                               "a list of {a, b, bandwidth_gbps, latency_us}")) {
-            std::set<std::pair<std::string, std::string>> joined;
-            for (std::size_t i = 0; i < entries->size(); ++i) {
-                const std::string pointer = child_pointer("/links/pairs", i);
-                const json& entry = (*entries)[i];
-                reader.expect_object(entry, pointer,
-                                     "an object with a, b, bandwidth_gbps and latency_us");
-                reader.only_known(entry, pointer, {"a", "b", "bandwidth_gbps", "latency_us"});
-                LinkPair pair;
-                pair.a = reader.string(entry, pointer, "a", true);
-                pair.b = reader.string(entry, pointer, "b", true);
-                for (const auto& [key, host] : {std::pair{"a", pair.a}, std::pair{"b", pair.b}})
-                    if (!seen.count(host))
-                        reader.fail(child_pointer(pointer, key),
-                                    "no host \"" + host +
-                                        "\" in /hosts; expected one of its hosts");
-                if (pair.a == pair.b)
-                    reader.fail(child_pointer(pointer, "b"),
-                                "expected a host other than a (\"" + pair.a + "\")");
-                if (!joined.insert(std::minmax(pair.a, pair.b)).second)
-                    reader.fail(pointer, "the link " + pair.a + " - " + pair.b +
-                                             " is given twice; expected each pair once");
-                pair.link = read_link(reader, entry, pointer, default_link, true);
-                pairs.push_back(std::move(pair));
-            }
-        }
-    }
+    auto [default_link, pairs] = read_links(reader, root, seen);
     Cluster cluster = make_cluster(file, std::move(hosts), default_link, std::move(pairs));
     cluster.note = note;
     return cluster;

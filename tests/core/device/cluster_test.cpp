@@ -2,6 +2,7 @@
 // same cluster, device files beside a cluster file, writing, and errors by JSON pointer.
 #include "core/device/cluster.hpp"
 #include "core/device/device_library.hpp"
+#include "core/device/link_kinds.hpp"
 #include "core/input_error.hpp"
 
 #include <QTemporaryDir>
@@ -154,6 +155,26 @@ private slots:
         QCOMPARE(two.default_link.bandwidth_gbps, 1.0);
         QCOMPARE(two.default_link.latency_us, 100.0);
         QCOMPARE(two.link("nx01", "pi"), cleave::device::kDefaultLink);
+    }
+
+    void linksByKind() {
+        const std::string head = kTwoHosts.substr(0, kTwoHosts.size() - 1) + R"(, "links": )";
+        const Cluster c = parse_cluster_file(head + R"({"default": {"kind": "2.5gbe"},
+                       "pairs": [{"a": "pi", "b": "nx01", "kind": "wifi-6", "latency_us": 3000}]}})",
+                                             "c.json");
+        QCOMPARE(c.default_link, cleave::device::find_link_kind("2.5gbe")->link);
+        QCOMPARE(c.default_link.bandwidth_gbps, 2.5);
+        // A figure given beside a kind overrides the kind's.
+        QCOMPARE(c.link("pi", "nx01").bandwidth_gbps, 0.6);
+        QCOMPARE(c.link("pi", "nx01").latency_us, 3000.0);
+        for (const auto& kind : cleave::device::link_kinds()) {
+            QVERIFY(kind.link.bandwidth_gbps > 0 && kind.link.latency_us > 0);
+            QVERIFY(!kind.source.empty());
+        }
+        QCOMPARE(cleave::device::link_kind_ids(), std::string("1gbe, 2.5gbe, wifi-6, thunderbolt"));
+        QCOMPARE(error_of(head + R"({"default": {"kind": "5g"}}})"),
+                 QString("my.cluster.json: /links/default/kind: expected a link kind, one of "
+                         "1gbe, 2.5gbe, wifi-6, thunderbolt, found \"5g\""));
     }
 
     void unknownDeviceNamesItsPointer() {
