@@ -45,6 +45,33 @@ void add_workload_options(CLI::App& command, partition::LlmWorkload& workload, b
            "Tokens a decoder generates per sequence");
 }
 
+PrecisionChoice::PrecisionChoice(const std::string& text) {
+    if (!text.empty())
+        costed = graph::parse_weight_precision(text);
+}
+
+void PrecisionChoice::apply(graph::Model& model) {
+    stored = graph::stored_weight_precision(model);
+    if (what_if())
+        graph::requantize_weights(model, *costed);
+}
+
+nlohmann::ordered_json PrecisionChoice::json() const {
+    const auto name = [](const std::optional<graph::WeightPrecision>& v) {
+        return v ? nlohmann::ordered_json(graph::to_string(*v)) : nlohmann::ordered_json();
+    };
+    return {{"stored", name(stored)},
+            {"costed", name(costed ? costed : stored)},
+            {"what_if", what_if()}};
+}
+
+std::string PrecisionChoice::line() const {
+    if (!what_if())
+        return {};
+    return std::string("weights costed as ") + graph::to_string(*costed) +
+           ": a what-if, the model stores " + (stored ? graph::to_string(*stored) : "none");
+}
+
 nlohmann::ordered_json workload_json(const partition::LlmWorkload& w) {
     return {{"batch", w.batch},
             {"sequences", w.sequences},

@@ -291,6 +291,35 @@ int run_dse(const DseOptions& options) {
     return result.cancelled ? kInterruptedExit : 0;
 }
 
+// --exact and what goes with it: a decoder's workload, the what-if precision, llama.cpp lines.
+void add_exact_options(CLI::App& app, DseOptions& options) {
+    auto* command = &app;
+    command->add_flag("--exact", options.exact,
+                      "A decoder: instead of a search, the exact layer plans (least time per "
+                      "token, least slowest stage) by dynamic programming over hosts, their order "
+                      "and layer ranges under memory caps, beside the layer rules of "
+                      "distributed-llama, exo and llama.cpp");
+    command->add_flag("--suggest-device", options.suggest_device,
+                      "With --exact: rank the library's devices by the tokens per second one more "
+                      "of them would give");
+    command->add_option("--llama-cpp", options.llama_cpp,
+                        "With --exact: write the plan as llama.cpp command lines (rpc-server per "
+                        "host, llama-server with --rpc, -ts and, when pinned, -ot) to FILE");
+    command->add_option("--plan", options.plan,
+                        "The plan --llama-cpp writes: exact-time-per-token (default with one "
+                        "sequence in flight), exact-bottleneck (default with more), equal, memory "
+                        "or llama.cpp");
+    command->add_option("--gguf", options.gguf,
+                        "The model's GGUF file on llama-server's host (default: MODEL's name, "
+                        ".gguf)");
+    command->add_option("--precision", options.precision,
+                        "With --exact: cost the decoder's matrix weights as fp32, fp16, int8 or "
+                        "int4, a what-if beside the precision the model stores (labelled)");
+    command->add_flag("--llama-cpp-pin", options.pin,
+                      "Pin every layer range with -ot as well as the -ts proportions");
+    add_workload_options(*command, options.workload, options.workload_given);
+}
+
 } // namespace
 
 Action add_dse_command(CLI::App& app) {
@@ -350,30 +379,7 @@ Action add_dse_command(CLI::App& app) {
     command->add_option("--max-pes", options->max_pes, "Search only the N fastest PEs; 0: all")
         ->capture_default_str();
     command->add_flag("--latency", options->latency, "Add the pipeline latency as an objective");
-    command->add_flag("--exact", options->exact,
-                      "A decoder: instead of a search, the exact layer plans (least time per "
-                      "token, least slowest stage) by dynamic programming over hosts, their order "
-                      "and layer ranges under memory caps, beside the layer rules of "
-                      "distributed-llama, exo and llama.cpp");
-    command->add_flag("--suggest-device", options->suggest_device,
-                      "With --exact: rank the library's devices by the tokens per second one more "
-                      "of them would give");
-    command->add_option("--llama-cpp", options->llama_cpp,
-                        "With --exact: write the plan as llama.cpp command lines (rpc-server per "
-                        "host, llama-server with --rpc, -ts and, when pinned, -ot) to FILE");
-    command->add_option("--plan", options->plan,
-                        "The plan --llama-cpp writes: exact-time-per-token (default with one "
-                        "sequence in flight), exact-bottleneck (default with more), equal, memory "
-                        "or llama.cpp");
-    command->add_option("--gguf", options->gguf,
-                        "The model's GGUF file on llama-server's host (default: MODEL's name, "
-                        ".gguf)");
-    command->add_option("--precision", options->precision,
-                        "With --exact: cost the decoder's matrix weights as fp32, fp16, int8 or "
-                        "int4, a what-if beside the precision the model stores (labelled)");
-    command->add_flag("--llama-cpp-pin", options->pin,
-                      "Pin every layer range with -ot as well as the -ts proportions");
-    add_workload_options(*command, options->workload, options->workload_given);
+    add_exact_options(*command, *options);
     command->add_option("--seed", options->seed, "Seed (the same seed repeats the run)")
         ->capture_default_str();
     command->add_option("--measure", options->measure,

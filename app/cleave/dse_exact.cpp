@@ -5,7 +5,6 @@
 #include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/decoder_phase.hpp"
-#include "core/graph/weight_precision.hpp"
 #include "core/input_error.hpp"
 #include "core/partition/decoder_plans.hpp"
 #include "core/partition/llama_cpp_launch.hpp"
@@ -15,6 +14,7 @@
 #include "progress.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -34,21 +34,12 @@ struct Phase {
     partition::DecoderPhaseCosts view() const { return {&model, &kernels, costs.get()}; }
 };
 
-// The weights as stored, and as costed (a what-if where they differ).
-struct Precision {
-    std::optional<graph::WeightPrecision> stored;
-    std::optional<graph::WeightPrecision> costed;
-    bool what_if() const { return costed && costed != stored; }
-};
-
 std::unique_ptr<Phase> load_phase(ModelOptions model, const device::Cluster& cluster,
                                   const std::string& rules, const predict::Predictor* given,
-                                  Precision& precision) {
+                                  PrecisionChoice& precision) {
     auto phase = std::make_unique<Phase>();
     phase->model = model.load();
-    precision.stored = graph::stored_weight_precision(phase->model);
-    if (precision.what_if())
-        graph::requantize_weights(phase->model, *precision.costed);
+    precision.apply(phase->model);
     const auto method = fusion::find_fusion_method(rules);
     phase->kernels = fusion::detect_kernels(phase->model, method);
     phase->latencies =
@@ -77,6 +68,11 @@ nlohmann::ordered_json plan_json(const partition::DecoderPlan& p, const device::
     out["time_to_first_token_ms"] = p.time_to_first_token_ms
                                         ? nlohmann::ordered_json(*p.time_to_first_token_ms)
                                         : nlohmann::ordered_json();
+    out["energy_per_token_mj"] = std::isfinite(p.energy_per_token_mj)
+                                     ? nlohmann::ordered_json(p.energy_per_token_mj)
+                                     : nlohmann::ordered_json();
+    out["memory_headroom_bytes"] =
+        p.headroom_bytes ? nlohmann::ordered_json(*p.headroom_bytes) : nlohmann::ordered_json();
     out["fits"] = p.memory.fits;
     out["program"] = {{"time_per_output_token_ms", p.plan.latency_ms},
                       {"bottleneck_ms", p.plan.bottleneck_ms}};
@@ -146,15 +142,6 @@ void print_suggestions(const std::vector<partition::DeviceSuggestion>& list) {
     }
 }
 
-nlohmann::ordered_json precision_json(const Precision& p) {
-    const auto name = [](const std::optional<graph::WeightPrecision>& v) {
-        return v ? nlohmann::ordered_json(graph::to_string(*v)) : nlohmann::ordered_json();
-    };
-    return {{"stored", name(p.stored)},
-            {"costed", name(p.costed ? p.costed : p.stored)},
-            {"what_if", p.what_if()}};
-}
-
 const partition::DecoderPlan& chosen_plan(const std::vector<partition::DecoderPlan>& plans,
                                           const ExactOptions& options,
                                           const partition::LlmWorkload& workload) {
@@ -219,6 +206,61 @@ nlohmann::ordered_json llama_cpp_json(const partition::LlamaCppLaunch& launch,
             {"pinned", launch.pinned}};
 }
 
+// What a run found, for output.
+struct ExactRun {
+    const std::string& model;
+    const device::Cluster& cluster;
+    const partition::LlmWorkload& workload;
+    const PrecisionChoice& precision;
+    int layers = 0;
+    bool prefill = false;
+    const std::vector<partition::DecoderPlan>& plans;
+    double seconds = 0;
+    const std::vector<partition::DeviceSuggestion>& suggestions;
+    const std::optional<partition::LlamaCppLaunch>& launch;
+    const partition::DecoderPlan* exported = nullptr;
+};
+
+int report(const ExactOptions& options, const ExactRun& r) {
+    if (options.json || !options.out.empty()) {
+        auto list = nlohmann::ordered_json::array();
+        for (const auto& p : r.plans)
+            list.push_back(plan_json(p, r.cluster));
+        nlohmann::ordered_json document{{"model", r.model},
+                                        {"cluster", r.cluster.file},
+                                        {"rules", options.rules},
+                                        {"workload", workload_json(r.workload)},
+                                        {"precision", r.precision.json()},
+                                        {"layers", r.layers},
+                                        {"seconds", r.seconds},
+                                        {"plans", list}};
+        if (options.suggest_device)
+            document["suggestions"] = suggestions_json(r.suggestions);
+        if (r.launch)
+            document["llama_cpp"] = llama_cpp_json(*r.launch, *r.exported, options.llama_cpp);
+        emit_json(document, options.json, options.out);
+        if (options.json)
+            return 0;
+    }
+    std::printf("%s on %s: %d layers; decode after %lld tokens (batch %lld, %lld in flight)",
+                r.model.c_str(), r.cluster.file.c_str(), r.layers,
+                static_cast<long long>(r.workload.cached_context() - 1),
+                static_cast<long long>(r.workload.batch),
+                static_cast<long long>(r.workload.sequences));
+    if (r.prefill)
+        std::printf(", prompt of %lld tokens", static_cast<long long>(r.workload.prompt_tokens));
+    if (r.precision.what_if())
+        std::printf("\n%s", r.precision.line().c_str());
+    std::printf("\n\n");
+    print_plans(r.plans, r.cluster, r.seconds);
+    if (options.suggest_device)
+        print_suggestions(r.suggestions);
+    if (r.launch)
+        std::printf("\nllama.cpp command lines for \"%s\" in %s%s\n", r.exported->name.c_str(),
+                    options.llama_cpp.c_str(), r.launch->pinned ? " (ranges pinned with -ot)" : "");
+    return 0;
+}
+
 } // namespace
 
 int run_exact_plans(const ExactOptions& options) {
@@ -242,9 +284,7 @@ int run_exact_plans(const ExactOptions& options) {
                              "--prompt-tokens and --generate)");
         decode_model.roles.decode = workload.cached_context() - 1;
     }
-    Precision precision;
-    if (!options.precision.empty())
-        precision.costed = graph::parse_weight_precision(options.precision);
+    PrecisionChoice precision(options.precision);
     const auto decode =
         load_phase(decode_model, cluster, options.rules, given ? &*given : nullptr, precision);
     const auto phase = graph::decoder_phase(decode->model);
@@ -290,44 +330,9 @@ int run_exact_plans(const ExactOptions& options) {
         write_file_atomically(options.llama_cpp, llama_cpp_text(*launch, *exported));
     }
     progress.clear();
-    if (options.json || !options.out.empty()) {
-        auto list = nlohmann::ordered_json::array();
-        for (const auto& p : plans)
-            list.push_back(plan_json(p, cluster));
-        nlohmann::ordered_json document{{"model", decode->model.file},
-                                        {"cluster", cluster.file},
-                                        {"rules", options.rules},
-                                        {"workload", workload_json(workload)},
-                                        {"precision", precision_json(precision)},
-                                        {"layers", plan_input(context).layers},
-                                        {"seconds", seconds},
-                                        {"plans", list}};
-        if (options.suggest_device)
-            document["suggestions"] = suggestions_json(suggestions);
-        if (launch)
-            document["llama_cpp"] = llama_cpp_json(*launch, *exported, options.llama_cpp);
-        emit_json(document, options.json, options.out);
-        if (options.json)
-            return 0;
-    }
-    std::printf("%s on %s: %d layers; decode after %lld tokens (batch %lld, %lld in flight)",
-                decode->model.file.c_str(), cluster.file.c_str(), plan_input(context).layers,
-                static_cast<long long>(workload.cached_context() - 1),
-                static_cast<long long>(workload.batch), static_cast<long long>(workload.sequences));
-    if (prefill)
-        std::printf(", prompt of %lld tokens", static_cast<long long>(workload.prompt_tokens));
-    if (precision.what_if())
-        std::printf("\nweights costed as %s: a what-if, the model stores %s",
-                    graph::to_string(*precision.costed),
-                    precision.stored ? graph::to_string(*precision.stored) : "none");
-    std::printf("\n\n");
-    print_plans(plans, cluster, seconds);
-    if (options.suggest_device)
-        print_suggestions(suggestions);
-    if (launch)
-        std::printf("\nllama.cpp command lines for \"%s\" in %s%s\n", exported->name.c_str(),
-                    options.llama_cpp.c_str(), launch->pinned ? " (ranges pinned with -ot)" : "");
-    return 0;
+    return report(options,
+                  {decode->model.file, cluster, workload, precision, plan_input(context).layers,
+                   prefill != nullptr, plans, seconds, suggestions, launch, exported});
 }
 
 } // namespace cleave::cli

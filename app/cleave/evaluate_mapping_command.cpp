@@ -39,6 +39,7 @@ struct EvaluateMappingOptions {
     // A decoder's workload (the batch is the model's bound one).
     partition::LlmWorkload workload;
     bool workload_given = false;
+    std::string precision; // a what-if weight precision
 };
 
 nlohmann::ordered_json number_or_null(double value) {
@@ -61,6 +62,7 @@ struct EvaluatedMapping {
     std::vector<std::int64_t> peak_live;
     std::optional<graph::DecoderPhase> phase;       // a decoder's, as the model is bound
     std::optional<partition::LlmWorkload> workload; // and its workload
+    std::optional<PrecisionChoice> precision;       // the weights as stored and as costed
     partition::LlmMemory llm;
 
     const std::string& key(int pe) const { return cluster.pes[static_cast<std::size_t>(pe)].key; }
@@ -80,6 +82,7 @@ EvaluatedMapping evaluate_mapping(const EvaluateMappingOptions& options) {
     EvaluatedMapping e;
     e.cluster = device::load_cluster(options.cluster);
     e.model = options.model.load();
+    e.precision.emplace(options.precision).apply(e.model);
     e.method = fusion::find_fusion_method(options.rules);
     std::optional<predict::Predictor> given;
     if (!options.predictor.empty())
@@ -111,8 +114,8 @@ EvaluatedMapping evaluate_mapping(const EvaluateMappingOptions& options) {
             workload.context = e.phase->context;
         partition::check_workload(e.model, workload);
         e.llm = partition::llm_memory(e.model, kernels, assignment, e.cluster, workload);
-    } else if (options.workload_given) {
-        throw InputError(e.model.file, "--context",
+    } else if (options.workload_given || !options.precision.empty()) {
+        throw InputError(e.model.file, options.workload_given ? "--context" : "--precision",
                          "a decoder (a model with past key/value inputs) for a workload");
     }
 
@@ -222,6 +225,7 @@ nlohmann::ordered_json decoder_json(const EvaluatedMapping& e) {
         out["tokens_per_s"] = partition::pipelined_tokens_per_s(w, e.evaluation.latency_ms,
                                                                 e.evaluation.bottleneck_ms);
     }
+    out["precision"] = e.precision->json();
     out["memory"] = llm_memory_json(e.llm, e.cluster, e.used);
     return out;
 }
@@ -305,6 +309,8 @@ void print_costs(const EvaluatedMapping& e) {
 void print_decoder(const EvaluatedMapping& e) {
     const auto& w = *e.workload;
     const auto& phase = e.phase;
+    if (e.precision->what_if())
+        std::printf("\n%s", e.precision->line().c_str());
     if (phase->phase == "prefill")
         std::printf("\ndecoder prefill of %lld tokens: time to first token %.3f ms\n",
                     static_cast<long long>(phase->tokens), e.evaluation.latency_ms);
@@ -396,6 +402,9 @@ Action add_evaluate_mapping_command(CLI::App& app) {
                      "Time between inputs in the replay; 0: back to back")
         ->capture_default_str();
     add_workload_options(*command, options->workload, options->workload_given);
+    command->add_option("--precision", options->precision,
+                        "Cost the matrix weights as fp32, fp16, int8 or int4, a what-if beside the "
+                        "precision the model stores (labelled)");
     return [options] { return run_evaluate_mapping(*options); };
 }
 

@@ -36,6 +36,11 @@ DecoderPlan figures(const DecoderPlanContext& c, std::string name, std::string r
     out.time_per_token_ms = decode.latency_ms;
     out.bottleneck_ms = decode.bottleneck_ms;
     out.tokens_per_s = pipelined_tokens_per_s(c.workload, decode.latency_ms, decode.bottleneck_ms);
+    double energy = 0;
+    for (const auto& pe : decode.pes)
+        if (pe.kernels > 0 || pe.communication_ms() > 0)
+            energy += pe.energy_mj;
+    out.energy_per_token_mj = energy / static_cast<double>(c.workload.batch);
     if (c.prefill.costs && c.prefill.costs->kernel_count() == c.decode.costs->kernel_count())
         out.time_to_first_token_ms = c.prefill.costs->evaluate(plan.mapping).latency_ms;
     const auto& m = memory_phase(c);

@@ -45,7 +45,11 @@ struct DecoderPlan {
     double bottleneck_ms = 0;
     double tokens_per_s = 0;
     std::optional<double> time_to_first_token_ms;
+    // Energy of one decode step over its tokens (the batch); NaN where a PE has no power figure.
+    double energy_per_token_mj = 0;
     LlmMemory memory; // the prefill's activations where there is one (they are the larger)
+    // The least room any pool keeps (negative: the most over); nullopt without capacities.
+    std::optional<std::int64_t> headroom_bytes;
 };
 
 // The exact plans and the three rules over every host with a usable PE, in cluster order, each on

@@ -108,6 +108,18 @@ private slots:
                         "--pes", "nx01_gpu,nx02_gpu", "--context", "100"});
         QCOMPARE(cnn.exit_code, 2);
         QVERIFY(cnn.err.contains("a decoder"));
+
+        // The precision it stores; a what-if cannot widen its 4-bit weights, nor go to 3 bits.
+        QCOMPARE(decoder["precision"].toObject()["stored"].toString(), QString("int4"));
+        QVERIFY(!decoder["precision"].toObject()["what_if"].toBool());
+        const Run wider = run_cleave(mapping + QStringList{"--precision", "fp16"});
+        QCOMPARE(wider.exit_code, 2);
+        QVERIFY2(wider.err.contains("--precision: a model with floating-point weights for a "
+                                    "what-if; this one stores them as int4"),
+                 wider.err.constData());
+        const Run three = run_cleave(mapping + QStringList{"--precision", "int3"});
+        QCOMPARE(three.exit_code, 2);
+        QVERIFY(three.err.contains("fp32, fp16, int8 or int4, found 'int3'"));
     }
 
     void splitPointsGivePerPeCostsAndThroughput() {

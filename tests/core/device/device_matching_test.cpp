@@ -66,10 +66,11 @@ private slots:
         const auto pi = matched("pi, arm, slots=0-3");
         QCOMPARE(pi.device.id, std::string("raspberry-pi-4"));
         QCOMPARE(pi.message, std::string("pi: arm, 4 cores, no gpu -> raspberry-pi-4 (also fits "
-                                         "raspberry-pi-5; a cluster file can name another)"));
+                                         "raspberry-pi-5, raspberry-pi-5-16gb; a cluster file can "
+                                         "name another)"));
         const auto nuc = matched("nuc, x86, slots=0-3");
         QCOMPARE(nuc.device.id, std::string("intel-nuc"));
-        QVERIFY(nuc.message.find("also fits xeon-ort-4t") != std::string::npos);
+        QVERIFY(nuc.message.find("also fits intel-n100-mini-pc, xeon-ort-4t") != std::string::npos);
     }
 
     void measuredXeonsFitByThreadCount() {
@@ -83,9 +84,14 @@ private slots:
                          "NVIDIAVolta); expected one of jetson-xavier-nx (arm, 6 cores, gpu "
                          "NVIDIAVolta); jetson-agx-xavier (arm, 8 cores, gpu NVIDIAVolta); "
                          "jetson-tx2 (arm, 6 cores, gpu NVIDIAPascal); jetson-orin-nano (arm, 6 "
-                         "cores, gpu NVIDIAAmpere); jetson-nano (arm, 4 cores, gpu NVIDIAMaxwell); "
-                         "raspberry-pi-4 (arm, 4 cores, no gpu); raspberry-pi-5 (arm, 4 cores, no "
-                         "gpu), or a cluster file (*.cluster.json) naming the device"));
+                         "cores, gpu NVIDIAAmpere); jetson-orin-nano-super (arm, 6 cores, gpu "
+                         "NVIDIAAmpere); jetson-orin-nx-16gb (arm, 8 cores, gpu NVIDIAAmpere); "
+                         "jetson-agx-orin-32gb (arm, 8 cores, gpu NVIDIAAmpere); "
+                         "jetson-agx-orin-64gb (arm, 12 cores, gpu NVIDIAAmpere); jetson-nano "
+                         "(arm, 4 cores, gpu NVIDIAMaxwell); raspberry-pi-4 (arm, 4 cores, no "
+                         "gpu); raspberry-pi-5 (arm, 4 cores, no gpu); raspberry-pi-5-16gb (arm, "
+                         "4 cores, no gpu), or a cluster file (*.cluster.json) naming the "
+                         "device"));
     }
 
     void aBareHostNameNeedsAClusterFile() {
