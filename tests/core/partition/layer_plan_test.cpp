@@ -9,6 +9,7 @@
 #include "core/modelgen/decoder_space.hpp"
 #include "core/modelgen/llm_writer.hpp"
 #include "core/partition/layer_plan.hpp"
+#include "generated_decoder.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -116,21 +117,8 @@ Best enumerate(const partition::LayerPlanInput& in) {
     return best;
 }
 
-struct Decoder {
-    QTemporaryDir dir;
-    graph::Model model;
-    fusion::KernelGraph kernels;
-};
-
-void load_decoder(Decoder& d, int number, const graph::DimBindings& bindings) {
-    const auto sample = modelgen::decoder_models(number, 1, 11).front();
-    const std::filesystem::path folder = d.dir.path().toStdString();
-    const auto written = modelgen::write_llm(sample.config, sample.precision, sample.form, folder);
-    graph::LoadOptions options;
-    options.dims = bindings;
-    d.model = graph::load_model(folder / written.model_file, options);
-    d.kernels = fusion::detect_kernels(d.model, fusion::find_fusion_method("ort-cpu"));
-}
+using Decoder = test::GeneratedDecoder;
+using test::load_decoder;
 
 } // namespace
 

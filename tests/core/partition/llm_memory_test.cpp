@@ -13,6 +13,7 @@
 #include "core/modelgen/decoder_space.hpp"
 #include "core/modelgen/llm_writer.hpp"
 #include "core/partition/llm_memory.hpp"
+#include "generated_decoder.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -122,22 +123,8 @@ Independent independent_sum(const graph::Model& model, const fusion::KernelGraph
     return out;
 }
 
-struct Decoder {
-    QTemporaryDir dir;
-    graph::Model model;
-    fusion::KernelGraph kernels;
-};
-
-// The generated decoder space's `number`th decoder, written and bound at `bindings`.
-void load_decoder(Decoder& d, int number, const graph::DimBindings& bindings) {
-    const auto sample = modelgen::decoder_models(number, 1, 11).front();
-    const fs::path folder = d.dir.path().toStdString();
-    const auto written = modelgen::write_llm(sample.config, sample.precision, sample.form, folder);
-    graph::LoadOptions options;
-    options.dims = bindings;
-    d.model = graph::load_model(folder / written.model_file, options);
-    d.kernels = fusion::detect_kernels(d.model, fusion::find_fusion_method("ort-cpu"));
-}
+using Decoder = test::GeneratedDecoder;
+using test::load_decoder;
 
 } // namespace
 
