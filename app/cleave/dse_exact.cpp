@@ -94,14 +94,18 @@ std::string stages_text(const partition::DecoderPlan& p, const device::Cluster& 
 
 void print_plans(const std::vector<partition::DecoderPlan>& plans, const device::Cluster& cluster,
                  double seconds) {
-    std::printf("%-36s %10s %10s %10s %5s  %s\n", "plan", "tokens/s", "TPOT ms", "TTFT ms", "fits",
-                "stages (PE first-last layer)");
+    std::printf("%-34s %9s %9s %9s %9s %8s %5s  %s\n", "plan", "tokens/s", "TPOT ms", "TTFT ms",
+                "mJ/token", "room GB", "fits", "stages (PE first-last layer)");
     for (const auto& p : plans) {
-        char ttft[32] = "-";
+        char ttft[32] = "-", energy[32] = "-", room[32] = "-";
         if (p.time_to_first_token_ms)
             std::snprintf(ttft, sizeof ttft, "%.1f", *p.time_to_first_token_ms);
-        std::printf("%-36s %10.3f %10.2f %10s %5s  %s\n", p.name.c_str(), p.tokens_per_s,
-                    p.time_per_token_ms, ttft, p.memory.fits ? "yes" : "NO",
+        if (std::isfinite(p.energy_per_token_mj))
+            std::snprintf(energy, sizeof energy, "%.1f", p.energy_per_token_mj);
+        if (p.headroom_bytes)
+            std::snprintf(room, sizeof room, "%.2f", static_cast<double>(*p.headroom_bytes) / 1e9);
+        std::printf("%-34s %9.3f %9.2f %9s %9s %8s %5s  %s\n", p.name.c_str(), p.tokens_per_s,
+                    p.time_per_token_ms, ttft, energy, room, p.memory.fits ? "yes" : "NO",
                     stages_text(p, cluster).c_str());
     }
     std::printf("(exact plans in %.3f s)\n", seconds);

@@ -47,6 +47,11 @@ DecoderPlan figures(const DecoderPlanContext& c, std::string name, std::string r
     out.memory = llm_memory(*m.model, *m.kernels,
                             assignment_of(plan.mapping, c.decode.costs->kernel_count()), *c.cluster,
                             c.workload);
+    for (const auto& pool : out.memory.pools)
+        if (pool.capacity_bytes) {
+            const std::int64_t room = *pool.capacity_bytes - pool.reserve_bytes - pool.used.total();
+            out.headroom_bytes = out.headroom_bytes ? std::min(*out.headroom_bytes, room) : room;
+        }
     out.plan = std::move(plan);
     return out;
 }

@@ -70,6 +70,16 @@ private slots:
             QVERIFY(p["fits"].toBool());
             QVERIFY(p["time_to_first_token_ms"].toDouble() > 0);
             QVERIFY(p["tokens_per_s"].toDouble() > 0);
+            // The room left is the tightest pool's.
+            double room = 1e300;
+            for (const auto& pool : p["memory"].toObject()["pools"].toArray()) {
+                const QJsonObject o = pool.toObject();
+                room = std::min(room, o["usable_bytes"].toDouble() -
+                                          o["memory"].toObject()["total_bytes"].toDouble());
+            }
+            QCOMPARE(p["memory_headroom_bytes"].toDouble(), room);
+            QVERIFY(room >= 0);
+            QVERIFY(p.contains("energy_per_token_mj"));
             int layers = 0;
             for (const auto& s : p["stages"].toArray())
                 layers += s.toObject()["layers"].toInt();
