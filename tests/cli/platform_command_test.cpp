@@ -57,7 +57,8 @@ private slots:
         QVERIFY(run.out.contains("rpi01        raspberry-pi-4     rpi01_arm0123\n"));
         QVERIFY(run.out.contains("\nmatched from the platform file's lines:\n"));
         QVERIFY(run.out.contains("  nuc01: x86_64, 4 cores, no gpu -> intel-nuc (also fits "
-                                 "xeon-ort-4t; a cluster file can name another)\n"));
+                                 "intel-n100-mini-pc, xeon-ort-4t; a cluster file can name "
+                                 "another)\n"));
     }
 
     void clusterFileShowsItsLinks() {
