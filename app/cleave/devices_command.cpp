@@ -67,6 +67,8 @@ nlohmann::ordered_json pe_summary_json(const DeviceSpec& d, const ProcessingElem
                           {"int8", optional_json(pe.peak_gflops.int8)},
                           {"derived", pe.peak_gflops.derived}};
     out["memory_bandwidth_gbs"] = optional_json(device::memory_bandwidth_gbs(d, pe));
+    if (pe.memory_gib)
+        out["memory_gib"] = *pe.memory_gib; // a memory of its own
     return out;
 }
 
@@ -207,8 +209,16 @@ void print_device(const DeviceSpec& d) {
         std::printf("  %-10s fp32 %s, fp16 %s, int8 %s GFLOP/s%s\n", "peak",
                     figure(peak.fp32).c_str(), figure(peak.fp16).c_str(),
                     figure(peak.int8).c_str(), peak.derived ? ", derived" : "");
-        std::printf("  %-10s %s GB/s\n", "memory",
-                    figure(device::memory_bandwidth_gbs(d, pe)).c_str());
+        if (pe.memory_gib)
+            std::printf("  %-10s %s GiB of its own%s, %s GB/s\n", "memory",
+                        figure(pe.memory_gib).c_str(),
+                        pe.memory_reserve_gib
+                            ? (", " + figure(pe.memory_reserve_gib) + " GiB reserved").c_str()
+                            : "",
+                        figure(device::memory_bandwidth_gbs(d, pe)).c_str());
+        else
+            std::printf("  %-10s %s GB/s\n", "memory",
+                        figure(device::memory_bandwidth_gbs(d, pe)).c_str());
         if (!pe.caches.empty())
             std::printf("  %-10s %s\n", "caches", caches_text(pe).c_str());
         if (pe.busy_w || pe.tdp_w)

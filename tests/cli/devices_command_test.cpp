@@ -143,6 +143,18 @@ private slots:
         QCOMPARE(QJsonDocument::fromJson(file.readAll()).object()["devices"].toArray().size(), 28);
     }
 
+    void aGpuWithMemoryOfItsOwnShowsIt() {
+        const Run run = run_cleave({"devices", "show", "rtx-4090-desktop"});
+        QCOMPARE(run.exit_code, 0);
+        QVERIFY2(run.out.contains("\n  memory     24 GiB of its own, 1008 GB/s\n"),
+                 run.out.constData());
+        const Run json = run_cleave({"devices", "list", "--json"});
+        for (const auto& d : QJsonDocument::fromJson(json.out).object()["devices"].toArray())
+            if (d.toObject()["id"].toString() == "rtx-4090-desktop")
+                QCOMPARE(d.toObject()["pes"].toArray()[0].toObject()["memory_gib"].toDouble(),
+                         24.0);
+    }
+
     void showPrintsEveryPeWithItsSources() {
         const Run run = run_cleave({"devices", "show", "jetson-tx2"});
         QCOMPARE(run.exit_code, 0);
