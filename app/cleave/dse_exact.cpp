@@ -146,6 +146,13 @@ void print_suggestions(const std::vector<partition::DeviceSuggestion>& list) {
     }
 }
 
+int layers_of(const partition::DecoderPlan& plan) {
+    int layers = 0;
+    for (const int n : plan.plan.layers)
+        layers += n;
+    return layers;
+}
+
 const partition::DecoderPlan& chosen_plan(const std::vector<partition::DecoderPlan>& plans,
                                           const ExactOptions& options,
                                           const partition::LlmWorkload& workload) {
@@ -335,7 +342,7 @@ int run_exact_plans(const ExactOptions& options) {
     }
     progress.clear();
     return report(options,
-                  {decode->model.file, cluster, workload, precision, plan_input(context).layers,
+                  {decode->model.file, cluster, workload, precision, layers_of(plans.front()),
                    prefill != nullptr, plans, seconds, suggestions, launch, exported});
 }
 

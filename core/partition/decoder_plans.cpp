@@ -7,17 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 namespace cleave::partition {
 
 namespace {
-
-std::string gb(std::int64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
-    return text;
-}
 
 // The memory side: the prefill's model where it has the decode step's kernels (its activations
 // are the larger), else the decode step's.
@@ -76,6 +69,14 @@ std::vector<int> stage_pes(const DecoderPlanContext& c) {
     return pes;
 }
 
+// The input of the dynamic program for this context (memory from the prefill where it has the
+// same kernels).
+LayerPlanInput plan_input(const DecoderPlanContext& c) {
+    const auto& m = memory_phase(c);
+    return layer_plan_input(*m.model, *m.kernels, *c.decode.costs, *c.cluster, c.usable,
+                            c.workload);
+}
+
 [[noreturn]] void nothing_fits(const DecoderPlanContext& c, const LayerPlanInput& in) {
     const std::int64_t weights = in.weights(0, in.layers);
     const std::int64_t cache = in.kv_token_prefix.back() * in.context;
@@ -87,21 +88,15 @@ std::vector<int> stage_pes(const DecoderPlanContext& c) {
     std::string fits =
         longest > 0 ? "the longest context any plan fits is " + std::to_string(longest) + " tokens"
                     : "not even the weights fit at any context";
-    throw InputError(c.cluster->file, "--context",
-                     "a cluster that holds the model at a context of " +
-                         std::to_string(in.context) + " tokens: it needs at least " +
-                         gb(weights + cache) + " (weights " + gb(weights) + " + KV cache " +
-                         gb(cache) + ") split at its layers, the hosts have " + gb(room) +
-                         " usable in all; " + fits);
+    throw InputError(
+        c.cluster->file, "--context",
+        "a cluster that holds the model at a context of " + std::to_string(in.context) +
+            " tokens: it needs at least " + gb_text(weights + cache) + " (weights " +
+            gb_text(weights) + " + KV cache " + gb_text(cache) +
+            ") split at its layers, the hosts have " + gb_text(room) + " usable in all; " + fits);
 }
 
 } // namespace
-
-LayerPlanInput plan_input(const DecoderPlanContext& c) {
-    const auto& m = memory_phase(c);
-    return layer_plan_input(*m.model, *m.kernels, *c.decode.costs, *c.cluster, c.usable,
-                            c.workload);
-}
 
 std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& c) {
     const auto in = plan_input(c);
@@ -194,9 +189,8 @@ std::vector<DeviceSuggestion> suggest_devices(const DecoderPlanContext& c,
             if (latencies.has(pe))
                 usable.push_back(pe);
         if (usable.size() == c.usable.size()) {
-            s.left_out = latencies.left_out_notes(grown).empty()
-                             ? "no PE"
-                             : latencies.left_out_notes(grown).front();
+            const auto notes = latencies.left_out_notes(grown);
+            s.left_out = notes.empty() ? "no PE" : notes.front();
             out.push_back(std::move(s));
             continue;
         }

@@ -78,8 +78,4 @@ std::vector<DeviceSuggestion> suggest_devices(const DecoderPlanContext& context,
                                               const std::string& rules,
                                               const std::vector<device::DeviceSpec>& library);
 
-// The input of the dynamic program for this context (memory from the prefill where it has the
-// same kernels).
-LayerPlanInput plan_input(const DecoderPlanContext& context);
-
 } // namespace cleave::partition

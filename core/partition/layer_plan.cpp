@@ -120,16 +120,11 @@ LayerPlanInput layer_plan_input(const graph::Model& model, const fusion::KernelG
         in.activation_bytes.push_back(per_layer[i].activation_bytes);
     }
     std::vector<std::int64_t> room(cluster.pes.size(), std::numeric_limits<std::int64_t>::max());
-    std::vector<std::string> pool_name(cluster.pes.size());
     for (const auto& pool : memory_pools(cluster))
-        for (const int pe : pool.pes) {
-            if (pool.capacity_bytes)
+        if (pool.capacity_bytes)
+            for (const int pe : pool.pes)
                 room[static_cast<std::size_t>(pe)] = *pool.capacity_bytes - pool.reserve_bytes;
-            pool_name[static_cast<std::size_t>(pe)] = pool.name;
-        }
     in.hosts = static_cast<int>(cluster.hosts.size());
-    for (const auto& host : cluster.hosts)
-        in.host_names.push_back(host.host);
     for (const int pe : usable_pes) {
         LayerPlanInput::Pe p;
         p.cluster_pe = pe;
@@ -137,7 +132,6 @@ LayerPlanInput layer_plan_input(const graph::Model& model, const fusion::KernelG
         for (const int cut : in.cuts)
             p.prefix_ms.push_back(costs.kernels_ms(pe, 0, cut));
         p.room_bytes = room[static_cast<std::size_t>(pe)];
-        p.pool = pool_name[static_cast<std::size_t>(pe)];
         in.pes.push_back(std::move(p));
     }
     std::stable_sort(in.pes.begin(), in.pes.end(),

@@ -39,11 +39,9 @@ struct LayerPlanInput {
         int host = -1;                 // 0 .. hosts - 1
         std::vector<double> prefix_ms; // L + 1: layers [0, i) on this PE
         std::int64_t room_bytes = 0;   // its pool's capacity less the reserve
-        std::string pool;              // that pool's name, for messages
     };
     std::vector<Pe> pes; // those with latencies, host by host
     int hosts = 0;
-    std::vector<std::string> host_names;
     // [(h * hosts + r) * (L + 1) + c]: host h sending what cut c carries to host r (h != r).
     std::vector<double> hop_ms;
 

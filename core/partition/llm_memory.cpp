@@ -15,12 +15,6 @@ namespace {
 constexpr std::int64_t kMinReserveBytes = 256ll << 20;
 constexpr double kReserveShare = 0.05;
 
-std::string gb(std::int64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
-    return text;
-}
-
 // Per PE, the initializers its kernels read, each once.
 void add_weights(const graph::Model& model, const fusion::KernelGraph& kernels,
                  const KernelAssignment& assignment, std::size_t pe_count,
@@ -223,6 +217,12 @@ double pipelined_tokens_per_s(const LlmWorkload& workload, double latency_ms,
     return 1000.0 * steps_per_ms * static_cast<double>(workload.batch);
 }
 
+std::string gb_text(std::int64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);
+    return text;
+}
+
 std::int64_t runtime_reserve_bytes(std::int64_t capacity_bytes) {
     return std::max(kMinReserveBytes,
                     static_cast<std::int64_t>(kReserveShare * static_cast<double>(capacity_bytes)));
@@ -265,11 +265,12 @@ std::vector<MemoryPoolSpec> memory_pools(const device::Cluster& cluster) {
 }
 
 std::string LlmMemoryPool::describe() const {
-    std::string out = name + ": KV cache " + gb(used.kv_cache_bytes) + " + weights " +
-                      gb(used.weight_bytes) + " + activations " + gb(used.activation_bytes);
+    std::string out = name + ": KV cache " + gb_text(used.kv_cache_bytes) + " + weights " +
+                      gb_text(used.weight_bytes) + " + activations " +
+                      gb_text(used.activation_bytes);
     if (!capacity_bytes)
         return out + " (capacity not known)";
-    return out + (fits ? " <= " : " > ") + gb(*capacity_bytes - reserve_bytes) + " usable";
+    return out + (fits ? " <= " : " > ") + gb_text(*capacity_bytes - reserve_bytes) + " usable";
 }
 
 std::vector<LlmPeMemory> llm_pe_memory(const graph::Model& model,

@@ -44,6 +44,9 @@ double pipelined_tokens_per_s(const LlmWorkload& workload, double latency_ms, do
 // a count below 1, no context at all, or a context beyond the model's recorded maximum.
 void check_workload(const graph::Model& model, const LlmWorkload& workload);
 
+// 3.1 GB: bytes in gigabytes, two decimals, as the memory messages write them.
+std::string gb_text(std::int64_t bytes);
+
 // A runtime's own memory besides the model's (its code, allocator slack, the OS's share on a
 // board whose memory it shares): the larger of 256 MiB and 5% of the capacity.
 std::int64_t runtime_reserve_bytes(std::int64_t capacity_bytes);

@@ -48,7 +48,6 @@ partition::LayerPlanInput random_input(std::mt19937& random, bool alike) {
     }
     int cluster_pe = 0;
     for (int h = 0; h < in.hosts; ++h) {
-        in.host_names.push_back("h" + std::to_string(h));
         const std::int64_t room = std::uniform_int_distribution<std::int64_t>(100, 400)(random);
         for (int p = pes(random); p > 0; --p) {
             partition::LayerPlanInput::Pe pe;
