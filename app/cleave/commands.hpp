@@ -37,7 +37,7 @@ Action add_split_command(CLI::App& app);
 // command itself, so that only a search loads pagmo2.
 inline constexpr const char* kDseDescription =
     "Pareto front of mappings onto a cluster by NSGA-II (throughput, per-device memory and "
-    "energy), multi-stage and hierarchical";
+    "energy), multi-stage and hierarchical; a decoder's held to its layers beside its exact plans";
 Action add_dse_launcher(CLI::App& app);
 Action add_dse_command(CLI::App& app);
 Action add_version_command(CLI::App& app);

@@ -48,7 +48,7 @@ struct DseOptions {
     // A decoder's exact layer plans instead of a search (dse_exact.hpp).
     bool exact = false;
     bool suggest_device = false;
-    std::string llama_cpp, plan, gguf, precision;
+    std::string llama_cpp, plan, gguf, precision, objectives;
     bool pin = false;
     partition::LlmWorkload workload;
     bool workload_given = false;
@@ -231,20 +231,29 @@ void print_front(const DseOptions& options, const dse::ExplorationInputs& inputs
 }
 
 int run_dse(const DseOptions& options) {
+    const ExactOptions decoder{options.model,     options.cluster,   options.predictor,
+                               options.rules,     options.workload,  options.suggest_device,
+                               options.llama_cpp, options.plan,      options.gguf,
+                               options.pin,       options.precision, options.objectives,
+                               options.json,      options.out};
     if (options.exact || options.suggest_device)
-        return run_exact_plans({options.model, options.cluster, options.predictor, options.rules,
-                                options.workload, options.suggest_device, options.llama_cpp,
-                                options.plan, options.gguf, options.pin, options.precision,
-                                options.json, options.out});
-    if (!options.llama_cpp.empty())
-        throw InputError("", "--llama-cpp", "--exact beside it (it writes an exact plan)");
-    if (!options.precision.empty())
-        throw InputError("", "--precision", "--exact beside it (a decoder's what-if)");
-    if (options.workload_given)
-        throw InputError("", "--context", "a workload with --exact or --suggest-device");
+        return run_decoder_plans(decoder);
     // Settings first, so bad flags are refused before any model is read.
-    const auto settings = settings_of(options);
+    auto settings = settings_of(options);
     dse::check_settings(settings);
+    if (options.workload_given) { // a decoder: the search held to its layers, analytical
+        settings.levels = 1;
+        return run_decoder_plans(decoder, [&](const dse::MappingSpace& space, Progress& progress) {
+            return search(space, settings, progress);
+        });
+    }
+    for (const auto& [given, flag] : {std::pair{!options.llama_cpp.empty(), "--llama-cpp"},
+                                      std::pair{!options.precision.empty(), "--precision"},
+                                      std::pair{!options.objectives.empty(), "--objectives"}})
+        if (given)
+            throw InputError("", flag,
+                             "a decoder's workload (--context, or --prompt-tokens and --generate) "
+                             "or --exact beside it");
     if (!options.out.empty())
         check_file_can_be_written(options.out);
     if (!options.measure.empty() && options.measure != "mpi")
@@ -295,28 +304,34 @@ int run_dse(const DseOptions& options) {
 void add_exact_options(CLI::App& app, DseOptions& options) {
     auto* command = &app;
     command->add_flag("--exact", options.exact,
-                      "A decoder: instead of a search, the exact layer plans (least time per "
+                      "A decoder: the exact layer plans alone, without the search (least time per "
                       "token, least slowest stage) by dynamic programming over hosts, their order "
                       "and layer ranges under memory caps, beside the layer rules of "
                       "distributed-llama, exo and llama.cpp");
-    command->add_flag("--suggest-device", options.suggest_device,
-                      "With --exact: rank the library's devices by the tokens per second one more "
-                      "of them would give");
-    command->add_option("--llama-cpp", options.llama_cpp,
-                        "With --exact: write the plan as llama.cpp command lines (rpc-server per "
-                        "host, llama-server with --rpc, -ts and, when pinned, -ot) to FILE");
+    command->add_flag(
+        "--suggest-device", options.suggest_device,
+        "With a decoder's workload: rank the library's devices by the tokens per second one more "
+        "of them would give");
+    command->add_option(
+        "--llama-cpp", options.llama_cpp,
+        "With a decoder's workload: write a plan as llama.cpp command lines (rpc-server per "
+        "host, llama-server with --rpc, -ts and, when pinned, -ot) to FILE");
     command->add_option("--plan", options.plan,
                         "The plan --llama-cpp writes: exact-time-per-token (default with one "
-                        "sequence in flight), exact-bottleneck (default with more), equal, memory "
-                        "or llama.cpp");
+                        "sequence in flight), exact-bottleneck (default with more), equal, memory, "
+                        "llama.cpp, or the search's nsga2-time-per-token or nsga2-bottleneck");
     command->add_option("--gguf", options.gguf,
                         "The model's GGUF file on llama-server's host (default: MODEL's name, "
                         ".gguf)");
     command->add_option("--precision", options.precision,
-                        "With --exact: cost the decoder's matrix weights as fp32, fp16, int8 or "
+                        "With a decoder's workload: cost its matrix weights as fp32, fp16, int8 or "
                         "int4, a what-if beside the precision the model stores (labelled)");
     command->add_flag("--llama-cpp-pin", options.pin,
                       "Pin every layer range with -ot as well as the -ts proportions");
+    command->add_option("--objectives", options.objectives,
+                        "A decoder's search: what it minimises, comma-separated among bottleneck "
+                        "(tokens-per-s), latency (time-per-token), memory, energy (default "
+                        "bottleneck,latency)");
     add_workload_options(*command, options.workload, options.workload_given);
 }
 

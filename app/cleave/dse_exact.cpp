@@ -3,6 +3,7 @@
 #include "core/atomic_file.hpp"
 #include "core/device/cluster.hpp"
 #include "core/device/device_library.hpp"
+#include "core/dse/decoder_search.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/decoder_phase.hpp"
 #include "core/input_error.hpp"
@@ -10,8 +11,8 @@
 #include "core/partition/llama_cpp_launch.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "decoder_output.hpp"
+#include "interrupt.hpp"
 #include "output.hpp"
-#include "progress.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -217,6 +218,85 @@ nlohmann::ordered_json llama_cpp_json(const partition::LlamaCppLaunch& launch,
             {"pinned", launch.pinned}};
 }
 
+// What the NSGA-II search found, beside the exact plans.
+struct SearchOutcome {
+    dse::SearchResult result;
+    dse::DecoderFrontPlans plans;
+    std::vector<std::string> objectives;
+    double seconds = 0;
+    // The search's best over the exact optimum, less 1, by time per token and by slowest stage;
+    // nullopt where either side has no plan.
+    std::optional<double> time_per_token_gap;
+    std::optional<double> bottleneck_gap;
+};
+
+const partition::DecoderPlan* plan_by_rule(const std::vector<partition::DecoderPlan>& plans,
+                                           const std::string& rule) {
+    for (const auto& p : plans)
+        if (p.rule == rule)
+            return &p;
+    return nullptr;
+}
+
+SearchOutcome run_search_beside(const partition::DecoderPlanContext& context,
+                                const ExactOptions& options, const DecoderSearchRun& search,
+                                const std::vector<partition::DecoderPlan>& exact,
+                                Progress& progress) {
+    SearchOutcome out;
+    const auto objectives = options.objectives.empty()
+                                ? dse::ObjectiveSet{false, true, false}
+                                : dse::parse_objectives(options.objectives, "--objectives");
+    out.objectives = dse::objective_names(objectives);
+    const auto space = dse::decoder_space(context, objectives);
+    const auto start = std::chrono::steady_clock::now();
+    out.result = search(*space.space, progress);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.plans = dse::decoder_front_plans(context, space, out.result.front);
+    const auto gap = [&](const std::optional<partition::DecoderPlan>& found, const char* rule,
+                         double partition::DecoderPlan::*figure) -> std::optional<double> {
+        const auto* best = plan_by_rule(exact, rule);
+        if (!found || !best || !(best->*figure > 0))
+            return std::nullopt;
+        return (*found).*figure / best->*figure - 1.0;
+    };
+    out.time_per_token_gap =
+        gap(out.plans.fastest, "exact-time-per-token", &partition::DecoderPlan::time_per_token_ms);
+    out.bottleneck_gap =
+        gap(out.plans.widest, "exact-bottleneck", &partition::DecoderPlan::bottleneck_ms);
+    return out;
+}
+
+nlohmann::ordered_json search_json(const SearchOutcome& s, const device::Cluster& cluster) {
+    auto front = nlohmann::ordered_json::array();
+    for (const auto& p : s.plans.front)
+        front.push_back(plan_json(p, cluster));
+    const auto optional = [](const std::optional<double>& v) {
+        return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+    };
+    return {{"objectives", s.objectives},
+            {"evaluations", s.result.evaluations},
+            {"seconds", s.seconds},
+            {"cancelled", s.result.cancelled},
+            {"gap_to_exact",
+             {{"time_per_output_token", optional(s.time_per_token_gap)},
+              {"bottleneck", optional(s.bottleneck_gap)}}},
+            {"front", front}};
+}
+
+void print_search(const SearchOutcome& s) {
+    const auto percent = [](const std::optional<double>& v) {
+        char text[32] = "-";
+        if (v)
+            std::snprintf(text, sizeof text, "%+.2f%%", 100.0 * *v);
+        return std::string(text);
+    };
+    std::printf("\nNSGA-II held to the layers: %zu plans on its front, %lld evaluations in %.2f s%s"
+                "\n  its best against the exact optimum: time per token %s, slowest stage %s\n",
+                s.plans.front.size(), static_cast<long long>(s.result.evaluations), s.seconds,
+                s.result.cancelled ? " (interrupted)" : "", percent(s.time_per_token_gap).c_str(),
+                percent(s.bottleneck_gap).c_str());
+}
+
 // What a run found, for output.
 struct ExactRun {
     const std::string& model;
@@ -230,7 +310,13 @@ struct ExactRun {
     const std::vector<partition::DeviceSuggestion>& suggestions;
     const std::optional<partition::LlamaCppLaunch>& launch;
     const partition::DecoderPlan* exported = nullptr;
+    const SearchOutcome* searched = nullptr;
 };
+
+// Ctrl-C during the search: the plans so far are written as promised, the status says so.
+int exit_status(const ExactRun& r) {
+    return r.searched && r.searched->result.cancelled ? kInterruptedExit : 0;
+}
 
 int report(const ExactOptions& options, const ExactRun& r) {
     if (options.json || !options.out.empty()) {
@@ -249,9 +335,11 @@ int report(const ExactOptions& options, const ExactRun& r) {
             document["suggestions"] = suggestions_json(r.suggestions);
         if (r.launch)
             document["llama_cpp"] = llama_cpp_json(*r.launch, *r.exported, options.llama_cpp);
+        if (r.searched)
+            document["search"] = search_json(*r.searched, r.cluster);
         emit_json(document, options.json, options.out);
         if (options.json)
-            return 0;
+            return exit_status(r);
     }
     std::printf("%s on %s: %d layers; decode after %lld tokens (batch %lld, %lld in flight)",
                 r.model.c_str(), r.cluster.file.c_str(), r.layers,
@@ -264,17 +352,21 @@ int report(const ExactOptions& options, const ExactRun& r) {
         std::printf("\n%s", r.precision.line().c_str());
     std::printf("\n\n");
     print_plans(r.plans, r.cluster, r.seconds);
+    if (r.searched)
+        print_search(*r.searched);
     if (options.suggest_device)
         print_suggestions(r.suggestions);
     if (r.launch)
         std::printf("\nllama.cpp command lines for \"%s\" in %s%s\n", r.exported->name.c_str(),
                     options.llama_cpp.c_str(), r.launch->pinned ? " (ranges pinned with -ot)" : "");
-    return 0;
+    return exit_status(r);
 }
 
 } // namespace
 
-int run_exact_plans(const ExactOptions& options) {
+int run_decoder_plans(const ExactOptions& options, const DecoderSearchRun& search) {
+    if (!options.objectives.empty())
+        dse::parse_objectives(options.objectives, "--objectives"); // refused before any reading
     if (!options.out.empty())
         check_file_can_be_written(options.out);
     if (!options.llama_cpp.empty())
@@ -324,9 +416,16 @@ int run_exact_plans(const ExactOptions& options) {
     for (const auto& note : decode->latencies.left_out_notes(cluster))
         progress.line("cleave: note: " + note);
     const auto start = std::chrono::steady_clock::now();
-    const auto plans = partition::decoder_plans(context);
+    auto plans = partition::decoder_plans(context);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::optional<SearchOutcome> searched;
+    if (search) {
+        searched = run_search_beside(context, options, search, plans, progress);
+        for (const auto* found : {&searched->plans.widest, &searched->plans.fastest})
+            if (*found)
+                plans.insert(plans.begin(), **found);
+    }
     std::vector<partition::DeviceSuggestion> suggestions;
     if (options.suggest_device) {
         progress.line("cleave: trying each library device as one more host");
@@ -341,9 +440,9 @@ int run_exact_plans(const ExactOptions& options) {
         write_file_atomically(options.llama_cpp, llama_cpp_text(*launch, *exported));
     }
     progress.clear();
-    return report(options,
-                  {decode->model.file, cluster, workload, precision, layers_of(plans.front()),
-                   prefill != nullptr, plans, seconds, suggestions, launch, exported});
+    return report(options, {decode->model.file, cluster, workload, precision,
+                            layers_of(plans.front()), prefill != nullptr, plans, seconds,
+                            suggestions, launch, exported, searched ? &*searched : nullptr});
 }
 
 } // namespace cleave::cli

@@ -3,6 +3,7 @@
 #include "core/input_error.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/partition/replay.hpp"
+#include "split_point_encoding.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -40,13 +41,48 @@ SearchablePes predict_searchable_pes(const graph::Model& model, const fusion::Ke
 }
 
 int ObjectiveSet::index(Objective objective) const {
-    switch (objective) {
-    case Objective::bottleneck_ms: return 0;
-    case Objective::max_memory_bytes: return 1;
-    case Objective::max_energy_mj: return energy ? 2 : -1;
-    case Objective::latency_ms: return latency ? (energy ? 3 : 2) : -1;
+    int at = 0;
+    for (const auto& [o, searched] :
+         {std::pair{Objective::bottleneck_ms, true}, std::pair{Objective::max_memory_bytes, memory},
+          std::pair{Objective::max_energy_mj, energy}, std::pair{Objective::latency_ms, latency}}) {
+        if (o == objective)
+            return searched ? at : -1;
+        at += searched ? 1 : 0;
     }
     return -1;
+}
+
+ObjectiveSet parse_objectives(const std::string& list, const std::string& place) {
+    ObjectiveSet set{false, false, false};
+    struct Name {
+        const char* name;
+        bool* flag; // null: the bottleneck, always searched
+        const char* canonical;
+    };
+    const Name names[] = {
+        {"bottleneck", nullptr, "bottleneck"}, {"tokens-per-s", nullptr, "bottleneck"},
+        {"memory", &set.memory, "memory"},     {"energy", &set.energy, "energy"},
+        {"latency", &set.latency, "latency"},  {"time-per-token", &set.latency, "latency"}};
+    std::vector<std::string> seen;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const auto comma = std::min(list.find(',', start), list.size());
+        const std::string name = list.substr(start, comma - start);
+        start = comma + 1;
+        const auto* found = std::find_if(std::begin(names), std::end(names),
+                                         [&](const Name& n) { return name == n.name; });
+        if (found == std::end(names))
+            throw InputError("", place,
+                             "objectives among bottleneck (tokens-per-s), memory, energy, latency "
+                             "(time-per-token), comma-separated, not '" +
+                                 name + "'");
+        if (std::find(seen.begin(), seen.end(), found->canonical) != seen.end())
+            throw InputError("", place, "each objective once, found '" + name + "' twice");
+        seen.emplace_back(found->canonical);
+        if (found->flag)
+            *found->flag = true;
+    }
+    return set;
 }
 
 std::vector<std::string> objective_names(const ObjectiveSet& objectives) {
@@ -88,7 +124,27 @@ MappingSpace::MappingSpace(const partition::MappingCosts& costs, std::vector<int
                 throw InputError("", "--cluster",
                                  "PE " + std::to_string(pe) +
                                      " has no power figure, so energy cannot be an objective");
+    find_best_single();
+}
 
+void MappingSpace::hold_to_layers(partition::LayerPlanInput input) {
+    layer_pe_.assign(static_cast<std::size_t>(costs_->pe_count()), -1);
+    for (std::size_t i = 0; i < input.pes.size(); ++i)
+        layer_pe_[static_cast<std::size_t>(input.pes[i].cluster_pe)] = static_cast<int>(i);
+    for (const int pe : pes_)
+        if (layer_pe_[static_cast<std::size_t>(pe)] < 0)
+            throw InputError("", "--cluster",
+                             "PE " + std::to_string(pe) + " has no place in the layer plans");
+    layers_ = std::move(input);
+    find_best_single();
+}
+
+const std::vector<int>& MappingSpace::layer_cuts() const {
+    static const std::vector<int> none;
+    return layers_ ? layers_->cuts : none;
+}
+
+void MappingSpace::find_best_single() {
     Scratch scratch;
     best_single_.assign(static_cast<std::size_t>(objectives_.count()),
                         std::numeric_limits<double>::infinity());
@@ -153,6 +209,8 @@ MappingFigures MappingSpace::figures(const partition::Mapping& mapping, Level le
         return figures(partition::assignment_of(mapping, costs_->kernel_count()), level, scratch);
     costs_->evaluate(mapping, scratch.evaluation);
     auto result = sum_hosts(scratch.evaluation, scratch);
+    if (layers_)
+        hold_figures(mapping, result, scratch);
     if (result.waits_on_each_other) {
         scratch.runs.assign(mapping.pes.begin(), mapping.pes.end());
         result.surplus_segments = surplus_segments(scratch.runs);
@@ -166,6 +224,8 @@ MappingFigures MappingSpace::figures(const partition::KernelAssignment& assignme
                                      Scratch& scratch) const {
     scratch.evaluation = costs_->evaluate(assignment);
     auto result = sum_hosts(scratch.evaluation, scratch);
+    if (layers_)
+        hold_figures(mapping_of(assignment), result, scratch);
     if (result.waits_on_each_other) {
         scratch.runs.clear();
         for (const int pe : assignment.pe_of_kernel)
@@ -188,8 +248,44 @@ MappingFigures MappingSpace::figures(const partition::KernelAssignment& assignme
     return result;
 }
 
+void MappingSpace::hold_figures(const partition::Mapping& mapping, MappingFigures& figures,
+                                Scratch& scratch) const {
+    const auto& in = *layers_;
+    figures.memory_excess = 0;
+    figures.max_memory_bytes = 0;
+    scratch.runs.clear(); // the hosts of the stages so far
+    int first = 0;
+    for (std::size_t s = 0; s < mapping.pes.size(); ++s) {
+        const int end = s < mapping.points.size() ? mapping.points[s] : costs_->kernel_count();
+        const auto at = std::lower_bound(in.cuts.begin(), in.cuts.end(), end);
+        const int index = layer_pe_[static_cast<std::size_t>(mapping.pes[s])];
+        if (at == in.cuts.end() || *at != end || index < 0) {
+            figures.breaks_layer_plan = true;
+            ++figures.surplus_segments;
+            continue;
+        }
+        const int last = static_cast<int>(at - in.cuts.begin());
+        const auto& pe = in.pes[static_cast<std::size_t>(index)];
+        const std::int64_t bytes = in.memory_bytes(first, last);
+        figures.max_memory_bytes = std::max(figures.max_memory_bytes, bytes);
+        if (bytes > pe.room_bytes)
+            figures.memory_excess += pe.room_bytes > 0
+                                         ? static_cast<double>(bytes - pe.room_bytes) /
+                                               static_cast<double>(pe.room_bytes)
+                                         : 1.0;
+        if (std::find(scratch.runs.begin(), scratch.runs.end(), pe.host) != scratch.runs.end()) {
+            figures.breaks_layer_plan = true;
+            ++figures.surplus_segments;
+        }
+        scratch.runs.push_back(pe.host);
+        first = last;
+    }
+}
+
 std::vector<double> MappingSpace::raw_objectives(const MappingFigures& figures) const {
-    std::vector<double> raw{figures.bottleneck_ms, static_cast<double>(figures.max_memory_bytes)};
+    std::vector<double> raw{figures.bottleneck_ms};
+    if (objectives_.memory)
+        raw.push_back(static_cast<double>(figures.max_memory_bytes));
     if (objectives_.energy)
         raw.push_back(figures.max_energy_mj);
     if (objectives_.latency)

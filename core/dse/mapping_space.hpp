@@ -7,6 +7,7 @@
 #include "core/device/cluster.hpp"
 #include "core/fusion/kernel_graph.hpp"
 #include "core/graph/model.hpp"
+#include "core/partition/layer_plan.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/replay.hpp"
 #include "core/partition/waiting_cycle.hpp"
@@ -53,7 +54,12 @@ struct MappingFigures {
     // per PE, cannot run it, and the export refuses it. Infeasible like a memory overflow.
     bool waits_on_each_other = false;
     int surplus_segments = 0; // when PEs wait: segments beyond one per PE used (>= 1); else 0
-    bool feasible() const { return memory_excess <= 0 && !waits_on_each_other; }
+    // Held to a decoder's layers: a host runs two stages (the exact plans give each host one), or
+    // a cut falls inside a layer; surplus_segments counts the extra stages.
+    bool breaks_layer_plan = false;
+    bool feasible() const {
+        return memory_excess <= 0 && !waits_on_each_other && !breaks_layer_plan;
+    }
 };
 
 // Level 2 measured instead of replayed (cleave dse --measure mpi): a real run of a kernel
@@ -64,15 +70,17 @@ struct MeasuredThroughput {
 };
 using MeasureAssignment = std::function<MeasuredThroughput(const partition::KernelAssignment&)>;
 
-// What a search minimises, in the order a solution holds them: the bottleneck (ms), the largest
-// memory of a host (bytes), then, when searched, the largest energy of a host (mJ) and the
-// latency (ms). Front ends read them by name through ObjectiveSet, never by position.
+// What a search minimises, in the order a solution holds them: the bottleneck (ms), then, when
+// searched, the largest memory of a host (bytes), the largest energy of a host (mJ) and the
+// latency (ms; a decoder's time per output token). Front ends read them by name through
+// ObjectiveSet, never by position.
 enum class Objective { bottleneck_ms, max_memory_bytes, max_energy_mj, latency_ms };
 
 struct ObjectiveSet {
     bool energy = true;
     bool latency = false;
-    int count() const { return 2 + (energy ? 1 : 0) + (latency ? 1 : 0); }
+    bool memory = true;
+    int count() const { return 1 + (memory ? 1 : 0) + (energy ? 1 : 0) + (latency ? 1 : 0); }
     // Where `objective` sits in a solution's objectives; -1 when it is not searched.
     int index(Objective objective) const;
     // values[index(objective)]; NaN when it is not searched.
@@ -82,6 +90,11 @@ struct ObjectiveSet {
 // The objectives' names in order, for output: bottleneck_ms, max_memory_bytes, max_energy_mj,
 // latency_ms (those selected).
 std::vector<std::string> objective_names(const ObjectiveSet& objectives);
+
+// The objectives a comma-separated list names (--objectives): bottleneck (or tokens-per-s),
+// memory, energy, latency (or time-per-token), in any order; the bottleneck is always searched.
+// Throws InputError (place `place`) for an unknown or repeated name.
+ObjectiveSet parse_objectives(const std::string& list, const std::string& place);
 
 class MappingSpace {
 public:
@@ -97,6 +110,14 @@ public:
     const ObjectiveSet& objectives() const { return objectives_; }
     int replay_inputs() const { return replay_inputs_; }
     const std::vector<std::optional<std::int64_t>>& capacities() const { return capacity_; }
+
+    // Holds mappings to a decoder's layers (docs/dse.md, "A decoder's layers"): cuts only where a
+    // layer starts (input.cuts), each host one stage at most, and memory by the exact plans' count
+    // (LayerPlanInput::memory_bytes of a stage's layers against its PE's room) instead of the
+    // kernels' bytes per host. Every PE of pes() must be one of input.pes.
+    void hold_to_layers(partition::LayerPlanInput input);
+    // The kernels a cut may fall before (0 .. K); empty when not held.
+    const std::vector<int>& layer_cuts() const;
     // Level 2 takes its throughput from `measure` (memory and energy stay analytical, the latency
     // the replay's); empty: the replay's throughput.
     void set_measurement(MeasureAssignment measure) { measure_ = std::move(measure); }
@@ -126,6 +147,9 @@ public:
 private:
     static void take_replay(const partition::Replay& replayed, MappingFigures& figures);
     MappingFigures sum_hosts(const partition::Evaluation& evaluation, Scratch& scratch) const;
+    void hold_figures(const partition::Mapping& mapping, MappingFigures& figures,
+                      Scratch& scratch) const;
+    void find_best_single();
 
     const partition::MappingCosts* costs_;
     std::vector<int> pes_;
@@ -134,6 +158,8 @@ private:
     int replay_inputs_;
     std::vector<double> best_single_;
     MeasureAssignment measure_;
+    std::optional<partition::LayerPlanInput> layers_;
+    std::vector<int> layer_pe_; // per cluster PE: its index in layers_->pes, or -1
 };
 
 // A mapping's identity by PE index, for deduplication: "12,40,|3,5,7,".

@@ -162,7 +162,7 @@ private:
         plan.evaluations = settings_.population * (plan.generations + 1);
         const auto& costs = space_.costs();
         const GeneLayout layout{settings_.encoding, costs.kernel_count(), plan.pes,
-                                settings_.assign_pes};
+                                settings_.assign_pes, space_.layer_cuts()};
         const std::vector<int> stage_pes(space_.pes().begin(), space_.pes().begin() + plan.pes);
         const MappingProblem problem(space_, layout, stage_pes, plan.level);
         const unsigned phase_seed = settings_.seed * 7919u + static_cast<unsigned>(index);
@@ -388,6 +388,9 @@ SearchResult run_search(const MappingSpace& space, const SearchSettings& setting
                         const GenerationCallback& on_generation, const TaskControl* control) {
     const int pe_count = static_cast<int>(space.pes().size());
     check_settings(settings, pe_count, space.costs().kernel_count());
+    if (!space.layer_cuts().empty() && settings.encoding == Encoding::naive)
+        throw InputError("", "--encoding",
+                         "spe: a decoder's search is held to its layers, which split points keep");
     const auto objective_count = static_cast<std::size_t>(space.objectives().count());
     SearchResult result;
     result.plan = plan_search(settings, pe_count);

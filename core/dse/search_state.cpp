@@ -102,6 +102,7 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
                                            std::to_string(target->kernels));
     r.objectives.energy = std::find(names.begin(), names.end(), "max_energy_mj") != names.end();
     r.objectives.latency = std::find(names.begin(), names.end(), "latency_ms") != names.end();
+    r.objectives.memory = std::find(names.begin(), names.end(), "max_memory_bytes") != names.end();
     if (objective_names(r.objectives) != names)
         reader.fail("/result/objectives", "expected objectives cleave dse names");
     const auto read = [&](const char* key) {

@@ -17,7 +17,7 @@ std::pair<std::vector<double>, std::vector<double>> GeneLayout::bounds() const {
     std::vector<double> lower, upper;
     for (int i = 0; i < split_genes(); ++i) {
         lower.push_back(0);
-        upper.push_back(kernels);
+        upper.push_back(cuts.empty() ? kernels : static_cast<int>(cuts.size()) - 1);
     }
     for (int i = 0; i < pe_genes(); ++i) {
         lower.push_back(0);
@@ -31,7 +31,10 @@ partition::Mapping decode_spe(const GeneLayout& layout, const std::vector<double
     std::vector<int> cuts;
     cuts.reserve(static_cast<std::size_t>(layout.split_genes()));
     for (int i = 0; i < layout.split_genes(); ++i) {
-        const int cut = gene(genes[static_cast<std::size_t>(i)]);
+        int cut = gene(genes[static_cast<std::size_t>(i)]);
+        if (!layout.cuts.empty())
+            cut = layout.cuts[static_cast<std::size_t>(
+                std::clamp(cut, 0, static_cast<int>(layout.cuts.size()) - 1))];
         if (cut > 0 && cut < layout.kernels)
             cuts.push_back(cut);
     }
@@ -96,7 +99,13 @@ std::vector<double> widen_genes(const GeneLayout& from, const std::vector<double
 
 std::vector<double> encode_spe(const GeneLayout& layout, const partition::Mapping& mapping,
                                const std::vector<int>& stage_pes, std::mt19937& random) {
-    std::vector<double> genes(mapping.points.begin(), mapping.points.end());
+    std::vector<double> genes;
+    for (const int point : mapping.points)
+        genes.push_back(layout.cuts.empty()
+                            ? point
+                            : static_cast<double>(
+                                  std::lower_bound(layout.cuts.begin(), layout.cuts.end(), point) -
+                                  layout.cuts.begin()));
     genes.resize(static_cast<std::size_t>(layout.split_genes()), 0.0);
     for (const int pe : mapping.pes)
         genes.push_back(static_cast<double>(std::find(stage_pes.begin(), stage_pes.end(), pe) -

@@ -4,7 +4,8 @@
 //   The distinct split genes strictly inside (0, K), sorted, are the cuts; 0 and K mean "no cut",
 //   so a mapping may use fewer than n segments. Segment s runs on the stage PE of PE gene s
 //   (repeats allowed: one PE may run several segments); without PE genes segment s runs on stage
-//   PE s. Adjacent segments on one PE are merged.
+//   PE s. Adjacent segments on one PE are merged. Held to `cuts` (a decoder's layers), a split
+//   gene is an index into them: cuts[g], where cuts.front() = 0 and cuts.back() = K mean no cut.
 // - naive: K genes in [0, n - 1], the stage PE of every kernel.
 #pragma once
 
@@ -23,6 +24,9 @@ struct GeneLayout {
     int kernels = 0;        // K
     int pes = 0;            // n, the stage's PEs
     bool assign_pes = true; // SPE only: PE genes, else segment s on stage PE s
+    // SPE: the only kernels a cut may fall before, ascending from 0 to K (a decoder's layer
+    // starts); empty: any kernel.
+    std::vector<int> cuts = {};
 
     int split_genes() const { return encoding == Encoding::spe ? pes - 1 : 0; }
     int pe_genes() const { return encoding == Encoding::naive ? kernels : assign_pes ? pes : 0; }
@@ -45,9 +49,10 @@ partition::Mapping mapping_of(const partition::KernelAssignment& assignment);
 std::vector<double> widen_genes(const GeneLayout& from, const std::vector<double>& genes,
                                 const GeneLayout& to, std::mt19937& random);
 
-// SPE genes (with PE genes) that decode to `mapping`: its cut points, then 0 (no cut); the stage
-// index of each segment's PE, then random PEs, which no segment uses. The mapping must have at
-// most layout.pes segments, each on one of `stage_pes`.
+// SPE genes (with PE genes) that decode to `mapping`: its cut points (their indices in
+// layout.cuts when held), then 0 (no cut); the stage index of each segment's PE, then random PEs,
+// which no segment uses. The mapping must have at most layout.pes segments, each on one of
+// `stage_pes`, and cut only at layout.cuts when it has them.
 std::vector<double> encode_spe(const GeneLayout& layout, const partition::Mapping& mapping,
                                const std::vector<int>& stage_pes, std::mt19937& random);
 

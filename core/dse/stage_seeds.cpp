@@ -13,6 +13,17 @@ struct Segment {
     int pe = 0; // cluster PE
 };
 
+// The kernels a segment [begin, end) may be cut before: any inside it, or held to a decoder's
+// layers, a layer's first.
+std::vector<int> cuts_inside(const std::vector<int>& layer_starts, int begin, int end) {
+    std::vector<int> cuts;
+    for (int cut = begin + 1; cut < end; ++cut)
+        if (layer_starts.empty() ||
+            std::binary_search(layer_starts.begin(), layer_starts.end(), cut))
+            cuts.push_back(cut);
+    return cuts;
+}
+
 } // namespace
 
 partition::Mapping split_longest_segments(const MappingSpace& space,
@@ -78,14 +89,15 @@ partition::Mapping split_longest_segments(const MappingSpace& space,
         if (added >= to_pes)
             break;
         const Segment& g = segments[s];
-        if (g.end - g.begin < 2)
+        const auto cuts = cuts_inside(space.layer_cuts(), g.begin, g.end);
+        if (cuts.empty())
             continue;
         const int stays = g.pe;
         const int moves = space.pes()[static_cast<std::size_t>(added)];
         double best = 0, best_tie = 0;
         bool found = false;
         Segment first, second;
-        for (int cut = g.begin + 1; cut < g.end; ++cut)
+        for (const int cut : cuts)
             for (const auto& [a, b] : {std::pair{stays, moves}, std::pair{moves, stays}}) {
                 const double t = larger_half(a, b, g.begin, cut, g.end);
                 // Ties (memory does not depend on the PE): the way round that is faster.

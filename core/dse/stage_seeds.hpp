@@ -18,8 +18,9 @@ namespace cleave::dse {
 enum class Balance { compute, memory };
 
 // `mapping` uses only the first `from_pes` of space.pes(). Up to to_pes - from_pes of its
-// segments of two kernels or more, longest first by `balance`, are each cut at the kernel
-// boundary that minimises the larger half by `balance`, one half staying on its PE and the other
+// segments of two kernels (two layers, held to a decoder's layers) or more, longest first by
+// `balance`, are each cut at the kernel (layer) boundary that minimises the larger half by
+// `balance`, one half staying on its PE and the other
 // moving to the next of space.pes()[from_pes, to_pes), whichever way round is faster (for memory,
 // among the cuts that hold equally few bytes). Only the cut's own transfer is weighed, not those
 // at the segment's ends: this places seeds, the search then scores them.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace cleave::partition {
 
@@ -69,14 +70,6 @@ std::vector<int> stage_pes(const DecoderPlanContext& c) {
     return pes;
 }
 
-// The input of the dynamic program for this context (memory from the prefill where it has the
-// same kernels).
-LayerPlanInput plan_input(const DecoderPlanContext& c) {
-    const auto& m = memory_phase(c);
-    return layer_plan_input(*m.model, *m.kernels, *c.decode.costs, *c.cluster, c.usable,
-                            c.workload);
-}
-
 [[noreturn]] void nothing_fits(const DecoderPlanContext& c, const LayerPlanInput& in) {
     const std::int64_t weights = in.weights(0, in.layers);
     const std::int64_t cache = in.kv_token_prefix.back() * in.context;
@@ -98,8 +91,31 @@ LayerPlanInput plan_input(const DecoderPlanContext& c) {
 
 } // namespace
 
+LayerPlanInput decoder_plan_input(const DecoderPlanContext& c) {
+    const auto& m = memory_phase(c);
+    return layer_plan_input(*m.model, *m.kernels, *c.decode.costs, *c.cluster, c.usable,
+                            c.workload);
+}
+
+DecoderPlan decoder_plan(const DecoderPlanContext& c, const LayerPlanInput& input, std::string name,
+                         std::string rule, const Mapping& mapping) {
+    std::vector<int> layers;
+    int first = 0;
+    for (std::size_t s = 0; s < mapping.pes.size(); ++s) {
+        const int end = s < mapping.points.size() ? mapping.points[s] : input.cuts.back();
+        const auto at = std::lower_bound(input.cuts.begin(), input.cuts.end(), end);
+        if (at == input.cuts.end() || *at != end)
+            throw std::invalid_argument("decoder_plan: a cut inside a layer, at kernel " +
+                                        std::to_string(end));
+        const int last = static_cast<int>(at - input.cuts.begin());
+        layers.push_back(last - first);
+        first = last;
+    }
+    return figures(c, std::move(name), std::move(rule), layer_plan_of(input, mapping.pes, layers));
+}
+
 std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& c) {
-    const auto in = plan_input(c);
+    const auto in = decoder_plan_input(c);
     std::vector<DecoderPlan> plans;
     const auto fast = best_layer_plan(in, PlanObjective::TimePerToken);
     if (!fast)
@@ -139,7 +155,7 @@ namespace {
 // The best plan's tokens per second and time per token, and the pool with the least room in it.
 DeviceSuggestion best_on(const DecoderPlanContext& c) {
     DeviceSuggestion out;
-    const auto in = plan_input(c);
+    const auto in = decoder_plan_input(c);
     const auto objective =
         c.workload.sequences > 1 ? PlanObjective::Bottleneck : PlanObjective::TimePerToken;
     const auto plan = best_layer_plan(in, objective);

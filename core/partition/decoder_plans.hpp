@@ -58,6 +58,16 @@ struct DecoderPlan {
 // "--context") when no plan fits, naming what the model needs and the longest context that fits.
 std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& context);
 
+// The dynamic program's input for this context: its layers, their memory (the prefill's
+// activations where it has the decode step's kernels) and the usable PEs' pools and latencies.
+LayerPlanInput decoder_plan_input(const DecoderPlanContext& context);
+
+// A mapping cut at layer starts (input.cuts), one stage per PE, as a plan with every figure:
+// the search's points beside the exact ones. Throws std::invalid_argument for a mapping that
+// cuts inside a layer.
+DecoderPlan decoder_plan(const DecoderPlanContext& context, const LayerPlanInput& input,
+                         std::string name, std::string rule, const Mapping& mapping);
+
 // One library device added to the cluster as a new host (`host`), and the best plan then.
 struct DeviceSuggestion {
     std::string device;

@@ -1,6 +1,7 @@
 // `cleave dse --exact` end to end on generated decoders: the exact plans beside the runtimes'
 // rules (none better than the exact ones by the program's own figures, every one fitting), the
-// library's devices ranked as one more host, and the workload and clusters it refuses (exit 2).
+// NSGA-II search held to the layers within 1% of them, the library's devices ranked as one more
+// host, and the workload and clusters it refuses (exit 2).
 #include "cli_run.hpp"
 
 #include <QFile>
@@ -98,6 +99,41 @@ private slots:
         QVERIFY(text.out.contains("memory per pool"));
     }
 
+    void searchHeldToLayersBesideTheExactPlans() {
+        const QString cluster = write_cluster(
+            dir_, "four.cluster.json",
+            {"jetson-orin-nano", "jetson-orin-nx-16gb", "raspberry-pi-5", "jetson-orin-nano"});
+        const Run run =
+            run_cleave({"dse", smol_, "--cluster", cluster, "--context", "2048", "--sequences", "2",
+                        "--population", "40", "--generations", "400", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject root = json_of(run);
+        const QJsonArray plans = root["plans"].toArray();
+        QCOMPARE(plans[0].toObject()["rule"].toString(), QString("nsga2-time-per-token"));
+        QCOMPARE(plans[1].toObject()["rule"].toString(), QString("nsga2-bottleneck"));
+        QCOMPARE(plans[2].toObject()["rule"].toString(), QString("exact-time-per-token"));
+        const QJsonObject search = root["search"].toObject();
+        QCOMPARE(search["objectives"].toArray(), (QJsonArray{"bottleneck_ms", "latency_ms"}));
+        QVERIFY(search["evaluations"].toInt() > 10000);
+        const QJsonObject gap = search["gap_to_exact"].toObject();
+        QVERIFY2(std::abs(gap["time_per_output_token"].toDouble(1)) <= 0.01,
+                 QByteArray::number(gap["time_per_output_token"].toDouble()).constData());
+        QVERIFY2(std::abs(gap["bottleneck"].toDouble(1)) <= 0.01,
+                 QByteArray::number(gap["bottleneck"].toDouble()).constData());
+        const QJsonArray front = search["front"].toArray();
+        QVERIFY(!front.isEmpty());
+        for (const auto& p : front) {
+            const QJsonObject o = p.toObject();
+            QVERIFY(o["fits"].toBool());
+            QStringList hosts;
+            for (const auto& stage : o["stages"].toArray()) {
+                const QString host = stage.toObject()["pe"].toString().section('_', 0, 0);
+                QVERIFY2(!hosts.contains(host), qPrintable(host));
+                hosts << host;
+            }
+        }
+    }
+
     void planAsLlamaCppCommandLines() {
         const QString cluster =
             write_cluster(dir_, "lines.cluster.json",
@@ -170,10 +206,19 @@ private slots:
             run_cleave({"dse", smol_, "--cluster", cluster, "--exact", "--context", "100000"});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains("--context: at most 8192 tokens"), run.err.constData());
-        // A workload without --exact.
-        run = run_cleave({"dse", smol_, "--cluster", cluster, "--context", "1024"});
+        // A what-if or objectives without a workload; objectives the search does not know; a
+        // decoder's search by kernels.
+        run = run_cleave({"dse", smol_, "--cluster", cluster, "--objectives", "latency"});
         QCOMPARE(run.exit_code, 2);
-        QVERIFY2(run.err.contains("--context: a workload with --exact"), run.err.constData());
+        QVERIFY2(run.err.contains("--objectives: a decoder's workload"), run.err.constData());
+        run = run_cleave({"dse", smol_, "--cluster", cluster, "--context", "1024", "--objectives",
+                          "latency,speed"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("not 'speed'"), run.err.constData());
+        run = run_cleave(
+            {"dse", smol_, "--cluster", cluster, "--context", "1024", "--encoding", "naive"});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("--encoding: spe"), run.err.constData());
         // A precision the cost model cannot express, and a what-if without --exact.
         run = run_cleave({"dse", smol_, "--cluster", cluster, "--exact", "--context", "1024",
                           "--precision", "3"});

@@ -224,6 +224,23 @@ private slots:
         QCOMPARE(dse::objective_names(all),
                  (std::vector<std::string>{"bottleneck_ms", "max_memory_bytes", "max_energy_mj",
                                            "latency_ms"}));
+        const dse::ObjectiveSet decoder{false, true, false};
+        QCOMPARE(decoder.count(), 2);
+        QCOMPARE(decoder.index(Objective::latency_ms), 1);
+        QCOMPARE(decoder.index(Objective::max_memory_bytes), -1);
+    }
+
+    void objectivesAreParsedFromTheirNames() {
+        const auto named = [](const std::string& list) {
+            return dse::objective_names(dse::parse_objectives(list, "--objectives"));
+        };
+        QCOMPARE(named("time-per-token,tokens-per-s"),
+                 (std::vector<std::string>{"bottleneck_ms", "latency_ms"}));
+        QCOMPARE(named("energy,memory"),
+                 (std::vector<std::string>{"bottleneck_ms", "max_memory_bytes", "max_energy_mj"}));
+        QCOMPARE(named("bottleneck"), (std::vector<std::string>{"bottleneck_ms"}));
+        for (const char* bad : {"latency,time-per-token", "speed", "", "memory,,energy"})
+            QVERIFY_THROWS_EXCEPTION(InputError, dse::parse_objectives(bad, "--objectives"));
     }
 
     void aMappingIsIdentifiedByIndexAndShownByKey() {

@@ -1,6 +1,7 @@
 // Genes to mappings: SPE split genes become sorted distinct cuts (0 and K mean no cut), PE genes
 // pick a stage PE per segment, adjacent segments on one PE merge; naive genes give a PE per
 // kernel; widening a smaller stage's genes keeps their mapping, and so does encoding a mapping.
+// Held to a decoder's layers, split genes index the allowed cuts.
 #include "core/dse/split_point_encoding.hpp"
 
 #include <QtTest>
@@ -103,6 +104,34 @@ private slots:
             QCOMPARE(again.points, mapping.points);
             QCOMPARE(again.pes, mapping.pes);
         }
+    }
+
+    void heldSplitGenesIndexTheAllowedCuts() {
+        std::mt19937 random(9);
+        GeneLayout layout{Encoding::spe, 40, 4, true};
+        layout.cuts = {0, 7, 12, 20, 33, 40}; // a decoder's five layers
+        const auto [lower, upper] = layout.bounds();
+        QCOMPARE(upper[0], 5.0);
+        QCOMPARE(upper[layout.split_genes()], 3.0); // PE genes as before
+        int cut = 0;
+        for (int i = 0; i < 300; ++i) {
+            const auto mapping =
+                dse::decode_spe(layout, dse::random_genes(layout, random), kStagePes);
+            for (const int point : mapping.points) {
+                QVERIFY(point > 0 && point < 40);
+                QVERIFY(std::binary_search(layout.cuts.begin(), layout.cuts.end(), point));
+                ++cut;
+            }
+            const auto again = dse::decode_spe(
+                layout, dse::encode_spe(layout, mapping, kStagePes, random), kStagePes);
+            QCOMPARE(again.points, mapping.points);
+            QCOMPARE(again.pes, mapping.pes);
+        }
+        QVERIFY(cut > 300);
+        // Split genes 0 and 5 stand for kernels 0 and K: no cut.
+        QVERIFY(dse::decode_spe(layout, {0, 5, 5, 1, 2, 3, 0}, kStagePes).points.empty());
+        QCOMPARE(dse::decode_spe(layout, {2, 0, 5, 1, 2, 3, 0}, kStagePes).points,
+                 std::vector<int>{12});
     }
 };
 

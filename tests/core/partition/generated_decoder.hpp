@@ -19,9 +19,13 @@ struct GeneratedDecoder {
     fusion::KernelGraph kernels;
 };
 
-// The space's `number`th decoder (seed 11), bound at `bindings`.
-inline void load_decoder(GeneratedDecoder& d, int number, const graph::DimBindings& bindings) {
-    const auto sample = modelgen::decoder_models(number, 1, 11).front();
+// The space's `number`th decoder (seed 11), bound at `bindings`, with `layers` decoder layers
+// (0: as sampled, 2 to 6).
+inline void load_decoder(GeneratedDecoder& d, int number, const graph::DimBindings& bindings,
+                         std::int64_t layers = 0) {
+    auto sample = modelgen::decoder_models(number, 1, 11).front();
+    if (layers > 0)
+        sample.config.layers = layers;
     const std::filesystem::path folder = d.dir.path().toStdString();
     const auto written = modelgen::write_llm(sample.config, sample.precision, sample.form, folder);
     graph::LoadOptions options;
