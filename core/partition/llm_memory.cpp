@@ -134,29 +134,16 @@ void add_activations(const graph::Model& model, const fusion::KernelGraph& kerne
     }
 }
 
-void add_pools(const graph::Model& model, const KernelAssignment& assignment,
-               const device::Cluster& cluster, LlmMemory& out) {
-    std::vector<bool> used(cluster.pes.size(), false);
-    for (const int pe : assignment.pe_of_kernel)
-        used[static_cast<std::size_t>(pe)] = true;
+// Each pool's fit and longest context, the memory's fit and binding pool, from the pools' use.
+void settle(LlmMemory& out) {
     std::int64_t least_room = std::numeric_limits<std::int64_t>::max();
-    for (auto& spec : memory_pools(cluster)) {
-        LlmMemoryPool pool;
-        pool.name = std::move(spec.name);
-        for (const int pe : spec.pes)
-            if (used[static_cast<std::size_t>(pe)]) {
-                pool.pes.push_back(pe);
-                const auto& m = out.pes[static_cast<std::size_t>(pe)];
-                pool.used.weight_bytes += m.weight_bytes;
-                pool.used.kv_cache_bytes += m.kv_cache_bytes;
-                pool.used.kv_bytes_per_token += m.kv_bytes_per_token;
-                pool.used.activation_bytes += m.activation_bytes;
-            }
-        if (pool.pes.empty())
-            continue;
-        pool.capacity_bytes = spec.capacity_bytes;
+    out.fits = true;
+    out.binding = -1;
+    for (std::size_t i = 0; i < out.pools.size(); ++i) {
+        auto& pool = out.pools[i];
+        pool.fits = true;
+        pool.largest_context.reset();
         if (pool.capacity_bytes) {
-            pool.reserve_bytes = spec.reserve_bytes;
             const std::int64_t room = *pool.capacity_bytes - pool.reserve_bytes - pool.used.total();
             pool.fits = room >= 0;
             if (pool.used.kv_bytes_per_token > 0) {
@@ -164,18 +151,52 @@ void add_pools(const graph::Model& model, const KernelAssignment& assignment,
                                             pool.used.weight_bytes - pool.used.activation_bytes;
                 std::int64_t longest =
                     std::max<std::int64_t>(0, beside) / pool.used.kv_bytes_per_token;
-                if (const auto most = graph::max_context(model); most > 0)
-                    longest = std::min(longest, most);
+                if (out.max_context > 0)
+                    longest = std::min(longest, out.max_context);
                 pool.largest_context = longest;
             }
             if (room < least_room) {
                 least_room = room;
-                out.binding = static_cast<int>(out.pools.size());
+                out.binding = static_cast<int>(i);
             }
         }
         out.fits = out.fits && pool.fits;
+    }
+}
+
+// The pools' use as the sum of their PEs'.
+void sum_pools(LlmMemory& out) {
+    for (auto& pool : out.pools) {
+        pool.used = {};
+        for (const int pe : pool.pes) {
+            const auto& m = out.pes[static_cast<std::size_t>(pe)];
+            pool.used.weight_bytes += m.weight_bytes;
+            pool.used.kv_cache_bytes += m.kv_cache_bytes;
+            pool.used.kv_bytes_per_token += m.kv_bytes_per_token;
+            pool.used.activation_bytes += m.activation_bytes;
+        }
+    }
+}
+
+void add_pools(const KernelAssignment& assignment, const device::Cluster& cluster, LlmMemory& out) {
+    std::vector<bool> used(cluster.pes.size(), false);
+    for (const int pe : assignment.pe_of_kernel)
+        used[static_cast<std::size_t>(pe)] = true;
+    for (auto& spec : memory_pools(cluster)) {
+        LlmMemoryPool pool;
+        pool.name = std::move(spec.name);
+        for (const int pe : spec.pes)
+            if (used[static_cast<std::size_t>(pe)])
+                pool.pes.push_back(pe);
+        if (pool.pes.empty())
+            continue;
+        pool.capacity_bytes = spec.capacity_bytes;
+        if (pool.capacity_bytes)
+            pool.reserve_bytes = spec.reserve_bytes;
         out.pools.push_back(std::move(pool));
     }
+    sum_pools(out);
+    settle(out);
 }
 
 std::int64_t gib_bytes(double gib) {
@@ -289,8 +310,17 @@ LlmMemory llm_memory(const graph::Model& model, const fusion::KernelGraph& kerne
                      const LlmWorkload& workload) {
     LlmMemory out;
     out.pes = llm_pe_memory(model, kernels, assignment, cluster.pes.size(), workload);
-    add_pools(model, assignment, cluster, out);
+    out.max_context = graph::max_context(model);
+    add_pools(assignment, cluster, out);
     return out;
+}
+
+LlmMemory at_context(LlmMemory memory, std::int64_t context) {
+    for (auto& m : memory.pes)
+        m.kv_cache_bytes = m.kv_bytes_per_token * context;
+    sum_pools(memory);
+    settle(memory);
+    return memory;
 }
 
 } // namespace cleave::partition

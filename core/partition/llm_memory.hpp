@@ -32,6 +32,7 @@ struct LlmWorkload {
     std::int64_t cached_context() const {
         return context > 0 ? context : prompt_tokens + generated_tokens;
     }
+    bool operator==(const LlmWorkload&) const = default;
 };
 
 // Tokens per second of decode steps through a pipeline whose one step takes `latency_ms` (every
@@ -93,6 +94,7 @@ struct LlmMemory {
     std::vector<LlmMemoryPool> pools; // hosts with a PE in use, in cluster order
     bool fits = true;
     int binding = -1; // the pool with the least room left (over capacity first); -1: none known
+    std::int64_t max_context = 0; // the model's context_length; 0: not recorded
 };
 
 // The three parts per PE alone, for an assignment onto `pe_count` PEs of no cluster (a PE
@@ -106,5 +108,10 @@ std::vector<LlmPeMemory> llm_pe_memory(const graph::Model& model,
 LlmMemory llm_memory(const graph::Model& model, const fusion::KernelGraph& kernels,
                      const KernelAssignment& assignment, const device::Cluster& cluster,
                      const LlmWorkload& workload);
+
+// `memory` with its KV caches at `context` tokens (each PE's bytes per token times it; weights
+// and activations as they were bound), its pools' use, fit, longest context and the binding pool
+// again: the same as llm_memory at that context, in O(PEs + pools), for a context slider.
+LlmMemory at_context(LlmMemory memory, std::int64_t context);
 
 } // namespace cleave::partition

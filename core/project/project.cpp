@@ -225,6 +225,28 @@ void parse_autosave(const JsonReader& reader, const json& root, const fs::path& 
     }
 }
 
+void parse_workload(const JsonReader& reader, const json& root, Project& project) {
+    const json* workload =
+        reader.object(root, "", "workload", false,
+                      "an object with \"context\", \"sequences\", \"prompt_tokens\" and "
+                      "\"generated_tokens\"");
+    if (!workload)
+        return;
+    reader.only_known(*workload, "/workload",
+                      {"context", "sequences", "prompt_tokens", "generated_tokens"});
+    constexpr int kMost = std::numeric_limits<int>::max();
+    partition::LlmWorkload w;
+    w.context = reader.whole_number(*workload, "/workload", "context", false, 0, kMost).value_or(0);
+    w.sequences =
+        reader.whole_number(*workload, "/workload", "sequences", false, 1, kMost).value_or(1);
+    w.prompt_tokens =
+        reader.whole_number(*workload, "/workload", "prompt_tokens", false, 0, kMost).value_or(0);
+    w.generated_tokens =
+        reader.whole_number(*workload, "/workload", "generated_tokens", false, 0, kMost)
+            .value_or(0);
+    project.workload = w;
+}
+
 } // namespace
 
 Project parse_project(const std::string& json_text, const fs::path& path) {
@@ -235,7 +257,7 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
     project.version = checked_version(reader, root);
     reader.only_known(root, "",
                       {"format", "version", "model", "cluster", "kernels", "mapping", "dse",
-                       "grouping", "autosave"});
+                       "grouping", "workload", "autosave"});
     const fs::path folder = folder_of(path);
     parse_model(reader, root, folder, project);
     parse_cluster(reader, root, folder, project);
@@ -244,6 +266,7 @@ Project parse_project(const std::string& json_text, const fs::path& path) {
     project.dse = optional_object(reader, root, "dse", "an object (the DSE tab's state)");
     project.grouping =
         optional_object(reader, root, "grouping", "an object (the grouping panel's state)");
+    parse_workload(reader, root, project);
     parse_autosave(reader, root, folder, project);
     return project;
 }
@@ -304,6 +327,11 @@ std::string project_json(const Project& project, const fs::path& path) {
         root["dse"] = project.dse;
     if (!project.grouping.empty())
         root["grouping"] = project.grouping;
+    if (project.workload)
+        root["workload"] = {{"context", project.workload->context},
+                            {"sequences", project.workload->sequences},
+                            {"prompt_tokens", project.workload->prompt_tokens},
+                            {"generated_tokens", project.workload->generated_tokens}};
     if (project.autosave) {
         nlohmann::ordered_json autosave = nlohmann::ordered_json::object();
         if (!project.autosave->project.empty())

@@ -8,6 +8,7 @@
 #include "core/device/cluster.hpp"
 #include "core/graph/dim_bindings.hpp"
 #include "core/graph/model.hpp"
+#include "core/partition/llm_memory.hpp"
 
 #include <filesystem>
 #include <map>
@@ -44,6 +45,9 @@ struct Project {
     nlohmann::json mapping = nlohmann::json::object();  // AutoDiCE mapping.json; {}: none
     nlohmann::json dse = nlohmann::json::object();      // the DSE tab's settings and results
     nlohmann::json grouping = nlohmann::json::object(); // the grouping panel's state
+    // A decoder's workload (the Partition tab's LLM panel): context, sequences in flight, prompt
+    // and generated tokens; the batch is the model's, bound by dims. nullopt: none set.
+    std::optional<partition::LlmWorkload> workload;
     std::optional<AutosaveInfo> autosave;               // only in autosave side files
     // What reading the file found and worked around, for people (a model found in its other
     // form: x.onnx.xz for a missing x.onnx); never written.

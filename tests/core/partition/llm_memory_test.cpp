@@ -197,6 +197,21 @@ private slots:
                 }
                 QCOMPARE(got.fits, all_fit);
                 QVERIFY(got.binding >= 0);
+                // Re-sized to another context (the slider's path), it is llm_memory there.
+                auto other = w;
+                other.context = 1 + static_cast<std::int64_t>(random() % 16000);
+                const auto moved = partition::at_context(got, other.context);
+                const auto again = partition::llm_memory(d.model, d.kernels, a, cluster, other);
+                QCOMPARE(moved.fits, again.fits);
+                QCOMPARE(moved.binding, again.binding);
+                QCOMPARE(moved.pools.size(), again.pools.size());
+                for (std::size_t i = 0; i < moved.pools.size(); ++i) {
+                    QCOMPARE(moved.pools[i].used.total(), again.pools[i].used.total());
+                    QCOMPARE(moved.pools[i].used.kv_cache_bytes,
+                             again.pools[i].used.kv_cache_bytes);
+                    QCOMPARE(moved.pools[i].fits, again.pools[i].fits);
+                    QCOMPARE(moved.pools[i].largest_context, again.pools[i].largest_context);
+                }
             }
         }
         QVERIFY(gpu_pools > 10);

@@ -74,6 +74,12 @@ private slots:
         p.mapping = {{"nx01_gpu", {"a", "b"}}, {"nx02_gpu", {"c"}}};
         p.dse = {{"settings", {{"population", 16}}}, {"front", nlohmann::json::array({1, 2})}};
         p.grouping = {{"groups", 2}};
+        partition::LlmWorkload workload;
+        workload.context = 8192;
+        workload.sequences = 3;
+        workload.prompt_tokens = 512;
+        workload.generated_tokens = 256;
+        p.workload = workload;
         p.autosave = project::AutosaveInfo{folder / "x.cleave", "2026-11-23T17:00:00Z"};
 
         const fs::path file = folder / "x.cleave";
@@ -91,6 +97,7 @@ private slots:
         QCOMPARE(q.mapping, p.mapping);
         QCOMPARE(q.dse, p.dse);
         QCOMPARE(q.grouping, p.grouping);
+        QVERIFY(q.workload && *q.workload == workload);
         QVERIFY(q.autosave);
         QCOMPARE(q.autosave->project, file);
         QCOMPARE(q.autosave->written, p.autosave->written);
@@ -247,6 +254,9 @@ private slots:
             {head + R"("mapping": {"h1_gpu": "relu0"}})", "/mapping/h1_gpu", "list of node names"},
             {head + R"("mapping": {"h1_gpu": [1]}})", "/mapping/h1_gpu/0", "a node name"},
             {head + R"("dse": []})", "/dse", "an object"},
+            {head + R"("workload": {"context": -1}})", "/workload/context", "whole number"},
+            {head + R"("workload": {"sequences": 0}})", "/workload/sequences", "whole number"},
+            {head + R"("workload": {"tokens": 3}})", "/workload", "tokens"},
         };
         for (const auto& c : cases) {
             const auto message = parse_error(c.text);
