@@ -1,8 +1,9 @@
 #include "ui/document/partition_document.hpp"
 
+#include "core/graph/decoder_phase.hpp"
 #include "core/partition/balanced_mapping.hpp"
-#include "ui/document/task_runner.hpp"
 #include "ui/document/partition_commands.hpp"
+#include "ui/document/task_runner.hpp"
 
 #include <QUndoStack>
 #include <algorithm>
@@ -56,8 +57,79 @@ void PartitionDocument::setInputs(PartitionInputsPtr inputs) {
                    ? partition::default_mapping(*inputs_->costs, *inputs_->request.cluster,
                                                 inputs_->kernel_ms)
                    : partition::Mapping{};
+    takeDecoder();
     emit inputsChanged();
     applyMapping(mapping_);
+}
+
+// A decoder's batch and longest context from the model on show; its default workload when the
+// model is new (a workload set before, by a project, stays where it still fits the model).
+void PartitionDocument::takeDecoder() {
+    const bool was = isDecoder();
+    decoderBatch_ = 0;
+    maxContext_ = 0;
+    if (!inputs_)
+        return;
+    const auto& model = *inputs_->request.model;
+    const auto phase = graph::decoder_phase(model);
+    if (!phase)
+        return;
+    decoderBatch_ = phase->batch;
+    maxContext_ = graph::max_context(model);
+    auto w = workload_;
+    w.batch = decoderBatch_;
+    if (!was && w.cached_context() == 0)
+        w.context = std::max<std::int64_t>(phase->context, 1);
+    if (maxContext_ > 0 && w.cached_context() > maxContext_)
+        w.context = maxContext_;
+    if (!(w == workload_)) {
+        workload_ = w;
+        emit workloadChanged();
+    }
+}
+
+bool PartitionDocument::setWorkload(partition::LlmWorkload workload) {
+    if (isDecoder())
+        workload.batch = decoderBatch_;
+    if (workload.cached_context() < 1 || workload.sequences < 1 ||
+        (maxContext_ > 0 && workload.cached_context() > maxContext_))
+        return false;
+    if (workload == workload_)
+        return true;
+    const bool onlyContext = [&] {
+        auto same = workload;
+        same.context = workload_.context;
+        return same == workload_;
+    }();
+    workload_ = workload;
+    emit workloadChanged();
+    if (onlyContext && costedMemory_) {
+        llmMemory_ = partition::at_context(*costedMemory_, workload_.cached_context());
+        emit llmMemoryChanged();
+    } else {
+        costMemory();
+    }
+    return true;
+}
+
+bool PartitionDocument::setContext(std::int64_t context) {
+    auto w = workload_;
+    w.context = context;
+    return setWorkload(w);
+}
+
+void PartitionDocument::costMemory() {
+    costedMemory_.reset();
+    if (isDecoder() && hasMapping()) {
+        const auto& r = inputs_->request;
+        costedMemory_ = partition::llm_memory(*r.model, *r.kernels,
+                                              partition::assignment_of(mapping_, kernelCount()),
+                                              *r.cluster, workload_);
+    }
+    const bool had = llmMemory_.has_value();
+    llmMemory_ = costedMemory_;
+    if (had || llmMemory_)
+        emit llmMemoryChanged();
 }
 
 void PartitionDocument::setNotice(const QString& notice) {
@@ -164,6 +236,7 @@ void PartitionDocument::applyMapping(const partition::Mapping& mapping) {
     else
         evaluation_ = {};
     emit mappingChanged();
+    costMemory();
 }
 
 } // namespace cleave::ui

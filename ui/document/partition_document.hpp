@@ -2,13 +2,17 @@
 // the model on show, its evaluation (partition::MappingCosts, microseconds, so every edit is
 // evaluated at once) and the undo history of its edits. Its inputs come from a request (model,
 // kernels, cluster) predicted on every PE off the UI thread (prepare_partition), or are set as
-// they are. Views observe inputsChanged() and mappingChanged().
+// they are. Views observe inputsChanged() and mappingChanged(). For a language-model decoder it
+// also holds the workload (context, sequences in flight) and what the mapping holds in memory
+// under it, pool by pool (partition::llm_memory), re-sized at once when only the context moves.
 #pragma once
 
+#include "core/partition/llm_memory.hpp"
 #include "ui/document/partition_inputs.hpp"
 
 #include <QObject>
 #include <QString>
+#include <optional>
 
 class QUndoStack;
 
@@ -70,12 +74,30 @@ public:
     // For the undo commands: shows `mapping` and evaluates it.
     void applyMapping(const partition::Mapping& mapping);
 
+    // ---- a decoder's workload
+    // Whether the model on show is a decoder (past key/value inputs), so a workload applies.
+    bool isDecoder() const { return decoderBatch_ > 0; }
+    // The workload memory is costed under; its batch is the model's. A decoder's default: one
+    // sequence, the context the model is bound at. Not an undo step; a project saves it.
+    const partition::LlmWorkload& workload() const { return workload_; }
+    // Refused (false, nothing changes) for a context below 1 or past the model's context_length,
+    // or fewer than 1 sequence in flight.
+    bool setWorkload(partition::LlmWorkload workload);
+    bool setContext(std::int64_t context);
+    // The model's longest context (its context_length), 0 when it records none.
+    std::int64_t maxContext() const { return maxContext_; }
+    // What the mapping on show holds per PE and pool under the workload; nullopt without a
+    // decoder and a mapping.
+    const std::optional<partition::LlmMemory>& llmMemory() const { return llmMemory_; }
+
 signals:
     void preparing(); // a request is being predicted
     void prepared();  // the newest request's inputs, or its failure, are on show
     void inputsChanged();
     void mappingChanged();
     void noticeChanged();
+    void workloadChanged();
+    void llmMemoryChanged();
 
 private:
     PartitionRequest request_;
@@ -86,6 +108,14 @@ private:
     partition::Evaluation evaluation_;
     QUndoStack* undo_;
     QString notice_;
+    void takeDecoder();
+    void costMemory();
+    std::int64_t decoderBatch_ = 0; // the model's batch when it is a decoder, else 0
+    std::int64_t maxContext_ = 0;
+    partition::LlmWorkload workload_;
+    // At the context it was costed at; at_context re-sizes it as the context moves.
+    std::optional<partition::LlmMemory> costedMemory_;
+    std::optional<partition::LlmMemory> llmMemory_;
 };
 
 } // namespace cleave::ui

@@ -81,6 +81,7 @@ StudioDocument::StudioDocument(QObject* parent)
     // The editor holds the cluster: one set here, an edit, an undo or a redo all arrive here.
     connect(clusterEditor_, &ClusterDocument::changed, this, &StudioDocument::clusterMoved);
     connect(dse_, &DseDocument::changed, this, &StudioDocument::noteChange);
+    connect(mapping_, &PartitionDocument::workloadChanged, this, &StudioDocument::noteChange);
     connect(grouping_, &GroupingDocument::changed, this, &StudioDocument::noteChange);
 }
 
@@ -455,6 +456,8 @@ project::Project StudioDocument::snapshot() const {
     }
     p.dse = dse_->saveState();
     p.grouping = grouping_->saveState();
+    if (mapping_->isDecoder())
+        p.workload = mapping_->workload();
     return p;
 }
 
@@ -470,6 +473,11 @@ void StudioDocument::apply(project::Project p, const QString& file) {
                           .arg(QString::fromStdString(p.rules), error);
     if (!p.device.empty())
         setDevice(QString::fromStdString(p.device));
+    if (p.workload && !mapping_->setWorkload(*p.workload))
+        a.problems << tr("the workload (a context of %1 tokens, %2 sequences in flight) does "
+                         "not fit the model")
+                          .arg(p.workload->cached_context())
+                          .arg(p.workload->sequences);
     if (p.cluster) {
         try {
             setCluster(std::make_shared<const device::Cluster>(

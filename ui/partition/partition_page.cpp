@@ -3,12 +3,13 @@
 #include "core/autodice/export.hpp"
 #include "core/autodice/mapping_file.hpp"
 #include "core/partition/balanced_mapping.hpp"
-#include "ui/tables/latency_format.hpp"
-#include "ui/partition/link_traffic_model.hpp"
-#include "ui/partition/measured_runs_panel.hpp"
 #include "ui/document/partition_document.hpp"
+#include "ui/partition/link_traffic_model.hpp"
+#include "ui/partition/llm_memory_view.hpp"
+#include "ui/partition/measured_runs_panel.hpp"
 #include "ui/partition/partition_view.hpp"
 #include "ui/partition/pe_figures_view.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QCheckBox>
 #include <QFileInfo>
@@ -145,6 +146,15 @@ QWidget* PartitionPage::content() {
     sideTabs->addTab(linkView_, tr("Links"));
     measured_ = new MeasuredRunsPanel(document_, sideTabs);
     sideTabs->addTab(measured_, tr("Measured"));
+    llmMemory_ = new LlmMemoryView(document_, sideTabs);
+    const int llmTab = sideTabs->addTab(llmMemory_, tr("LLM memory"));
+    // A decoder opens on its memory; another model has none to show.
+    connect(document_, &PartitionDocument::inputsChanged, sideTabs, [this, sideTabs, llmTab] {
+        sideTabs->setTabEnabled(llmTab, document_->isDecoder());
+        if (document_->isDecoder())
+            sideTabs->setCurrentIndex(llmTab);
+    });
+    sideTabs->setTabEnabled(llmTab, document_->isDecoder());
     connect(measured_, &MeasuredRunsPanel::finished, sideTabs,
             [sideTabs, this] { sideTabs->setCurrentWidget(measured_); });
     bottomLayout->addWidget(sideTabs, 2);

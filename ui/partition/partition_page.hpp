@@ -21,6 +21,7 @@ class QTableView;
 namespace cleave::ui {
 
 class LinkTrafficModel;
+class LlmMemoryView;
 class MeasuredRunsPanel;
 class PartitionDocument;
 class PartitionView;
@@ -51,6 +52,8 @@ public:
     LinkTrafficModel* links() const { return links_; }
     // Runs the mapping on show with Open MPI and lists measured against predicted throughput.
     MeasuredRunsPanel* measuredRuns() const { return measured_; }
+    // A decoder's workload and memory per pool.
+    LlmMemoryView* llmMemory() const { return llmMemory_; }
     QString summaryText() const; // throughput, latency, bottleneck; or why there is none
     QString noticeText() const;  // PEs without latencies, a mapping file that is not SPE shaped
 
@@ -92,6 +95,7 @@ private:
     LinkTrafficModel* links_;
     QTableView* linkView_;
     MeasuredRunsPanel* measured_ = nullptr;
+    LlmMemoryView* llmMemory_ = nullptr;
     QString notice_;
 };
 

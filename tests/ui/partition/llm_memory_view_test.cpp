@@ -1,0 +1,103 @@
+// The Partition tab's LLM memory panel, offscreen, on Llama-3.1-8B fp16 over four edge boards:
+// the document's default workload is the context the model is bound at; dragging the context
+// slider moves the workload and every pool's KV cache with it (the same figures llm_memory gives
+// at that context), the bars repaint, a pool past its capacity turns the status red and names it,
+// and a context back in range fits again. The sequences box multiplies the caches. A model that
+// is no decoder disables the panel. Frame times are reported; bench_llm_memory_view holds the
+// goal.
+#include "llm_partition.hpp"
+#include "ui/partition/llm_memory_view.hpp"
+
+#include <QElapsedTimer>
+#include <QSlider>
+#include <QSpinBox>
+#include <QtTest>
+
+using namespace cleave;
+
+class LlmMemoryViewTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void contextSliderMovesTheBarsAndTheMarks() {
+        test::LlmPartition p;
+        QString error;
+        QVERIFY2(test::prepare_llm_partition(p, error), qPrintable(error));
+        auto& document = p.document;
+        QVERIFY(document.isDecoder());
+        QCOMPARE(document.workload().cached_context(), 8192);
+        QCOMPARE(document.maxContext(), 131072);
+        ui::LlmMemoryView view(&document);
+        view.resize(520, 320);
+        view.show();
+        QVERIFY(view.isEnabled());
+        QCOMPARE(view.contextSlider()->value(), 8192);
+        QVERIFY(document.llmMemory() && document.llmMemory()->fits);
+        QVERIFY(view.statusText().startsWith("Fits"));
+
+        const auto& r = document.inputs()->request;
+        const auto assignment =
+            partition::assignment_of(document.mapping(), document.kernelCount());
+        QElapsedTimer timer;
+        double slowest_ms = 0;
+        int frames = 0;
+        bool sawOver = false;
+        for (int context = 8192; context <= 131072; context += 4096) {
+            timer.start();
+            view.contextSlider()->setValue(context); // as a drag moves it
+            view.bars()->repaint();
+            slowest_ms = std::max(slowest_ms, static_cast<double>(timer.nsecsElapsed()) / 1e6);
+            ++frames;
+            QCOMPARE(document.workload().cached_context(), context);
+            QCOMPARE(view.contextBox()->value(), context);
+            auto w = document.workload();
+            const auto want = partition::llm_memory(*r.model, *r.kernels, assignment, *r.cluster, w);
+            const auto& got = *document.llmMemory();
+            QCOMPARE(got.fits, want.fits);
+            QCOMPARE(got.pools.size(), want.pools.size());
+            for (std::size_t i = 0; i < got.pools.size(); ++i)
+                QCOMPARE(got.pools[i].used.total(), want.pools[i].used.total());
+            if (!got.fits) {
+                sawOver = true;
+                QVERIFY2(view.statusText().startsWith("Does not fit: "),
+                         qPrintable(view.statusText()));
+                for (const auto& pool : got.pools)
+                    if (!pool.fits)
+                        QVERIFY(view.statusText().contains(QString::fromStdString(pool.name)));
+            }
+        }
+        qInfo("%d slider frames, slowest %.3f ms (goal < 16 ms: bench_llm_memory_view)", frames,
+              slowest_ms);
+        QVERIFY(sawOver); // the NX's 14.6 GB of layers leave no room for 131,072 tokens
+        view.contextSlider()->setValue(8192);
+        QVERIFY(document.llmMemory()->fits);
+        QVERIFY(view.statusText().startsWith("Fits"));
+
+        // Two sequences in flight: every cache doubles.
+        const auto one = document.llmMemory()->pools.front().used.kv_cache_bytes;
+        view.sequencesBox()->setValue(2);
+        QCOMPARE(document.workload().sequences, 2);
+        QCOMPARE(document.llmMemory()->pools.front().used.kv_cache_bytes, 2 * one);
+        // Past the model's context_length is refused.
+        QVERIFY(!document.setContext(131073));
+        QCOMPARE(document.workload().cached_context(), 8192);
+
+        // Saved as an image for a look (CLEAVE_SCREENSHOT_DIR).
+        if (const QByteArray dir = qgetenv("CLEAVE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            view.contextSlider()->setValue(16384);
+            view.grab().save(QString::fromLocal8Bit(dir) + "/llm-memory.png");
+        }
+    }
+
+    void noDecoderNoPanel() {
+        ui::PartitionDocument document;
+        ui::LlmMemoryView view(&document);
+        QVERIFY(!document.isDecoder());
+        QVERIFY(!view.isEnabled());
+        QVERIFY(!document.llmMemory());
+        QVERIFY(view.statusText().contains("no decoder"));
+    }
+};
+
+QTEST_MAIN(LlmMemoryViewTest)
+#include "llm_memory_view_test.moc"
