@@ -1572,6 +1572,64 @@
     </message>
 </context>
 <context>
+    <name>cleave::ui::LlmMemoryBars</name>
+    <message>
+        <source>capacity not known</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>longest context %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>cleave::ui::LlmMemoryView</name>
+    <message>
+        <source>Context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The longest context cached, which sizes every KV cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batches in flight at once through the pipeline, each with a KV cache of its own</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:%1&apos;&gt;■&lt;/span&gt; weights  &lt;span style=&apos;color:%2&apos;&gt;■&lt;/span&gt; KV cache  &lt;span style=&apos;color:%3&apos;&gt;■&lt;/span&gt; activations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model on show is no decoder: it has no KV cache to size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No mapping on show.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fits: no pool gives a capacity.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Does not fit: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fits; tightest: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>cleave::ui::MainWindow</name>
     <message>
         <source>Cancel</source>
@@ -2198,10 +2256,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 inferences/s · pipeline latency %2 ms · bottleneck %3 · %4 · %5</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>1 segment</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2235,6 +2289,22 @@
     </message>
     <message>
         <source>There is no mapping to save: open a model and a cluster first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LLM memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens/s (%2 in flight) · %3 ms per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 inferences/s · pipeline latency %2 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · bottleneck %2 · %3 · %4</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2628,6 +2698,10 @@ in %1 (kernels %2–%3)</source>
     </message>
     <message>
         <source>Grouping: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the workload (a context of %1 tokens, %2 sequences in flight) does not fit the model</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

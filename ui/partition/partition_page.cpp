@@ -170,6 +170,7 @@ void PartitionPage::observe() {
     connect(document_, &PartitionDocument::preparing, this, &PartitionPage::showPreparing);
     connect(document_, &PartitionDocument::prepared, this, &PartitionPage::showPrepared);
     connect(document_, &PartitionDocument::mappingChanged, this, &PartitionPage::updateSummary);
+    connect(document_, &PartitionDocument::workloadChanged, this, &PartitionPage::updateSummary);
     connect(document_, &PartitionDocument::noticeChanged, this, &PartitionPage::updateNotice);
     connect(document_, &PartitionDocument::inputsChanged, this, [this] {
         if (!document_->isPreparing())
@@ -249,10 +250,21 @@ QString PartitionPage::summaryText() const {
         bytes += transfer.bytes;
     const int segments = document_->segmentCount();
     const auto transfers = evaluation.transfers.size();
-    return tr("%1 inferences/s · pipeline latency %2 ms · bottleneck %3 · %4 · %5")
-        .arg(QLocale().toString(evaluation.throughput_per_s, 'f', 1),
-             QString::fromStdString(format_ms(evaluation.latency_ms)),
-             QString::fromStdString(cluster.pes[static_cast<std::size_t>(bottleneck)].key),
+    // A decoder's step is a token per sequence: tokens/s with the workload's batches in flight.
+    const auto& w = document_->workload();
+    const QString rate =
+        document_->isDecoder()
+            ? tr("%1 tokens/s (%2 in flight) · %3 ms per token")
+                  .arg(QLocale().toString(partition::pipelined_tokens_per_s(
+                                              w, evaluation.latency_ms, evaluation.bottleneck_ms),
+                                          'f', 2))
+                  .arg(w.sequences)
+                  .arg(QString::fromStdString(format_ms(evaluation.latency_ms)))
+            : tr("%1 inferences/s · pipeline latency %2 ms")
+                  .arg(QLocale().toString(evaluation.throughput_per_s, 'f', 1),
+                       QString::fromStdString(format_ms(evaluation.latency_ms)));
+    return tr("%1 · bottleneck %2 · %3 · %4")
+        .arg(rate, QString::fromStdString(cluster.pes[static_cast<std::size_t>(bottleneck)].key),
              segments == 1 ? tr("1 segment") : tr("%1 segments").arg(segments),
              transfers == 0 ? tr("no transfers")
                             : tr("%1 %2, %3 per input")

@@ -3,10 +3,11 @@
 // slider moves the workload and every pool's KV cache with it (the same figures llm_memory gives
 // at that context), the bars repaint, a pool past its capacity turns the status red and names it,
 // and a context back in range fits again. The sequences box multiplies the caches. A model that
-// is no decoder disables the panel. Frame times are reported; bench_llm_memory_view holds the
-// goal.
+// is no decoder disables the panel. The tab's header gives tokens per second. Frame times are
+// reported; bench_llm_memory_view holds the goal.
 #include "llm_partition.hpp"
 #include "ui/partition/llm_memory_view.hpp"
+#include "ui/partition/partition_page.hpp"
 
 #include <QElapsedTimer>
 #include <QSlider>
@@ -73,11 +74,23 @@ private slots:
         QVERIFY(document.llmMemory()->fits);
         QVERIFY(view.statusText().startsWith("Fits"));
 
-        // Two sequences in flight: every cache doubles.
+        // The tab's header gives tokens per second and time per token.
+        const ui::PartitionPage page(&document);
+        const auto& e = document.evaluation();
+        const auto rate = [&] {
+            return QLocale().toString(partition::pipelined_tokens_per_s(
+                                          document.workload(), e.latency_ms, e.bottleneck_ms),
+                                      'f', 2);
+        };
+        QVERIFY2(page.summaryText().startsWith(rate() + " tokens/s (1 in flight) · "),
+                 qPrintable(page.summaryText()));
+        // Two sequences in flight: every cache doubles, and so may the rate.
         const auto one = document.llmMemory()->pools.front().used.kv_cache_bytes;
         view.sequencesBox()->setValue(2);
         QCOMPARE(document.workload().sequences, 2);
         QCOMPARE(document.llmMemory()->pools.front().used.kv_cache_bytes, 2 * one);
+        QVERIFY2(page.summaryText().startsWith(rate() + " tokens/s (2 in flight) · "),
+                 qPrintable(page.summaryText()));
         // Past the model's context_length is refused.
         QVERIFY(!document.setContext(131073));
         QCOMPARE(document.workload().cached_context(), 8192);
