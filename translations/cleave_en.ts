@@ -2357,16 +2357,16 @@ Drag it to another lane to run it there</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>
-in %1 (kernels %2–%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Show Every Kernel</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>overview</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+in %1 (kernels %2–%3, %4 ms as mapped)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

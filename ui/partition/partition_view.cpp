@@ -320,12 +320,15 @@ QString PartitionView::toolTipAt(QPointF position) const {
                      QString::fromStdString(format_ms(inputs->kernel_ms[static_cast<std::size_t>(
                          pe)][static_cast<std::size_t>(kernel)])),
                      peKey(pe));
-        for (const auto& block : inputs->blocks)
+        for (std::size_t b = 0; b < inputs->blocks.size(); ++b) {
+            const auto& block = inputs->blocks[b];
             if (kernel >= block.begin && kernel < block.end && !block.name.empty())
-                text += tr("\nin %1 (kernels %2–%3)")
+                text += tr("\nin %1 (kernels %2–%3, %4 ms as mapped)")
                             .arg(QString::fromStdString(block.name))
                             .arg(block.begin)
-                            .arg(block.end - 1);
+                            .arg(block.end - 1)
+                            .arg(QString::fromStdString(format_ms(blockMs(b))));
+        }
         return text;
     }
     const int segment = segmentAt(position);

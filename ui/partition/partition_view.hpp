@@ -45,6 +45,10 @@ public:
     QPoint boundaryPosition(int point) const;
     QPoint lanePosition(int pe, int kernel) const;
 
+    // A block's (a transformer layer's) latency as mapped: each of its kernels on its segment's
+    // PE, summed. Drawn in the block's band, and in a kernel's tooltip.
+    double blockMs(std::size_t block) const;
+
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 

@@ -80,7 +80,7 @@ void PartitionView::paintScale(QPainter& painter, const PaintFrame& f) const {
 }
 
 // The model's blocks (a transformer's layers): every other one banded, each named by the last
-// part of its scope where the name fits.
+// part of its scope and given its latency as mapped where they fit.
 void PartitionView::paintBlocks(QPainter& painter, const PaintFrame& f) const {
     const QFontMetrics metrics = fontMetrics();
     const auto& blocks = document_->inputs()->blocks;
@@ -100,11 +100,26 @@ void PartitionView::paintBlocks(QPainter& painter, const PaintFrame& f) const {
         const auto fits = [&] { return metrics.horizontalAdvance(name) + 6 < band.width(); };
         if (!fits())
             name = name.mid(std::max(name.lastIndexOf('.'), name.lastIndexOf('_')) + 1);
-        if (!name.isEmpty() && fits()) {
-            painter.setPen(f.muted);
+        painter.setPen(f.muted);
+        if (!name.isEmpty() && fits())
             painter.drawText(band.adjusted(3, 1, -3, 0), Qt::AlignLeft | Qt::AlignTop, name);
-        }
+        // Its latency as mapped at the band's foot: "47.2 ms", or "47.2" where that is too wide.
+        QString ms = QString::fromStdString(format_ms(blockMs(b)));
+        if (metrics.horizontalAdvance(ms + " ms") + 6 < band.width())
+            ms += " ms";
+        if (metrics.horizontalAdvance(ms) + 6 < band.width())
+            painter.drawText(band.adjusted(3, 0, -3, -1), Qt::AlignLeft | Qt::AlignBottom, ms);
     }
+}
+
+double PartitionView::blockMs(std::size_t block) const {
+    const auto& inputs = *document_->inputs();
+    const auto& b = inputs.blocks[block];
+    double ms = 0;
+    for (int k = b.begin; k < b.end; ++k)
+        ms += inputs.kernel_ms[static_cast<std::size_t>(document_->peOfKernel(k))]
+                              [static_cast<std::size_t>(k)];
+    return ms;
 }
 
 // A bar per kernel, as tall as its latency on its segment's PE, in that PE's colour.

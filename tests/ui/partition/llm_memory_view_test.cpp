@@ -8,6 +8,7 @@
 #include "llm_partition.hpp"
 #include "ui/partition/llm_memory_view.hpp"
 #include "ui/partition/partition_page.hpp"
+#include "ui/partition/partition_view.hpp"
 
 #include <QElapsedTimer>
 #include <QSlider>
@@ -100,6 +101,38 @@ private slots:
             view.contextSlider()->setValue(16384);
             view.grab().save(QString::fromLocal8Bit(dir) + "/llm-memory.png");
         }
+    }
+
+    void layersShowTheirLatencyAsMapped() {
+        test::LlmPartition p;
+        QString error;
+        QVERIFY2(test::prepare_llm_partition(p, error), qPrintable(error));
+        const auto& inputs = *p.document.inputs();
+        QVERIFY(inputs.blocks.size() >= 32); // a band per decoder layer
+        ui::PartitionView strip(&p.document);
+        strip.resize(1400, 400);
+        double layers = 0;
+        for (std::size_t b = 0; b < inputs.blocks.size(); ++b) {
+            double want = 0;
+            for (int k = inputs.blocks[b].begin; k < inputs.blocks[b].end; ++k)
+                want += inputs.kernel_ms[static_cast<std::size_t>(p.document.peOfKernel(k))]
+                                        [static_cast<std::size_t>(k)];
+            QCOMPARE(strip.blockMs(b), want);
+            QVERIFY(want > 0);
+            layers += want;
+        }
+        // On one PE, every layer costs its kernels there.
+        const auto before = p.document.mapping();
+        const int one = p.document.mapping().pes.back();
+        p.document.replaceMapping({{}, {one}}, "one PE");
+        const auto& middle = inputs.blocks[inputs.blocks.size() / 2];
+        QCOMPARE(strip.blockMs(inputs.blocks.size() / 2),
+                 inputs.costs->kernels_ms(one, middle.begin, middle.end));
+        if (const QByteArray dir = qgetenv("CLEAVE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            p.document.replaceMapping(before, "back");
+            strip.grab().save(QString::fromLocal8Bit(dir) + "/llm-strip.png");
+        }
+        qInfo("%zu blocks, %.1f ms in all", inputs.blocks.size(), layers);
     }
 
     void noDecoderNoPanel() {
