@@ -824,6 +824,18 @@
         <source>Restored front: %1 solutions after %2 evaluations. Click a point or a row to show it in the Partition tab.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>least time per token %1 ms (the front&apos;s best %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>least slowest stage %1 ms (the front&apos;s best %2 ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exact layer plans: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cleave::ui::DseSettingsForm</name>

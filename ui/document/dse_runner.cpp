@@ -1,5 +1,6 @@
 #include "ui/document/dse_runner.hpp"
 
+#include "core/dse/decoder_search.hpp"
 #include "core/dse/exploration_inputs.hpp"
 #include "core/input_error.hpp"
 
@@ -40,33 +41,104 @@ DseRunner::~DseRunner() {
     }
 }
 
-bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& settings,
-                      bool latency_objective) {
+namespace {
+
+// The decoder's plan context over the inputs: the model as bound is the decode step.
+partition::DecoderPlanContext decoder_context(const PartitionInputs& inputs,
+                                              const std::vector<int>& pes,
+                                              const partition::LlmWorkload& workload) {
+    partition::DecoderPlanContext context;
+    context.decode = {inputs.request.model.get(), inputs.request.kernels.get(), inputs.costs.get()};
+    context.cluster = inputs.request.cluster.get();
+    context.usable = pes;
+    std::sort(context.usable.begin(), context.usable.end());
+    context.workload = workload;
+    return context;
+}
+
+// The exact optima of the layer plans, as solutions of `space`.
+std::vector<dse::Solution> exact_points(const dse::DecoderSpace& decoder) {
+    std::vector<dse::Solution> out;
+    dse::MappingSpace::Scratch scratch;
+    for (const auto objective :
+         {partition::PlanObjective::TimePerToken, partition::PlanObjective::Bottleneck})
+        if (const auto plan = partition::best_layer_plan(decoder.input, objective)) {
+            const auto figures =
+                decoder.space->figures(plan->mapping, dse::Level::analytical, scratch);
+            dse::Solution s;
+            s.mapping = plan->mapping;
+            s.objectives = decoder.space->raw_objectives(figures);
+            s.normalised = decoder.space->normalised(s.objectives);
+            s.throughput_per_s = figures.throughput_per_s;
+            s.feasible = figures.feasible();
+            out.push_back(std::move(s));
+        }
+    return out;
+}
+
+// A decoder's search: the exact plans' objectives (and the largest stage's memory), analytical.
+void hold_to_layers(dse::SearchSpaceChoice& choice, dse::SearchSettings& settings) {
+    choice.objectives = {false, true, true};
+    settings.levels = 1;
+    choice.notes.push_back("a decoder: the search is held to its layers, one stage per host, at "
+                           "level 1; the exact optima are given beside its front");
+}
+
+// What the worker searches: a decoder's space held to its layers, with its exact optima, or the
+// kernels' space.
+struct Spaces {
+    std::optional<dse::DecoderSpace> decoder;
+    std::unique_ptr<dse::MappingSpace> kernels;
+    std::vector<dse::Solution> exact;
+
+    Spaces(const PartitionInputs& inputs, dse::SearchSpaceChoice choice,
+           const std::optional<partition::LlmWorkload>& workload) {
+        if (workload) {
+            decoder = dse::decoder_space(decoder_context(inputs, choice.pes, *workload),
+                                         choice.objectives);
+            exact = exact_points(*decoder);
+        } else {
+            kernels = std::make_unique<dse::MappingSpace>(
+                *inputs.costs, choice.pes, std::move(choice.capacities), choice.objectives);
+        }
+    }
+    const dse::MappingSpace& space() const { return decoder ? *decoder->space : *kernels; }
+};
+
+} // namespace
+
+bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& searched,
+                      bool latency_objective, std::optional<partition::LlmWorkload> workload) {
     if (thread_ || !inputs || !inputs->costs)
         return false;
     const std::uint64_t run = ++run_;
     inputs_ = std::move(inputs);
     result_ = {};
     tail_.clear();
+    exact_.clear();
     error_.clear();
     auto space_inputs = dse_space_inputs(*inputs_, latency_objective);
+    auto settings = searched;
+    if (workload)
+        hold_to_layers(space_inputs, settings);
     notes_ = space_inputs.notes;
     objectives_ = space_inputs.objectives;
     objectiveNames_ = dse::objective_names(objectives_);
     control_ = std::make_shared<TaskControl>();
 
     // The worker holds its own references: the inputs (and so the costs) outlive the search.
-    auto work = [this, run, inputs = inputs_, control = control_, settings,
+    auto work = [this, run, inputs = inputs_, control = control_, settings, workload,
                  space_inputs = std::move(space_inputs)]() mutable {
         dse::SearchResult result;
+        std::vector<dse::Solution> exact;
         QString error;
         // The populations' mappings since the last step, each once with its latest figures.
         std::vector<dse::Solution> evaluated;
         std::unordered_map<std::string, std::size_t> evaluatedAt;
         try {
-            const dse::MappingSpace space(*inputs->costs, space_inputs.pes,
-                                          std::move(space_inputs.capacities),
-                                          space_inputs.objectives);
+            const Spaces spaces(*inputs, std::move(space_inputs), workload);
+            exact = spaces.exact;
+            const dse::MappingSpace& space = spaces.space();
             using Clock = std::chrono::steady_clock;
             auto last = Clock::now() - std::chrono::seconds(1);
             std::vector<dse::HypervolumeStep> pending;
@@ -120,8 +192,9 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
         }
         QMetaObject::invokeMethod(
             this,
-            [this, run, result = std::move(result), tail = std::move(evaluated), error]() mutable {
-                finish(run, std::move(result), std::move(tail), error);
+            [this, run, result = std::move(result), tail = std::move(evaluated),
+             exact = std::move(exact), error]() mutable {
+                finish(run, std::move(result), std::move(tail), std::move(exact), error);
             },
             Qt::QueuedConnection);
     };
@@ -133,13 +206,14 @@ bool DseRunner::start(PartitionInputsPtr inputs, const dse::SearchSettings& sett
 }
 
 void DseRunner::finish(std::uint64_t run, dse::SearchResult result, std::vector<dse::Solution> tail,
-                       QString error) {
+                       std::vector<dse::Solution> exact, QString error) {
     if (run != run_ || !thread_)
         return;
     thread_->wait(); // it has posted this and is returning
     thread_.reset();
     result_ = std::move(result);
     tail_ = std::move(tail);
+    exact_ = std::move(exact);
     error_ = std::move(error);
     emit finished();
 }

@@ -8,6 +8,7 @@
 
 #include "core/dse/exploration_inputs.hpp"
 #include "core/dse/nsga2_search.hpp"
+#include "core/partition/llm_memory.hpp"
 #include "ui/document/partition_inputs.hpp"
 
 #include <QObject>
@@ -50,9 +51,13 @@ public:
     explicit DseRunner(QObject* parent = nullptr);
     ~DseRunner() override; // cancels the search and waits for it
 
-    // Starts a search (settings already checked); false while one runs.
+    // Starts a search (settings already checked); false while one runs. With a decoder's
+    // `workload` the search is held to its layers (dse::decoder_space; level 1, objectives the
+    // slowest stage, the largest stage's memory and the time per token) and the exact optima are
+    // found beside it (exactPoints).
     bool start(PartitionInputsPtr inputs, const dse::SearchSettings& settings,
-               bool latency_objective);
+               bool latency_objective,
+               std::optional<partition::LlmWorkload> workload = std::nullopt);
     void pause();
     void resume();
     void cancel();
@@ -68,6 +73,9 @@ public:
     QString error() const { return error_; } // why the last search failed; empty if it did not
     // Evaluated mappings not yet in a step when the search ended (with finished()).
     const std::vector<dse::Solution>& evaluatedTail() const { return tail_; }
+    // A decoder's search: the exact plans least by time per token and by slowest stage, scored
+    // as the search scores (empty otherwise, or when no plan fits).
+    const std::vector<dse::Solution>& exactPoints() const { return exact_; }
 
 signals:
     void started();
@@ -77,7 +85,7 @@ signals:
 
 private:
     void finish(std::uint64_t run, dse::SearchResult result, std::vector<dse::Solution> tail,
-                QString error);
+                std::vector<dse::Solution> exact, QString error);
 
     std::unique_ptr<QThread> thread_;
     std::shared_ptr<TaskControl> control_; // the search running or last run
@@ -85,6 +93,7 @@ private:
     PartitionInputsPtr inputs_;
     dse::SearchResult result_;
     std::vector<dse::Solution> tail_;
+    std::vector<dse::Solution> exact_;
     std::vector<std::string> notes_;
     std::vector<std::string> objectiveNames_;
     dse::ObjectiveSet objectives_;

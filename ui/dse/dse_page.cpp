@@ -2,10 +2,11 @@
 
 #include "core/dse/exploration_inputs.hpp"
 #include "core/input_error.hpp"
-#include "ui/document/dse_document.hpp"
 #include "ui/charts/hypervolume_chart.hpp"
-#include "ui/dse/dse_front_model.hpp"
+#include "ui/document/dse_document.hpp"
 #include "ui/document/partition_document.hpp"
+#include "ui/dse/dse_front_model.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -22,6 +23,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <utility>
 
 namespace cleave::ui {
@@ -303,7 +305,8 @@ bool DsePage::run() {
     if (!settingsError_.isEmpty() || !inputs || !inputs->costs || runner_->isRunning())
         return false;
     discardRun_ = false;
-    if (!runner_->start(inputs, settings(), settingsForm_->latencyObjective()))
+    if (!runner_->start(inputs, settings(), settingsForm_->latencyObjective(),
+                        mapping_->isDecoder() ? std::optional(mapping_->workload()) : std::nullopt))
         return false;
     const auto searched = settings();
     const std::int64_t budget =
@@ -397,8 +400,35 @@ void DsePage::showOutcome() {
                      (frontModel_->front().empty()
                           ? " " + capitalised(dse::empty_front_explanation(settings().encoding)) +
                                 tr(" (Infeasible: shown draws them).")
-                          : tr(" Click a point or a row to show it in the Partition tab.")));
+                          : tr(" Click a point or a row to show it in the Partition tab.")) +
+                     exactText());
     emit finished();
+}
+
+// A decoder's search beside the exact optima of its layer plans: each one's figure and the
+// front's best by it.
+QString DsePage::exactText() const {
+    const auto& exact = runner_->exactPoints();
+    if (exact.empty())
+        return {};
+    const auto& objectives = dse_->objectives();
+    const auto best = [&](dse::Objective o) {
+        double least = std::numeric_limits<double>::infinity();
+        for (const auto& s : dse_->front())
+            least = std::min(least, objectives.value(s.objectives, o));
+        return least;
+    };
+    QStringList parts;
+    const std::pair<dse::Objective, QString> figures[] = {
+        {dse::Objective::latency_ms, tr("least time per token %1 ms (the front's best %2 ms)")},
+        {dse::Objective::bottleneck_ms, tr("least slowest stage %1 ms (the front's best %2 ms)")}};
+    for (std::size_t i = 0; i < exact.size() && i < 2; ++i) {
+        const auto [objective, text] = figures[i];
+        parts << text.arg(
+            QString::fromStdString(format_ms(objectives.value(exact[i].objectives, objective))),
+            QString::fromStdString(format_ms(best(objective))));
+    }
+    return "\n" + tr("Exact layer plans: %1.").arg(parts.join("; "));
 }
 
 void DsePage::showResult() {

@@ -107,6 +107,7 @@ private:
     void updateButtons();
     void showStep(const DseStep& step);
     void showOutcome();
+    QString exactText() const;
     void showResult(); // the document's result: front, table, charts, progress
     void showRestored(const QString& error, bool withResult);
     void pushView();
