@@ -154,18 +154,25 @@ int layers_of(const partition::DecoderPlan& plan) {
     return layers;
 }
 
+const partition::DecoderPlan* plan_by_rule(const std::vector<partition::DecoderPlan>& plans,
+                                           const std::string& rule) {
+    for (const auto& p : plans)
+        if (p.rule == rule)
+            return &p;
+    return nullptr;
+}
+
 const partition::DecoderPlan& chosen_plan(const std::vector<partition::DecoderPlan>& plans,
                                           const ExactOptions& options,
                                           const partition::LlmWorkload& workload) {
     const std::string rule = !options.plan.empty()    ? options.plan
                              : workload.sequences > 1 ? "exact-bottleneck"
                                                       : "exact-time-per-token";
+    if (const auto* found = plan_by_rule(plans, rule))
+        return *found;
     std::string known;
-    for (const auto& p : plans) {
-        if (p.rule == rule)
-            return p;
+    for (const auto& p : plans)
         known += (known.empty() ? "" : ", ") + p.rule;
-    }
     throw InputError("", "--plan", "one of " + known + ", found '" + rule + "'");
 }
 
@@ -229,14 +236,6 @@ struct SearchOutcome {
     std::optional<double> time_per_token_gap;
     std::optional<double> bottleneck_gap;
 };
-
-const partition::DecoderPlan* plan_by_rule(const std::vector<partition::DecoderPlan>& plans,
-                                           const std::string& rule) {
-    for (const auto& p : plans)
-        if (p.rule == rule)
-            return &p;
-    return nullptr;
-}
 
 SearchOutcome run_search_beside(const partition::DecoderPlanContext& context,
                                 const ExactOptions& options, const DecoderSearchRun& search,

@@ -257,14 +257,13 @@ void MappingSpace::hold_figures(const partition::Mapping& mapping, MappingFigure
     int first = 0;
     for (std::size_t s = 0; s < mapping.pes.size(); ++s) {
         const int end = s < mapping.points.size() ? mapping.points[s] : costs_->kernel_count();
-        const auto at = std::lower_bound(in.cuts.begin(), in.cuts.end(), end);
+        const int last = in.layer_at(end);
         const int index = layer_pe_[static_cast<std::size_t>(mapping.pes[s])];
-        if (at == in.cuts.end() || *at != end || index < 0) {
+        if (last < 0 || index < 0) {
             figures.breaks_layer_plan = true;
             ++figures.surplus_segments;
             continue;
         }
-        const int last = static_cast<int>(at - in.cuts.begin());
         const auto& pe = in.pes[static_cast<std::size_t>(index)];
         const std::int64_t bytes = in.memory_bytes(first, last);
         figures.max_memory_bytes = std::max(figures.max_memory_bytes, bytes);

@@ -103,11 +103,10 @@ DecoderPlan decoder_plan(const DecoderPlanContext& c, const LayerPlanInput& inpu
     int first = 0;
     for (std::size_t s = 0; s < mapping.pes.size(); ++s) {
         const int end = s < mapping.points.size() ? mapping.points[s] : input.cuts.back();
-        const auto at = std::lower_bound(input.cuts.begin(), input.cuts.end(), end);
-        if (at == input.cuts.end() || *at != end)
+        const int last = input.layer_at(end);
+        if (last < 0)
             throw std::invalid_argument("decoder_plan: a cut inside a layer, at kernel " +
                                         std::to_string(end));
-        const int last = static_cast<int>(at - input.cuts.begin());
         layers.push_back(last - first);
         first = last;
     }

@@ -15,6 +15,7 @@
 #include "mapping.hpp"
 #include "mapping_costs.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,6 +58,12 @@ struct LayerPlanInput {
     }
     // Weights + KV cache + the largest activations of layers [a, b).
     std::int64_t memory_bytes(int a, int b) const;
+    // The layer that starts at kernel `kernel` (layers at the kernel count), or -1 when a layer
+    // does not start there.
+    int layer_at(int kernel) const {
+        const auto at = std::lower_bound(cuts.begin(), cuts.end(), kernel);
+        return at != cuts.end() && *at == kernel ? static_cast<int>(at - cuts.begin()) : -1;
+    }
 };
 
 // The decoder's layers (kernel_layers), their memory under `workload` (llm_pe_memory, one layer

@@ -103,8 +103,8 @@ bool PartitionDocument::setWorkload(partition::LlmWorkload workload) {
     }();
     workload_ = workload;
     emit workloadChanged();
-    if (onlyContext && costedMemory_) {
-        llmMemory_ = partition::at_context(*costedMemory_, workload_.cached_context());
+    if (onlyContext && llmMemory_) {
+        llmMemory_ = partition::at_context(*llmMemory_, workload_.cached_context());
         emit llmMemoryChanged();
     } else {
         costMemory();
@@ -119,15 +119,14 @@ bool PartitionDocument::setContext(std::int64_t context) {
 }
 
 void PartitionDocument::costMemory() {
-    costedMemory_.reset();
+    const bool had = llmMemory_.has_value();
+    llmMemory_.reset();
     if (isDecoder() && hasMapping()) {
         const auto& r = inputs_->request;
-        costedMemory_ = partition::llm_memory(*r.model, *r.kernels,
-                                              partition::assignment_of(mapping_, kernelCount()),
-                                              *r.cluster, workload_);
+        llmMemory_ = partition::llm_memory(*r.model, *r.kernels,
+                                           partition::assignment_of(mapping_, kernelCount()),
+                                           *r.cluster, workload_);
     }
-    const bool had = llmMemory_.has_value();
-    llmMemory_ = costedMemory_;
     if (had || llmMemory_)
         emit llmMemoryChanged();
 }

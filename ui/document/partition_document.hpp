@@ -113,9 +113,7 @@ private:
     std::int64_t decoderBatch_ = 0; // the model's batch when it is a decoder, else 0
     std::int64_t maxContext_ = 0;
     partition::LlmWorkload workload_;
-    // At the context it was costed at; at_context re-sizes it as the context moves.
-    std::optional<partition::LlmMemory> costedMemory_;
-    std::optional<partition::LlmMemory> llmMemory_;
+    std::optional<partition::LlmMemory> llmMemory_; // at_context re-sizes it as the context moves
 };
 
 } // namespace cleave::ui
