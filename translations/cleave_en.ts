@@ -617,6 +617,10 @@
         <source>Infeasible: overflows a device&apos;s memory.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>An exact optimum: the dynamic program over the decoder&apos;s layer ranges and the hosts&apos; orders (cleave dse --exact). Click to show it in the Partition tab.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cleave::ui::DseDocument</name>
@@ -825,15 +829,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>least time per token %1 ms (the front&apos;s best %2 ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>least slowest stage %1 ms (the front&apos;s best %2 ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Exact layer plans: %1.</source>
+        <source>Exact layer plans (stars): least time per token %1 ms (the front&apos;s best %2 ms); least slowest stage %3 ms (the front&apos;s best %4 ms).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2206,6 +2202,10 @@
     </message>
     <message>
         <source>front</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>exact optimum</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

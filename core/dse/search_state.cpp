@@ -47,6 +47,8 @@ nlohmann::ordered_json search_state_json(const SearchState& state, const device:
                                             {"front", list(r.front)},
                                             {"evaluated", list(r.evaluated)},
                                             {"hypervolume", history_json(r.history)}};
+    if (!r.exact.empty())
+        json["result"]["exact"] = list(r.exact);
     return json;
 }
 
@@ -85,7 +87,7 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
     reader.expect_object(*result, "/result", "the search's result or null");
     reader.only_known(*result, "/result",
                       {"kernels", "cluster", "objectives", "evaluations", "budget", "cancelled",
-                       "front", "evaluated", "hypervolume"});
+                       "front", "evaluated", "hypervolume", "exact"});
     if (!target || !target->cluster)
         reader.fail("", "expected a model and cluster open");
     const auto& cluster = *target->cluster;
@@ -105,10 +107,13 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
     r.objectives.memory = std::find(names.begin(), names.end(), "max_memory_bytes") != names.end();
     if (objective_names(r.objectives) != names)
         reader.fail("/result/objectives", "expected objectives cleave dse names");
-    const auto read = [&](const char* key) {
+    const auto read = [&](const char* key, bool required) {
         std::vector<Solution> solutions;
         const std::string at = std::string("/result/") + key;
-        const auto& array = *reader.array(*result, "/result", key, true, "solutions");
+        const auto* found = reader.array(*result, "/result", key, required, "solutions");
+        if (!found)
+            return solutions;
+        const auto& array = *found;
         for (std::size_t i = 0; i < array.size(); ++i) {
             const std::string here = child_pointer(at, i);
             solutions.push_back(solution_from_json(array[i], names, cluster, place, here));
@@ -122,8 +127,9 @@ SearchState parse_search_state(const nlohmann::json& json, const SearchStateTarg
         }
         return solutions;
     };
-    r.front = read("front");
-    r.evaluated = read("evaluated");
+    r.front = read("front", true);
+    r.evaluated = read("evaluated", true);
+    r.exact = read("exact", false);
     r.history = history_from_json(*reader.member(*result, "/result", "hypervolume", true,
                                                  "hypervolume steps"),
                                   place, "/result/hypervolume");

@@ -1,7 +1,8 @@
 // A search saved and restored: the "dse" member of a studio project (version 1, docs/studio.md):
 // the settings, the front end's chart choices (kept as given) and, after a search, its result
 // over a model's kernels and a cluster: the front, every point evaluated, the hypervolume
-// history, how many evaluations of what budget, and whether it was cancelled.
+// history, how many evaluations of what budget, whether it was cancelled, and a decoder's exact
+// optima.
 #pragma once
 
 #include "core/device/cluster.hpp"
@@ -25,6 +26,9 @@ struct SearchStateResult {
     std::vector<Solution> front;
     std::vector<Solution> evaluated;
     std::vector<HypervolumeStep> history;
+    // A decoder's exact optima beside the front (docs/partition.md, "Exact layer plans"); empty
+    // for other searches, and then not written.
+    std::vector<Solution> exact;
 };
 
 struct SearchState {

@@ -3,6 +3,7 @@
 #include "ui/charts/chart_colours.hpp"
 
 #include <QChart>
+#include <QLegendMarker>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -21,6 +22,22 @@ const QColor kRamp[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b),
 constexpr int kBins = static_cast<int>(std::size(kRamp));
 const QColor kPlain(0x21, 0x66, 0xac);
 const QColor kInfeasible(0xb1, 0x00, 0x26);
+const QColor kOptimum(0xe6, 0x55, 0x0d);
+
+// The index of the point of `points` nearest `point`, with axes of the given spans; -1 for none.
+int nearest(const QList<QPointF>& points, const QPointF& point, double xSpan, double ySpan) {
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (int i = 0; i < points.size(); ++i) {
+        const double dx = (points[i].x() - point.x()) / xSpan;
+        const double dy = (points[i].y() - point.y()) / ySpan;
+        if (dx * dx + dy * dy < bestDistance) {
+            bestDistance = dx * dx + dy * dy;
+            best = i;
+        }
+    }
+    return best;
+}
 
 // A bin edge with the decimals its range needs, never in exponent form (the legend is narrow).
 QString binLabel(double value, double span) {
@@ -75,13 +92,34 @@ ParetoFrontChart::ParetoFrontChart(QWidget* parent)
     cloud_ = new ScatterCloudItem(chart, x_, y_);
     connect(cloud_, &ScatterCloudItem::hovered, this, &ParetoFrontChart::cloudHovered);
     connect(cloud_, &ScatterCloudItem::clicked, this, &ParetoFrontChart::cloudClicked);
+    optima_ = new QScatterSeries(this);
+    optima_->setName(tr("exact optimum"));
+    optima_->setMarkerShape(QScatterSeries::MarkerShapeStar);
+    optima_->setMarkerSize(18);
+    chart->addSeries(optima_);
+    optima_->attachAxis(x_);
+    optima_->attachAxis(y_);
+    const auto optimumAt = [this](const QPointF& point) {
+        return nearest(optima_->points(), point, std::max(x_->max() - x_->min(), 1e-12),
+                       std::max(y_->max() - y_->min(), 1e-12));
+    };
+    connect(optima_, &QScatterSeries::hovered, this,
+            [this, optimumAt](const QPointF& point, bool state) {
+                if (const int index = optimumAt(point); index >= 0)
+                    emit optimumHovered(index, state);
+            });
+    connect(optima_, &QScatterSeries::clicked, this, [this, optimumAt](const QPointF& point) {
+        if (const int index = optimumAt(point); index >= 0)
+            emit optimumClicked(index);
+    });
     setPoints({}, {}, {}, {}, {});
 }
 
 void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
                                  const std::vector<double>& colour, const QString& xTitle,
                                  const QString& yTitle, const QString& colourUnit,
-                                 const std::vector<CloudPoint>& cloud) {
+                                 const std::vector<CloudPoint>& cloud,
+                                 const std::vector<QPointF>& optima) {
     x_->setTitleText(xTitle);
     y_->setTitleText(yTitle);
     double low = std::numeric_limits<double>::max(), high = -low;
@@ -129,22 +167,37 @@ void ParetoFrontChart::setPoints(const std::vector<QPointF>& points,
         yLow = std::min(yLow, p.y());
         yHigh = std::max(yHigh, p.y());
     }
-    for (const auto& p : cloud) {
-        xLow = std::min(xLow, p.value.x());
-        xHigh = std::max(xHigh, p.value.x());
-        yLow = std::min(yLow, p.value.y());
-        yHigh = std::max(yHigh, p.value.y());
-    }
+    const auto reach = [&](const QPointF& p) {
+        xLow = std::min(xLow, p.x());
+        xHigh = std::max(xHigh, p.x());
+        yLow = std::min(yLow, p.y());
+        yHigh = std::max(yHigh, p.y());
+    };
+    for (const auto& p : cloud)
+        reach(p.value);
+    for (const auto& p : optima)
+        reach(p);
     for (std::size_t bin = 0; bin < series_.size(); ++bin)
         series_[bin]->replace(binned[bin]);
-    chart()->legend()->setVisible(coloured);
+    optima_->setColor(readableOn(kOptimum, palette()));
+    optima_->setBorderColor(palette().color(QPalette::WindowText));
+    optima_->replace(QList<QPointF>(optima.begin(), optima.end()));
+    // The legend names the colour bins, and the optima where there are any; one plain colour
+    // needs one entry.
+    auto* legend = chart()->legend();
+    legend->setVisible(coloured || !optima.empty());
+    for (int bin = 0; bin < kBins; ++bin)
+        for (auto* marker : legend->markers(series_[static_cast<std::size_t>(bin)]))
+            marker->setVisible(coloured ? bin < bins : bin == 0);
+    for (auto* marker : legend->markers(optima_))
+        marker->setVisible(!optima.empty());
     std::vector<ScatterCloudItem::Point> drawn;
     drawn.reserve(cloud.size());
     for (const auto& p : cloud)
         drawn.push_back({p.value,
                          p.mark == ScatterCloudItem::Mark::cross ? kInfeasible : colourFor(p.colour),
                          p.mark});
-    if (points.empty() && cloud.empty()) {
+    if (points.empty() && cloud.empty() && optima.empty()) {
         cloud_->setPoints({});
         x_->setRange(0, 1);
         y_->setRange(0, 1);
@@ -181,20 +234,10 @@ int ParetoFrontChart::indexAt(const QScatterSeries* series, const QPointF& point
     if (it == series_.end())
         return -1;
     const auto& indices = indices_[static_cast<std::size_t>(it - series_.begin())];
-    const double xSpan = std::max(x_->max() - x_->min(), 1e-12);
-    const double ySpan = std::max(y_->max() - y_->min(), 1e-12);
-    int best = -1;
-    double bestDistance = std::numeric_limits<double>::max();
-    const auto points = series->points();
-    for (int i = 0; i < points.size() && i < static_cast<int>(indices.size()); ++i) {
-        const double dx = (points[i].x() - point.x()) / xSpan;
-        const double dy = (points[i].y() - point.y()) / ySpan;
-        if (dx * dx + dy * dy < bestDistance) {
-            bestDistance = dx * dx + dy * dy;
-            best = indices[static_cast<std::size_t>(i)];
-        }
-    }
-    return best;
+    const int i = nearest(series->points(), point, std::max(x_->max() - x_->min(), 1e-12),
+                          std::max(y_->max() - y_->min(), 1e-12));
+    return i >= 0 && i < static_cast<int>(indices.size()) ? indices[static_cast<std::size_t>(i)]
+                                                          : -1;
 }
 
 } // namespace cleave::ui

@@ -52,6 +52,7 @@ void DseDocument::resetResult(PartitionInputsPtr inputs, std::int64_t budget) {
     front_.clear();
     evaluated_.clear();
     history_.clear();
+    exact_.clear();
     evaluations_ = 0;
     budget_ = budget;
     cancelled_ = false;
@@ -78,11 +79,13 @@ void DseDocument::addStep(const std::vector<dse::Solution>& front,
 }
 
 void DseDocument::finishSearch(const dse::SearchResult& result,
-                               const std::vector<dse::Solution>& tail) {
+                               const std::vector<dse::Solution>& tail,
+                               std::vector<dse::Solution> exact) {
     // The result's history is complete; the steps may have left out the last generations.
     front_ = fastestFirst(result.front);
     evaluated_.merge(tail);
     history_ = result.history;
+    exact_ = std::move(exact);
     evaluations_ = result.evaluations;
     cancelled_ = result.cancelled;
     resultMoved();
@@ -197,6 +200,7 @@ nlohmann::json DseDocument::saveState() const {
     result.front = front_;
     result.evaluated = evaluated_.points();
     result.history = history_;
+    result.exact = exact_;
     state.result = std::move(result);
     return dse::search_state_json(state, &cluster);
 }
@@ -245,6 +249,7 @@ QString DseDocument::apply(const nlohmann::json& json) {
         evaluated_.clear();
         evaluated_.merge(result.evaluated);
         history_ = std::move(result.history);
+        exact_ = std::move(result.exact);
         evaluations_ = result.evaluations;
         budget_ = result.budget;
         cancelled_ = result.cancelled;

@@ -1,6 +1,7 @@
 // The DSE tab's search as the studio document keeps it: the settings the next search runs with,
 // the tab's chart choices (kept as given), and the result on show (the front, the mappings
-// evaluated beyond it, the hypervolume history, what it was searched over). The tab runs searches
+// evaluated beyond it, the hypervolume history, a decoder's exact optima, what it was searched
+// over). The tab runs searches
 // and draws; a project saves and restores this (core/dse/search_state), never the tab's widgets.
 // A restored result waits for the mapping's inputs it was searched over.
 #pragma once
@@ -45,6 +46,9 @@ public:
     // The evaluated mappings kept (at most DseEvaluatedPoints::kDefaultCapacity).
     const std::vector<dse::Solution>& evaluated() const { return evaluated_.points(); }
     const std::vector<dse::HypervolumeStep>& history() const { return history_; }
+    // A decoder's exact optima of its layer plans (least time per token, least slowest stage),
+    // scored as the front; empty for other searches.
+    const std::vector<dse::Solution>& exact() const { return exact_; }
     std::int64_t evaluations() const { return evaluations_; }
     std::int64_t budget() const { return budget_; }
     bool cancelled() const { return cancelled_; }
@@ -69,9 +73,10 @@ public:
                  const std::vector<dse::Solution>& evaluated,
                  const std::vector<dse::HypervolumeStep>& history, std::int64_t evaluations,
                  std::int64_t budget);
-    // The search ended: its complete history, its front and the evaluated mappings not yet
-    // reported. A change the project keeps.
-    void finishSearch(const dse::SearchResult& result, const std::vector<dse::Solution>& tail);
+    // The search ended: its complete history, its front, the evaluated mappings not yet reported
+    // and a decoder's exact optima. A change the project keeps.
+    void finishSearch(const dse::SearchResult& result, const std::vector<dse::Solution>& tail,
+                      std::vector<dse::Solution> exact = {});
     // The result no longer applies (other kernels or cluster).
     void clearResult();
 
@@ -104,6 +109,7 @@ private:
     std::vector<dse::Solution> front_;
     DseEvaluatedPoints evaluated_;
     std::vector<dse::HypervolumeStep> history_;
+    std::vector<dse::Solution> exact_;
     std::int64_t evaluations_ = 0;
     std::int64_t budget_ = 0;
     bool cancelled_ = false;

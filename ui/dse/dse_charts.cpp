@@ -77,6 +77,13 @@ void DseCharts::createViews() {
         if (index < static_cast<int>(cloud_.size()))
             emit evaluatedClicked(cloud_[static_cast<std::size_t>(index)]);
     });
+    connect(frontView_, &ParetoFrontChart::optimumHovered, this, [this](int index, bool state) {
+        if (state)
+            QToolTip::showText(QCursor::pos(), exactSummary(index), frontView_);
+        else
+            QToolTip::hideText();
+    });
+    connect(frontView_, &ParetoFrontChart::optimumClicked, this, &DseCharts::exactClicked);
     parallelView_ = new ParallelCoordinatesChart;
     parallelView_->setObjectName("dseParallelChart");
     // Lines: the front (table order), then the cloud.
@@ -208,8 +215,11 @@ std::vector<ParetoFrontChart::CloudPoint> DseCharts::drawScatter(const DseAxisMo
                          c != DseQuantity::none ? axes.value(s, c) : 0.0, mark});
         cloud_.push_back(static_cast<int>(i));
     }
+    std::vector<QPointF> optima;
+    for (const auto& s : dse_->exact())
+        optima.emplace_back(axes.value(s, x), axes.value(s, y));
     frontView_->setPoints(points, colour, DseAxisModel::name(x), DseAxisModel::name(y),
-                          DseAxisModel::unit(c), cloud);
+                          DseAxisModel::unit(c), cloud, optima);
     return cloud;
 }
 
@@ -305,6 +315,19 @@ QString DseCharts::evaluatedSummary(int index) const {
     return dse_solution_summary(s, dse_->objectives(), *inputs->request.cluster,
                                 inputs->kernelCount()) +
            "\n" + kind;
+}
+
+// An exact optimum's mapping and figures, and what makes it one.
+QString DseCharts::exactSummary(int index) const {
+    const auto& inputs = dse_->inputs();
+    const auto& exact = dse_->exact();
+    if (index < 0 || index >= static_cast<int>(exact.size()) || !inputs)
+        return {};
+    return dse_solution_summary(exact[static_cast<std::size_t>(index)], dse_->objectives(),
+                                *inputs->request.cluster, inputs->kernelCount()) +
+           "\n" +
+           tr("An exact optimum: the dynamic program over the decoder's layer ranges and the "
+              "hosts' orders (cleave dse --exact). Click to show it in the Partition tab.");
 }
 
 } // namespace cleave::ui

@@ -2,7 +2,8 @@
 // and as a 3-D scatter (one tab each) with the evaluated points off it drawn as chosen, and the
 // hypervolume over evaluations; with the choices of what they show (axes, colour, dominated and
 // infeasible points, the view). Hovering a point or line shows its summary; a click asks for its
-// mapping. The page lays out the widgets made here (and so owns them).
+// mapping. A decoder's exact optima are stars on the scatter. The page lays out the widgets made
+// here (and so owns them).
 #pragma once
 
 #include "ui/charts/pareto_front_chart.hpp"
@@ -66,6 +67,7 @@ signals:
     void choicesChanged();            // an axis, the colour, a display or the view
     void solutionClicked(int index);  // of the front, table order
     void evaluatedClicked(int index); // into the document's evaluated()
+    void exactClicked(int index);     // into the document's exact()
 
 private:
     void createChoices();
@@ -76,6 +78,7 @@ private:
     void draw3d(const DseAxisModel& axes);
     QString solutionSummary(int index) const;
     QString evaluatedSummary(int index) const;
+    QString exactSummary(int index) const;
 
     const DseDocument* dse_;
     const DseFrontModel* front_;

@@ -211,6 +211,7 @@ void DsePage::connectControls() {
     });
     connect(charts_, &DseCharts::solutionClicked, this, &DsePage::applySolution);
     connect(charts_, &DseCharts::evaluatedClicked, this, &DsePage::applyEvaluated);
+    connect(charts_, &DseCharts::exactClicked, this, &DsePage::applyExact);
     connect(exportFrontButton_, &QPushButton::clicked, this, &DsePage::exportFrontDialog);
     connect(exportPackageButton_, &QPushButton::clicked, this, [this] {
         const auto rows = table_->selectionModel()->selectedRows();
@@ -312,8 +313,8 @@ bool DsePage::run() {
     const std::int64_t budget =
         static_cast<std::int64_t>(searched.population) * (searched.generations + 1);
     // The table's columns and the charts follow this search's objectives.
-    charts_->updateAxisChoices();
     dse_->startSearch(inputs, runner_->objectives(), budget);
+    charts_->updateAxisChoices();
     charts_->showEveryObjective();
     // One line for the PEs left out (their reasons are long and alike), the others as they are.
     QStringList notes, leftOut, all;
@@ -387,7 +388,7 @@ void DsePage::showOutcome() {
         emit finished();
         return;
     }
-    dse_->finishSearch(result, runner_->evaluatedTail());
+    dse_->finishSearch(result, runner_->evaluatedTail(), runner_->exactPoints());
     const auto& history = dse_->history();
     const double hv = history.empty() ? 0.0 : history.back().hypervolume;
     status_->setText((result.cancelled ? tr("Cancelled after %1 evaluations: the front so far, "
@@ -408,27 +409,22 @@ void DsePage::showOutcome() {
 // A decoder's search beside the exact optima of its layer plans: each one's figure and the
 // front's best by it.
 QString DsePage::exactText() const {
-    const auto& exact = runner_->exactPoints();
+    const auto& exact = dse_->exact();
     if (exact.empty())
         return {};
     const auto& objectives = dse_->objectives();
-    const auto best = [&](dse::Objective o) {
-        double least = std::numeric_limits<double>::infinity();
-        for (const auto& s : dse_->front())
-            least = std::min(least, objectives.value(s.objectives, o));
-        return least;
+    const auto least = [&](const std::vector<dse::Solution>& solutions, dse::Objective o) {
+        double value = std::numeric_limits<double>::infinity();
+        for (const auto& s : solutions)
+            value = std::min(value, objectives.value(s.objectives, o));
+        return QString::fromStdString(format_ms(value));
     };
-    QStringList parts;
-    const std::pair<dse::Objective, QString> figures[] = {
-        {dse::Objective::latency_ms, tr("least time per token %1 ms (the front's best %2 ms)")},
-        {dse::Objective::bottleneck_ms, tr("least slowest stage %1 ms (the front's best %2 ms)")}};
-    for (std::size_t i = 0; i < exact.size() && i < 2; ++i) {
-        const auto [objective, text] = figures[i];
-        parts << text.arg(
-            QString::fromStdString(format_ms(objectives.value(exact[i].objectives, objective))),
-            QString::fromStdString(format_ms(best(objective))));
-    }
-    return "\n" + tr("Exact layer plans: %1.").arg(parts.join("; "));
+    return "\n" + tr("Exact layer plans (stars): least time per token %1 ms (the front's best "
+                     "%2 ms); least slowest stage %3 ms (the front's best %4 ms).")
+                      .arg(least(exact, dse::Objective::latency_ms),
+                           least(dse_->front(), dse::Objective::latency_ms),
+                           least(exact, dse::Objective::bottleneck_ms),
+                           least(dse_->front(), dse::Objective::bottleneck_ms));
 }
 
 void DsePage::showResult() {
@@ -482,6 +478,16 @@ bool DsePage::applyEvaluated(int index) {
         return false;
     const auto& s = dse_->evaluated()[static_cast<std::size_t>(index)];
     if (!applyMapping(s))
+        return false;
+    table_->clearSelection();
+    emit solutionApplied(-1);
+    return true;
+}
+
+bool DsePage::applyExact(int index) {
+    if (index < 0 || index >= static_cast<int>(dse_->exact().size()))
+        return false;
+    if (!applyMapping(dse_->exact()[static_cast<std::size_t>(index)]))
         return false;
     table_->clearSelection();
     emit solutionApplied(-1);

@@ -67,6 +67,8 @@ public:
     QComboBox* levelsBox() const { return settingsForm_->levelsBox(); }
     QSpinBox* seedBox() const { return settingsForm_->seedBox(); }
     QComboBox* colourBox() const { return charts_->colourBox(); }
+    QComboBox* xAxisBox() const { return charts_->xAxisBox(); }
+    QComboBox* yAxisBox() const { return charts_->yAxisBox(); }
     QComboBox* zAxisBox() const { return charts_->zAxisBox(); }
     QComboBox* dominatedBox() const { return charts_->dominatedBox(); }
     QComboBox* infeasibleBox() const { return charts_->infeasibleBox(); }
@@ -115,6 +117,8 @@ private:
     bool applyMapping(const dse::Solution& solution);
     // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
     bool applyEvaluated(int index);
+    // Shows the document's exact optimum `index` in the Partition tab.
+    bool applyExact(int index);
     void exportFrontDialog();
 
     DseDocument* dse_;

@@ -81,8 +81,30 @@ private slots:
         QCOMPARE(r.history.size(), std::size_t{2});
         QCOMPARE(r.history[1].hypervolume, 0.5);
         QCOMPARE(r.evaluations, std::int64_t{96});
+        QVERIFY(r.exact.empty());
+        QVERIFY(!json["result"].contains("exact"));
         // Written again, the same document.
         QCOMPARE(dse::search_state_json(back, &cluster_), json);
+    }
+
+    // A decoder's exact optima travel with the result; a file without them reads as none.
+    void exactOptimaRoundTrip() {
+        auto state = saved();
+        auto optimum = state.result->front.front();
+        optimum.mapping = {{1, 3}, {0, 2, 4}};
+        state.result->exact = {optimum};
+        const auto json = dse::search_state_json(state, &cluster_);
+        QVERIFY(json["result"].contains("exact"));
+        const dse::SearchStateTarget target{&cluster_, 4, [](int) { return true; }};
+        const auto back = dse::parse_search_state(json, &target, "DSE state");
+        QCOMPARE(back.result->exact.size(), std::size_t{1});
+        QCOMPARE(back.result->exact[0].mapping.points, (std::vector<int>{1, 3}));
+        QCOMPARE(back.result->exact[0].objectives, optimum.objectives);
+        QCOMPARE(dse::search_state_json(back, &cluster_), json);
+        const dse::SearchStateTarget three{&cluster_, 4, [](int pe) { return pe != 4; }};
+        QCOMPARE(QString::fromStdString(error_of(json, &three)),
+                 QString("DSE state: /result/exact/0: ") +
+                     QString::fromStdString(cluster_.pes[4].key) + " has no latencies");
     }
 
     void settingsAloneNeedNothingOpen() {

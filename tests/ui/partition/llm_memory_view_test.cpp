@@ -10,12 +10,16 @@
 #include "llm_partition.hpp"
 #include "ui/document/dse_document.hpp"
 #include "ui/document/dse_runner.hpp"
+#include "ui/dse/dse_axis_model.hpp"
 #include "ui/dse/dse_page.hpp"
 #include "ui/partition/llm_memory_view.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
 
+#include <QComboBox>
 #include <QElapsedTimer>
+#include <QLegendMarker>
+#include <QScatterSeries>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -157,7 +161,7 @@ private slots:
         QVERIFY2(panel.runner()->error().isEmpty(), qPrintable(panel.runner()->error()));
         QCOMPARE(dse::objective_names(dse.objectives()),
                  (std::vector<std::string>{"bottleneck_ms", "max_memory_bytes", "latency_ms"}));
-        const auto& exact = panel.runner()->exactPoints();
+        const auto& exact = dse.exact();
         QCOMPARE(exact.size(), std::size_t{2});
         const auto& objectives = dse.objectives();
         const auto best = [&](dse::Objective o) {
@@ -174,8 +178,35 @@ private slots:
               best(dse::Objective::latency_ms), best(dse::Objective::bottleneck_ms));
         QVERIFY(std::abs(best(dse::Objective::latency_ms) / tpot - 1) <= 0.01);
         QVERIFY(std::abs(best(dse::Objective::bottleneck_ms) / stage - 1) <= 0.01);
-        QVERIFY2(panel.statusText().contains("Exact layer plans: least time per token"),
+        QVERIFY2(panel.statusText().contains("Exact layer plans (stars): least time per token"),
                  qPrintable(panel.statusText()));
+        // Only the search's objectives are offered: it has no energy.
+        QCOMPARE(panel.zAxisBox()->findData(static_cast<int>(ui::DseQuantity::energy)), -1);
+        QCOMPARE(panel.colourBox()->findData(static_cast<int>(ui::DseQuantity::energy)), -1);
+        // The optima are stars on the scatter, at the axes on show, with a legend entry.
+        auto* chart = panel.frontChart();
+        const auto stars = chart->optima()->points();
+        QCOMPARE(stars.size(), qsizetype{2});
+        const ui::DseAxisModel axes(objectives);
+        const auto x = ui::DseAxisModel::chosen(panel.xAxisBox());
+        const auto y = ui::DseAxisModel::chosen(panel.yAxisBox());
+        for (std::size_t i = 0; i < exact.size(); ++i) {
+            QCOMPARE(stars[static_cast<qsizetype>(i)].x(), axes.value(exact[i], x));
+            QCOMPARE(stars[static_cast<qsizetype>(i)].y(), axes.value(exact[i], y));
+        }
+        QVERIFY(chart->chart()->legend()->isVisible());
+        QVERIFY(chart->chart()->legend()->markers(chart->optima()).front()->isVisible());
+        // A click on a star shows its plan in the Partition tab.
+        emit chart->optimumClicked(0);
+        QCOMPARE(p.document.mapping().points, exact[0].mapping.points);
+        QCOMPARE(p.document.mapping().pes, exact[0].mapping.pes);
+        // The project keeps them: restored, the stars come back.
+        const auto saved = dse.saveState();
+        QVERIFY(saved["result"].contains("exact"));
+        ui::DseDocument restored(&p.document);
+        QVERIFY(restored.restoreState(saved).isEmpty());
+        QCOMPARE(restored.exact().size(), exact.size());
+        QCOMPARE(restored.exact()[1].mapping.points, exact[1].mapping.points);
         if (const QByteArray dir = qgetenv("CLEAVE_SCREENSHOT_DIR"); !dir.isEmpty()) {
             panel.resize(1366, 768);
             panel.show();
