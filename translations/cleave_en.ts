@@ -1636,6 +1636,42 @@
         <source>Fits; tightest: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens of the prompt: their prefill through the pipeline is the time to first token (0: none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reply</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens generated after the prompt, one decode step each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the prompt&apos;s tokens for the time to first token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicting the prefill of %1 tokens on every PE…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No time to first token: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First token after %1 ms (the prefill of %2 tokens).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A reply of %1 tokens: %2 s.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cleave::ui::MainWindow</name>
@@ -2210,6 +2246,13 @@
     </message>
 </context>
 <context>
+    <name>cleave::ui::PartitionDocument</name>
+    <message>
+        <source>its prefill fuses into %1 kernels, the decode step into %2, so one mapping cannot split both</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>cleave::ui::PartitionPage</name>
     <message>
         <source>Balance</source>
@@ -2319,6 +2362,10 @@
         <source>%1 · bottleneck %2 · %3 · %4</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>first token %1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>cleave::ui::PartitionView</name>
@@ -2418,6 +2465,10 @@ in %1 (kernels %2–%3, %4 ms as mapped)</source>
     </message>
     <message>
         <source>%1 mJ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %4 needs %2 of %3 usable</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

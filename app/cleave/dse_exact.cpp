@@ -25,29 +25,13 @@ namespace cleave::cli {
 
 namespace {
 
-// One phase of the decoder: the model bound for it, its kernels, latencies and costs.
-struct Phase {
-    graph::Model model;
-    fusion::KernelGraph kernels;
-    partition::PeLatencies latencies;
-    std::unique_ptr<partition::MappingCosts> costs;
-
-    partition::DecoderPhaseCosts view() const { return {&model, &kernels, costs.get()}; }
-};
-
-std::unique_ptr<Phase> load_phase(ModelOptions model, const device::Cluster& cluster,
-                                  const std::string& rules, const predict::Predictor* given,
-                                  PrecisionChoice& precision) {
-    auto phase = std::make_unique<Phase>();
-    phase->model = model.load();
-    precision.apply(phase->model);
-    const auto method = fusion::find_fusion_method(rules);
-    phase->kernels = fusion::detect_kernels(phase->model, method);
-    phase->latencies =
-        partition::predict_pe_latencies(phase->model, phase->kernels, cluster, rules, {}, given);
-    phase->costs = std::make_unique<partition::MappingCosts>(phase->model, phase->kernels, cluster,
-                                                             phase->latencies.kernel_ms);
-    return phase;
+// One phase of the decoder: the model bound for it (at the what-if precision), costed.
+std::unique_ptr<partition::CostedPhase>
+load_phase(const ModelOptions& model, const device::Cluster& cluster, const std::string& rules,
+           const predict::Predictor* given, PrecisionChoice& precision) {
+    auto loaded = model.load();
+    precision.apply(loaded);
+    return partition::cost_phase(std::move(loaded), cluster, rules, given);
 }
 
 nlohmann::ordered_json plan_json(const partition::DecoderPlan& p, const device::Cluster& cluster) {
@@ -397,7 +381,7 @@ int run_decoder_plans(const ExactOptions& options, const DecoderSearchRun& searc
     if (workload.cached_context() == 0)
         workload.context = phase->context;
     partition::check_workload(decode->model, workload);
-    std::unique_ptr<Phase> prefill;
+    std::unique_ptr<partition::CostedPhase> prefill;
     if (!bound && workload.prompt_tokens > 0) {
         progress.line("cleave: predicting the prefill's kernels on every PE");
         auto prefill_model = options.model;

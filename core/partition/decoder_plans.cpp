@@ -1,5 +1,6 @@
 #include "decoder_plans.hpp"
 
+#include "core/fusion/fusion_method.hpp"
 #include "core/graph/decoder_phase.hpp"
 #include "core/input_error.hpp"
 #include "layer_split.hpp"
@@ -111,6 +112,18 @@ DecoderPlan decoder_plan(const DecoderPlanContext& c, const LayerPlanInput& inpu
         first = last;
     }
     return figures(c, std::move(name), std::move(rule), layer_plan_of(input, mapping.pes, layers));
+}
+
+std::unique_ptr<CostedPhase> cost_phase(graph::Model model, const device::Cluster& cluster,
+                                        const std::string& rules, const predict::Predictor* given) {
+    auto phase = std::make_unique<CostedPhase>();
+    phase->model = std::move(model);
+    phase->kernels = fusion::detect_kernels(phase->model, fusion::find_fusion_method(rules));
+    phase->latencies =
+        predict_pe_latencies(phase->model, phase->kernels, cluster, rules, {}, given);
+    phase->costs = std::make_unique<MappingCosts>(phase->model, phase->kernels, cluster,
+                                                  phase->latencies.kernel_ms);
+    return phase;
 }
 
 std::vector<DecoderPlan> decoder_plans(const DecoderPlanContext& c) {

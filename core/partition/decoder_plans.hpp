@@ -13,7 +13,9 @@
 #include "layer_plan.hpp"
 #include "llm_memory.hpp"
 #include "mapping_costs.hpp"
+#include "pe_latencies.hpp"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +28,23 @@ struct DecoderPhaseCosts {
     const fusion::KernelGraph* kernels = nullptr;
     const MappingCosts* costs = nullptr;
 };
+
+// A decoder bound for one phase owning what DecoderPhaseCosts views: its kernels, every PE's
+// latencies and the costs over them (which refer to the model and kernels, so it stays put).
+struct CostedPhase {
+    graph::Model model;
+    fusion::KernelGraph kernels;
+    PeLatencies latencies;
+    std::unique_ptr<MappingCosts> costs;
+
+    DecoderPhaseCosts view() const { return {&model, &kernels, costs.get()}; }
+};
+
+// Fuses `model` by the fusion method `rules`, predicts its kernels on every PE of `cluster` (with
+// `given` where it serves, predict_pe_latencies) and builds the costs.
+std::unique_ptr<CostedPhase> cost_phase(graph::Model model, const device::Cluster& cluster,
+                                        const std::string& rules,
+                                        const predict::Predictor* given = nullptr);
 
 struct DecoderPlanContext {
     DecoderPhaseCosts decode;  // one step after the context: time per token, tokens per second

@@ -1,7 +1,9 @@
 #include "ui/document/partition_document.hpp"
 
 #include "core/graph/decoder_phase.hpp"
+#include "core/graph/onnx_import.hpp"
 #include "core/partition/balanced_mapping.hpp"
+#include "core/task_control.hpp"
 #include "ui/document/partition_commands.hpp"
 #include "ui/document/task_runner.hpp"
 
@@ -13,7 +15,8 @@
 namespace cleave::ui {
 
 PartitionDocument::PartitionDocument(QObject* parent)
-    : QObject(parent), runner_(new TaskRunner(this)), undo_(new QUndoStack(this)) {
+    : QObject(parent), runner_(new TaskRunner(this)), undo_(new QUndoStack(this)),
+      prefillRunner_(new TaskRunner(this)) {
     qRegisterMetaType<PartitionInputsPtr>();
 }
 
@@ -60,6 +63,7 @@ void PartitionDocument::setInputs(PartitionInputsPtr inputs) {
     takeDecoder();
     emit inputsChanged();
     applyMapping(mapping_);
+    costPrefill();
 }
 
 // A decoder's batch and longest context from the model on show; its default workload when the
@@ -91,8 +95,10 @@ void PartitionDocument::takeDecoder() {
 bool PartitionDocument::setWorkload(partition::LlmWorkload workload) {
     if (isDecoder())
         workload.batch = decoderBatch_;
-    if (workload.cached_context() < 1 || workload.sequences < 1 ||
-        (maxContext_ > 0 && workload.cached_context() > maxContext_))
+    if (workload.cached_context() < 1 || workload.sequences < 1 || workload.prompt_tokens < 0 ||
+        workload.generated_tokens < 0 ||
+        (maxContext_ > 0 && (workload.cached_context() > maxContext_ ||
+                             workload.prompt_tokens + workload.generated_tokens > maxContext_)))
         return false;
     if (workload == workload_)
         return true;
@@ -101,8 +107,11 @@ bool PartitionDocument::setWorkload(partition::LlmWorkload workload) {
         same.context = workload_.context;
         return same == workload_;
     }();
+    const bool newPrompt = workload.prompt_tokens != workload_.prompt_tokens;
     workload_ = workload;
     emit workloadChanged();
+    if (newPrompt)
+        costPrefill();
     if (onlyContext && llmMemory_) {
         llmMemory_ = partition::at_context(*llmMemory_, workload_.cached_context());
         emit llmMemoryChanged();
@@ -118,17 +127,84 @@ bool PartitionDocument::setContext(std::int64_t context) {
     return setWorkload(w);
 }
 
+// The prefill's activations where it is costed (they are the larger, as decoder_plans counts).
 void PartitionDocument::costMemory() {
     const bool had = llmMemory_.has_value();
     llmMemory_.reset();
     if (isDecoder() && hasMapping()) {
         const auto& r = inputs_->request;
-        llmMemory_ = partition::llm_memory(*r.model, *r.kernels,
-                                           partition::assignment_of(mapping_, kernelCount()),
-                                           *r.cluster, workload_);
+        const bool prefill = prefill_ && prefillFor_ == inputs_;
+        llmMemory_ = partition::llm_memory(
+            prefill ? prefill_->model : *r.model, prefill ? prefill_->kernels : *r.kernels,
+            partition::assignment_of(mapping_, kernelCount()), *r.cluster, workload_);
     }
     if (had || llmMemory_)
         emit llmMemoryChanged();
+}
+
+bool PartitionDocument::isCostingPrefill() const {
+    return prefillRunner_->isRunning();
+}
+
+// The model read again from its file with the prompt's new tokens and nothing cached, fused and
+// predicted as the decode step was.
+void PartitionDocument::costPrefill() {
+    const std::int64_t tokens = isDecoder() ? workload_.prompt_tokens : 0;
+    if (tokens == prefillTokens_ && inputs_ == prefillFor_ && (prefill_ || isCostingPrefill()))
+        return;
+    prefill_.reset();
+    prefillTokens_ = tokens;
+    prefillFor_ = inputs_;
+    prefillError_.clear();
+    if (tokens < 1 || !inputs_ || !inputs_->costs) {
+        prefillRunner_->cancel();
+        timePrefill();
+        emit prefillChanged();
+        return;
+    }
+    struct Outcome {
+        std::shared_ptr<const partition::CostedPhase> phase;
+        QString error;
+    };
+    prefillRunner_->start<Outcome>(
+        [request = inputs_->request, tokens](const TaskControl& control) -> Outcome {
+            try {
+                graph::LoadOptions options;
+                options.input_shapes = request.inputShapes;
+                options.dims = request.dims;
+                options.dims.decode.reset();
+                options.dims.prefill = tokens;
+                options.control = &control;
+                auto model = graph::load_model(request.model->file, options);
+                auto phase =
+                    partition::cost_phase(std::move(model), *request.cluster, request.rules);
+                if (phase->kernels.kernels.size() != request.kernels->kernels.size())
+                    return {nullptr, tr("its prefill fuses into %1 kernels, the decode step into "
+                                        "%2, so one mapping cannot split both")
+                                         .arg(phase->kernels.kernels.size())
+                                         .arg(request.kernels->kernels.size())};
+                return {std::move(phase), {}};
+            } catch (const Cancelled&) {
+                return {nullptr, {}};
+            } catch (const std::exception& e) {
+                return {nullptr, QString::fromStdString(e.what())};
+            }
+        },
+        [this](const Outcome& outcome) {
+            prefill_ = outcome.phase;
+            prefillError_ = outcome.error;
+            timePrefill();
+            costMemory();
+            emit prefillChanged();
+        });
+    timePrefill();
+    emit prefillChanged();
+}
+
+void PartitionDocument::timePrefill() {
+    ttft_.reset();
+    if (prefill_ && prefillFor_ == inputs_ && hasMapping())
+        ttft_ = prefill_->costs->evaluate(mapping_).latency_ms;
 }
 
 void PartitionDocument::setNotice(const QString& notice) {
@@ -234,6 +310,7 @@ void PartitionDocument::applyMapping(const partition::Mapping& mapping) {
         inputs_->costs->evaluate(mapping_, evaluation_);
     else
         evaluation_ = {};
+    timePrefill();
     emit mappingChanged();
     costMemory();
 }

@@ -3,15 +3,19 @@
 // evaluated at once) and the undo history of its edits. Its inputs come from a request (model,
 // kernels, cluster) predicted on every PE off the UI thread (prepare_partition), or are set as
 // they are. Views observe inputsChanged() and mappingChanged(). For a language-model decoder it
-// also holds the workload (context, sequences in flight) and what the mapping holds in memory
-// under it, pool by pool (partition::llm_memory), re-sized at once when only the context moves.
+// also holds the workload (context, sequences in flight, prompt and reply) and what the mapping
+// holds in memory under it, pool by pool (partition::llm_memory), re-sized at once when only the
+// context moves; and the prefill of the prompt, read and predicted off the UI thread, which
+// gives the mapping's time to first token.
 #pragma once
 
+#include "core/partition/decoder_plans.hpp"
 #include "core/partition/llm_memory.hpp"
 #include "ui/document/partition_inputs.hpp"
 
 #include <QObject>
 #include <QString>
+#include <memory>
 #include <optional>
 
 class QUndoStack;
@@ -81,7 +85,8 @@ public:
     // sequence, the context the model is bound at. Not an undo step; a project saves it.
     const partition::LlmWorkload& workload() const { return workload_; }
     // Refused (false, nothing changes) for a context below 1 or past the model's context_length,
-    // or fewer than 1 sequence in flight.
+    // fewer than 1 sequence in flight, a negative count of tokens, or a prompt and reply longer
+    // than the context_length. A new prompt length costs its prefill anew.
     bool setWorkload(partition::LlmWorkload workload);
     bool setContext(std::int64_t context);
     // The model's longest context (its context_length), 0 when it records none.
@@ -89,6 +94,12 @@ public:
     // What the mapping on show holds per PE and pool under the workload; nullopt without a
     // decoder and a mapping.
     const std::optional<partition::LlmMemory>& llmMemory() const { return llmMemory_; }
+    // The mapping's time to first token: the prefill of the workload's prompt through the
+    // pipeline (MappingCosts on the model read again at the prompt's length); nullopt without a
+    // prompt, while its prefill is costed, or when it cannot be (prefillError).
+    std::optional<double> timeToFirstTokenMs() const { return ttft_; }
+    bool isCostingPrefill() const;
+    const QString& prefillError() const { return prefillError_; }
 
 signals:
     void preparing(); // a request is being predicted
@@ -98,6 +109,7 @@ signals:
     void noticeChanged();
     void workloadChanged();
     void llmMemoryChanged();
+    void prefillChanged(); // costing started or ended, or the time to first token moved
 
 private:
     PartitionRequest request_;
@@ -110,10 +122,19 @@ private:
     QString notice_;
     void takeDecoder();
     void costMemory();
+    void costPrefill();             // for the workload's prompt, unless it is costed already
+    void timePrefill();             // ttft_ for the mapping on show
     std::int64_t decoderBatch_ = 0; // the model's batch when it is a decoder, else 0
     std::int64_t maxContext_ = 0;
     partition::LlmWorkload workload_;
     std::optional<partition::LlmMemory> llmMemory_; // at_context re-sizes it as the context moves
+    TaskRunner* prefillRunner_;
+    // The prefill of prefillTokens_ tokens over inputs prefillFor_.
+    std::shared_ptr<const partition::CostedPhase> prefill_;
+    std::int64_t prefillTokens_ = 0;
+    PartitionInputsPtr prefillFor_;
+    QString prefillError_;
+    std::optional<double> ttft_;
 };
 
 } // namespace cleave::ui

@@ -5,6 +5,8 @@
 #pragma once
 
 #include "core/device/cluster.hpp"
+#include "core/graph/dim_bindings.hpp"
+#include "core/graph/model.hpp"
 #include "core/layout/graph_layout.hpp"
 #include "core/partition/mapping.hpp"
 #include "core/partition/mapping_costs.hpp"
@@ -12,6 +14,7 @@
 
 #include <QMetaType>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +27,10 @@ struct PartitionRequest {
     KernelGraphPtr kernels;
     ClusterPtr cluster;
     std::string rules; // the fusion method the kernels came from; predictors are made for it
+    // How the model was read (a decoder's prefill is read again from its file with these, bound
+    // for the prompt instead).
+    std::map<std::string, graph::Shape> inputShapes = {};
+    graph::DimBindings dims = {};
 };
 
 struct PartitionInputs {

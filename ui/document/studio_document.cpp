@@ -305,7 +305,7 @@ void StudioDocument::clusterMoved() {
 
 // The mapping's inputs: every kernel predicted on every PE of the cluster.
 void StudioDocument::preparePartition() {
-    mapping_->prepare({model_, kernels_, cluster(), ruleSet_.toStdString()});
+    mapping_->prepare({model_, kernels_, cluster(), ruleSet_.toStdString(), inputShapes_, dims_});
 }
 
 // ---- the mapping -----------------------------------------------------------------------------

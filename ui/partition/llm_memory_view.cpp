@@ -1,6 +1,7 @@
 #include "ui/partition/llm_memory_view.hpp"
 
 #include "ui/document/partition_document.hpp"
+#include "ui/tables/latency_format.hpp"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -102,8 +103,9 @@ void LlmMemoryBars::paintEvent(QPaintEvent*) {
 
 LlmMemoryView::LlmMemoryView(PartitionDocument* document, QWidget* parent)
     : QWidget(parent), document_(document), slider_(new QSlider(Qt::Horizontal, this)),
-      context_(new QSpinBox(this)), sequences_(new QSpinBox(this)),
-      bars_(new LlmMemoryBars(document, this)), status_(new QLabel(this)) {
+      context_(new QSpinBox(this)), sequences_(new QSpinBox(this)), prompt_(new QSpinBox(this)),
+      generated_(new QSpinBox(this)), bars_(new LlmMemoryBars(document, this)),
+      status_(new QLabel(this)), timing_(new QLabel(this)) {
     setObjectName("llmMemoryView");
     slider_->setObjectName("llmContextSlider");
     context_->setObjectName("llmContext");
@@ -127,6 +129,8 @@ LlmMemoryView::LlmMemoryView(PartitionDocument* document, QWidget* parent)
     sequences_->setRange(1, 1024);
     row->addWidget(sequences_);
     layout->addLayout(row);
+    layout->addLayout(createReplyRow());
+    layout->addWidget(timing_);
     auto* legend = new QLabel(tr("<span style='color:%1'>■</span> weights  "
                                  "<span style='color:%2'>■</span> KV cache  "
                                  "<span style='color:%3'>■</span> activations")
@@ -153,8 +157,42 @@ LlmMemoryView::LlmMemoryView(PartitionDocument* document, QWidget* parent)
     connect(document_, &PartitionDocument::workloadChanged, this, &LlmMemoryView::showWorkload);
     connect(document_, &PartitionDocument::inputsChanged, this, &LlmMemoryView::showWorkload);
     connect(document_, &PartitionDocument::llmMemoryChanged, this, &LlmMemoryView::showMemory);
+    connect(document_, &PartitionDocument::prefillChanged, this, &LlmMemoryView::showTiming);
+    connect(document_, &PartitionDocument::mappingChanged, this, &LlmMemoryView::showTiming);
     showWorkload();
     showMemory();
+}
+
+// The prompt (its prefill gives the time to first token) and the reply's length.
+QHBoxLayout* LlmMemoryView::createReplyRow() {
+    prompt_->setObjectName("llmPromptTokens");
+    generated_->setObjectName("llmGeneratedTokens");
+    timing_->setObjectName("llmTiming");
+    timing_->setWordWrap(true);
+    timing_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Prompt"), this));
+    prompt_->setToolTip(tr("Tokens of the prompt: their prefill through the pipeline is the time "
+                           "to first token (0: none)"));
+    row->addWidget(prompt_);
+    row->addSpacing(12);
+    row->addWidget(new QLabel(tr("Reply"), this));
+    generated_->setToolTip(tr("Tokens generated after the prompt, one decode step each"));
+    row->addWidget(generated_);
+    row->addStretch(1);
+    for (auto* box : {prompt_, generated_}) {
+        box->setSuffix(tr(" tokens"));
+        box->setGroupSeparatorShown(true);
+        box->setKeyboardTracking(false); // a new prompt costs its prefill: once, when typed
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            auto w = document_->workload();
+            w.prompt_tokens = prompt_->value();
+            w.generated_tokens = generated_->value();
+            if (!document_->setWorkload(w))
+                showWorkload(); // refused: back to what holds
+        });
+    }
+    return row;
 }
 
 void LlmMemoryView::showWorkload() {
@@ -171,7 +209,48 @@ void LlmMemoryView::showWorkload() {
     slider_->setValue(context);
     context_->setValue(context);
     sequences_->setValue(static_cast<int>(std::clamp<std::int64_t>(w.sequences, 1, 1024)));
+    const QSignalBlocker promptBlock(prompt_), generatedBlock(generated_);
+    prompt_->setRange(0, longest);
+    generated_->setRange(0, longest);
+    prompt_->setValue(static_cast<int>(std::clamp<std::int64_t>(w.prompt_tokens, 0, longest)));
+    generated_->setValue(
+        static_cast<int>(std::clamp<std::int64_t>(w.generated_tokens, 0, longest)));
     setEnabled(document_->isDecoder());
+    showTiming();
+}
+
+QString LlmMemoryView::timingText() const {
+    if (!document_->isDecoder() || !document_->hasMapping())
+        return {};
+    const auto& w = document_->workload();
+    if (w.prompt_tokens < 1)
+        return tr("Give the prompt's tokens for the time to first token.");
+    if (document_->isCostingPrefill())
+        return tr("Predicting the prefill of %1 tokens on every PE…")
+            .arg(QLocale().toString(static_cast<qlonglong>(w.prompt_tokens)));
+    const auto ttft = document_->timeToFirstTokenMs();
+    if (!ttft)
+        return tr("No time to first token: %1").arg(document_->prefillError());
+    QString text = tr("First token after %1 ms (the prefill of %2 tokens).")
+                       .arg(QString::fromStdString(format_ms(*ttft)))
+                       .arg(QLocale().toString(static_cast<qlonglong>(w.prompt_tokens)));
+    if (w.generated_tokens > 0) {
+        // Each sequence's next token waits for its step through every stage, or for the
+        // slowest stage to serve every batch in flight.
+        const auto& e = document_->evaluation();
+        const double perToken =
+            std::max(e.latency_ms, static_cast<double>(w.sequences) * e.bottleneck_ms);
+        text += " " + tr("A reply of %1 tokens: %2 s.")
+                          .arg(QLocale().toString(static_cast<qlonglong>(w.generated_tokens)))
+                          .arg(QLocale().toString(
+                              (*ttft + static_cast<double>(w.generated_tokens) * perToken) / 1000.0,
+                              'f', 1));
+    }
+    return text;
+}
+
+void LlmMemoryView::showTiming() {
+    timing_->setText(timingText());
 }
 
 QString LlmMemoryView::statusText() const {

@@ -1,5 +1,6 @@
-// A decoder's memory on the Partition tab: the workload's context (a slider and a box) and
-// sequences in flight, and a bar per memory pool the mapping uses (a host's memory, or a desktop
+// A decoder's memory on the Partition tab: the workload's context (a slider and a box),
+// sequences in flight, prompt and reply, the time to first token and to the whole reply, and a
+// bar per memory pool the mapping uses (a host's memory, or a desktop
 // GPU's own) stacking its weights, KV cache and activations against the pool's usable capacity.
 // A pool that does not fit turns red and says why (partition::LlmMemoryPool::describe); each
 // names the longest context it would hold. The document holds the workload and the figures
@@ -9,6 +10,7 @@
 
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
 class QSlider;
 class QSpinBox;
@@ -45,21 +47,30 @@ public:
     QSlider* contextSlider() const { return slider_; }
     QSpinBox* contextBox() const { return context_; }
     QSpinBox* sequencesBox() const { return sequences_; }
+    QSpinBox* promptBox() const { return prompt_; }
+    QSpinBox* generatedBox() const { return generated_; }
     LlmMemoryBars* bars() const { return bars_; }
     // The line under the bars: whether the mapping fits, the tightest pool, or why there are no
     // figures.
     QString statusText() const;
+    // The line over the bars: the time to first token and to the whole reply, or why not.
+    QString timingText() const;
 
 private:
+    QHBoxLayout* createReplyRow();
     void showWorkload();
     void showMemory();
+    void showTiming();
 
     PartitionDocument* document_;
     QSlider* slider_;
     QSpinBox* context_;
     QSpinBox* sequences_;
+    QSpinBox* prompt_;
+    QSpinBox* generated_;
     LlmMemoryBars* bars_;
     QLabel* status_;
+    QLabel* timing_;
 };
 
 } // namespace cleave::ui

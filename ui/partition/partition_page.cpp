@@ -170,6 +170,7 @@ void PartitionPage::observe() {
     connect(document_, &PartitionDocument::preparing, this, &PartitionPage::showPreparing);
     connect(document_, &PartitionDocument::prepared, this, &PartitionPage::showPrepared);
     connect(document_, &PartitionDocument::mappingChanged, this, &PartitionPage::updateSummary);
+    connect(document_, &PartitionDocument::prefillChanged, this, &PartitionPage::updateSummary);
     connect(document_, &PartitionDocument::workloadChanged, this, &PartitionPage::updateSummary);
     connect(document_, &PartitionDocument::noticeChanged, this, &PartitionPage::updateNotice);
     connect(document_, &PartitionDocument::inputsChanged, this, [this] {
@@ -252,7 +253,7 @@ QString PartitionPage::summaryText() const {
     const auto transfers = evaluation.transfers.size();
     // A decoder's step is a token per sequence: tokens/s with the workload's batches in flight.
     const auto& w = document_->workload();
-    const QString rate =
+    QString rate =
         document_->isDecoder()
             ? tr("%1 tokens/s (%2 in flight) · %3 ms per token")
                   .arg(QLocale().toString(partition::pipelined_tokens_per_s(
@@ -263,6 +264,8 @@ QString PartitionPage::summaryText() const {
             : tr("%1 inferences/s · pipeline latency %2 ms")
                   .arg(QLocale().toString(evaluation.throughput_per_s, 'f', 1),
                        QString::fromStdString(format_ms(evaluation.latency_ms)));
+    if (const auto ttft = document_->timeToFirstTokenMs())
+        rate += " · " + tr("first token %1 ms").arg(QString::fromStdString(format_ms(*ttft)));
     return tr("%1 · bottleneck %2 · %3 · %4")
         .arg(rate, QString::fromStdString(cluster.pes[static_cast<std::size_t>(bottleneck)].key),
              segments == 1 ? tr("1 segment") : tr("%1 segments").arg(segments),

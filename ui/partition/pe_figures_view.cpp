@@ -25,7 +25,30 @@ PeFiguresView::PeFiguresView(PartitionDocument* document, std::function<QColor(i
     : QWidget(parent), document_(document), peColor_(std::move(peColor)) {
     setObjectName("peFigures");
     connect(document_, &PartitionDocument::mappingChanged, this, &PeFiguresView::updateRows);
+    connect(document_, &PartitionDocument::llmMemoryChanged, this,
+            qOverload<>(&PeFiguresView::update));
     updateRows();
+}
+
+namespace {
+
+// The pool of a decoder's memory that `pe` draws on; null for a model that is no decoder.
+const partition::LlmMemoryPool* poolOf(const PartitionDocument& document, int pe) {
+    const auto& memory = document.llmMemory();
+    if (!memory)
+        return nullptr;
+    for (const auto& pool : memory->pools)
+        if (std::find(pool.pes.begin(), pool.pes.end(), pe) != pool.pes.end())
+            return &pool;
+    return nullptr;
+}
+
+} // namespace
+
+std::int64_t PeFiguresView::peMemory(int pe) const {
+    if (const auto& memory = document_->llmMemory())
+        return memory->pes[static_cast<std::size_t>(pe)].total();
+    return document_->evaluation().pes[static_cast<std::size_t>(pe)].memory_bytes();
 }
 
 void PeFiguresView::updateRows() {
@@ -41,6 +64,8 @@ void PeFiguresView::updateRows() {
 }
 
 std::int64_t PeFiguresView::hostMemory(int pe) const {
+    if (const auto* pool = poolOf(*document_, pe))
+        return pool->used.total();
     const auto& cluster = *document_->inputs()->request.cluster;
     const auto host = cluster.pes[static_cast<std::size_t>(pe)].host_index;
     std::int64_t bytes = 0;
@@ -53,8 +78,34 @@ std::int64_t PeFiguresView::hostMemory(int pe) const {
 bool PeFiguresView::memoryOverCapacity(int pe) const {
     if (!document_->hasMapping())
         return false;
+    if (const auto* pool = poolOf(*document_, pe))
+        return !pool->fits;
     const auto& capacity = document_->inputs()->capacity_bytes[static_cast<std::size_t>(pe)];
     return capacity && hostMemory(pe) > *capacity;
+}
+
+// "1.7 GiB of 8.0 GiB (21.6%)", or what its host (a decoder: its pool) needs when it does not
+// fit. A decoder's pool is held against its usable capacity (less the runtime's reserve).
+std::int64_t PeFiguresView::usableCapacity(int pe) const {
+    const auto* pool = poolOf(*document_, pe);
+    return pool && pool->capacity_bytes
+               ? *pool->capacity_bytes - pool->reserve_bytes
+               : document_->inputs()->capacity_bytes[static_cast<std::size_t>(pe)].value_or(0);
+}
+
+QString PeFiguresView::memoryText(int pe) const {
+    const auto* pool = poolOf(*document_, pe);
+    const std::int64_t capacity = usableCapacity(pe);
+    const std::int64_t bytes = peMemory(pe);
+    if (memoryOverCapacity(pe))
+        return (pool ? tr("%1: %4 needs %2 of %3 usable") : tr("%1: its host needs %2 of %3"))
+            .arg(bytesText(bytes), bytesText(hostMemory(pe)), bytesText(capacity),
+                 pool ? QString::fromStdString(pool->name) : QString());
+    const double share =
+        static_cast<double>(bytes) / static_cast<double>(std::max<std::int64_t>(capacity, 1));
+    return tr("%1 of %2 (%3%)")
+        .arg(bytesText(bytes), bytesText(capacity))
+        .arg(100 * share, 0, 'f', share < 0.1 ? 2 : 1);
 }
 
 QColor PeFiguresView::memoryColor(int pe) const {
@@ -108,7 +159,7 @@ PeFiguresView::PaintFrame PeFiguresView::paintFrame() const {
         const auto& costs = evaluation.pes[static_cast<std::size_t>(pe)];
         if (!std::isnan(costs.energy_mj))
             f.maxEnergy = std::max(f.maxEnergy, costs.energy_mj);
-        f.maxMemory = std::max(f.maxMemory, costs.memory_bytes());
+        f.maxMemory = std::max(f.maxMemory, peMemory(pe));
     }
     return f;
 }
@@ -159,22 +210,15 @@ void PeFiguresView::paintRow(QPainter& painter, const PaintFrame& f, std::size_t
              tr("%1 ms (%2)")
                  .arg(QString::fromStdString(format_ms(costs.time_ms())),
                       QString::fromStdString(format_ms(costs.communication_ms()))));
-    const auto& capacity = inputs.capacity_bytes[static_cast<std::size_t>(pe)];
-    if (capacity) {
-        const bool over = memoryOverCapacity(pe);
-        const double share =
-            static_cast<double>(costs.memory_bytes()) / static_cast<double>(*capacity);
-        paintBar(painter, f, 1, y, over ? 1.0 : share, 0, memoryColor(pe),
-                 over ? tr("%1: its host needs %2 of %3")
-                            .arg(bytesText(costs.memory_bytes()), bytesText(hostMemory(pe)),
-                                 bytesText(*capacity))
-                      : tr("%1 of %2 (%3%)")
-                            .arg(bytesText(costs.memory_bytes()), bytesText(*capacity))
-                            .arg(100 * share, 0, 'f', share < 0.1 ? 2 : 1));
+    if (inputs.capacity_bytes[static_cast<std::size_t>(pe)]) {
+        const double share = static_cast<double>(peMemory(pe)) /
+                             static_cast<double>(std::max<std::int64_t>(usableCapacity(pe), 1));
+        paintBar(painter, f, 1, y, memoryOverCapacity(pe) ? 1.0 : std::min(share, 1.0), 0,
+                 memoryColor(pe), memoryText(pe));
     } else {
         paintBar(painter, f, 1, y,
-                 static_cast<double>(costs.memory_bytes()) / static_cast<double>(f.maxMemory), 0,
-                 fill, tr("%1 (capacity unknown)").arg(bytesText(costs.memory_bytes())));
+                 static_cast<double>(peMemory(pe)) / static_cast<double>(f.maxMemory), 0, fill,
+                 tr("%1 (capacity unknown)").arg(bytesText(peMemory(pe))));
     }
     if (std::isnan(costs.energy_mj))
         paintBar(painter, f, 2, y, 0, 0, fill, tr("no power figure for this device"));

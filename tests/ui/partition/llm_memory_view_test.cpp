@@ -5,7 +5,8 @@
 // and a context back in range fits again. The sequences box multiplies the caches. A model that
 // is no decoder disables the panel. The tab's header gives tokens per second, each layer's band
 // its latency as mapped; the DSE tab's search on a decoder is held to its layers and comes within
-// 1% of the exact optima it reports. Frame times are
+// 1% of the exact optima it reports, drawn as stars. A prompt costs its prefill off the UI thread:
+// the time to first token is the one decoder_plans gives the same plan. Frame times are
 // reported; bench_llm_memory_view holds the goal.
 #include "llm_partition.hpp"
 #include "ui/document/dse_document.hpp"
@@ -15,6 +16,7 @@
 #include "ui/partition/llm_memory_view.hpp"
 #include "ui/partition/partition_page.hpp"
 #include "ui/partition/partition_view.hpp"
+#include "ui/partition/pe_figures_view.hpp"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -213,6 +215,86 @@ private slots:
             QTest::qWait(200);
             panel.grab().save(QString::fromLocal8Bit(dir) + "/llm-dse.png");
         }
+    }
+
+    // A prompt's prefill is read and predicted in the background; the time to first token is
+    // decoder_plans' for the same plan, in the panel and the header, and follows the mapping.
+    void promptGivesTheTimeToFirstToken() {
+        test::LlmPartition p;
+        QString error;
+        QVERIFY2(test::prepare_llm_partition(p, error), qPrintable(error));
+        auto& document = p.document;
+        ui::LlmMemoryView view(&document);
+        QVERIFY(view.timingText().contains("prompt"));
+        QVERIFY(!document.timeToFirstTokenMs());
+        QSignalSpy costed(&document, &ui::PartitionDocument::prefillChanged);
+        view.promptBox()->setValue(512);
+        QCOMPARE(document.workload().prompt_tokens, 512);
+        QVERIFY(document.isCostingPrefill());
+        QVERIFY(view.timingText().startsWith("Predicting the prefill of 512 tokens"));
+        QTRY_VERIFY_WITH_TIMEOUT(!document.isCostingPrefill(), 120000);
+        QVERIFY2(document.timeToFirstTokenMs(), qPrintable(document.prefillError()));
+
+        // The same figure as the plan table's, from a prefill read here.
+        graph::LoadOptions options;
+        options.dims.prefill = 512;
+        const auto prefill = partition::cost_phase(graph::load_model(p.model, options),
+                                                   *document.inputs()->request.cluster, "ort-cpu");
+        const auto& inputs = *document.inputs();
+        partition::DecoderPlanContext context;
+        context.decode = {inputs.request.model.get(), inputs.request.kernels.get(),
+                          inputs.costs.get()};
+        context.prefill = prefill->view();
+        context.cluster = inputs.request.cluster.get();
+        for (int pe = 0; pe < inputs.peCount(); ++pe)
+            if (inputs.hasLatencies(pe))
+                context.usable.push_back(pe);
+        context.workload = document.workload();
+        const auto plans = partition::decoder_plans(context);
+        QVERIFY(plans.front().time_to_first_token_ms);
+        QCOMPARE(plans.front().plan.mapping.points, document.mapping().points);
+        QCOMPARE(*document.timeToFirstTokenMs(), *plans.front().time_to_first_token_ms);
+        qInfo("time to first token of 512 tokens: %.1f ms", *document.timeToFirstTokenMs());
+        QVERIFY(view.timingText().startsWith("First token after"));
+        ui::PartitionPage page(&document);
+        QVERIFY2(page.summaryText().contains("first token"), qPrintable(page.summaryText()));
+        // The PE figures count a decoder's memory as the panel does: it fits.
+        for (const int pe : document.mapping().pes) {
+            QCOMPARE(page.figures()->peMemory(pe),
+                     document.llmMemory()->pes[static_cast<std::size_t>(pe)].total());
+            QVERIFY(!page.figures()->memoryOverCapacity(pe));
+        }
+
+        // A reply adds its decode steps.
+        view.generatedBox()->setValue(256);
+        QVERIFY2(view.timingText().contains("A reply of 256 tokens"),
+                 qPrintable(view.timingText()));
+        if (const QByteArray dir = qgetenv("CLEAVE_SCREENSHOT_DIR"); !dir.isEmpty()) {
+            page.resize(1366, 768);
+            page.show();
+            QTest::qWait(200);
+            page.grab().save(QString::fromLocal8Bit(dir) + "/llm-ttft.png");
+            view.resize(560, 360);
+            view.show();
+            QTest::qWait(100);
+            view.grab().save(QString::fromLocal8Bit(dir) + "/llm-panel.png");
+        }
+        // Another mapping, another time; no prompt, no time.
+        const double before = *document.timeToFirstTokenMs();
+        document.replaceMapping(plans[1].plan.mapping, "the other plan");
+        QVERIFY(document.timeToFirstTokenMs());
+        QCOMPARE(*document.timeToFirstTokenMs(), *plans[1].time_to_first_token_ms);
+        QVERIFY(*document.timeToFirstTokenMs() != before);
+        // A prompt and reply past the model's context_length are refused.
+        auto w = document.workload();
+        w.prompt_tokens = 131072;
+        w.generated_tokens = 1;
+        QVERIFY(!document.setWorkload(w));
+        QCOMPARE(document.workload().prompt_tokens, 512);
+        view.promptBox()->setValue(0);
+        QVERIFY(!document.timeToFirstTokenMs());
+        QVERIFY(!document.isCostingPrefill());
+        QVERIFY(costed.count() >= 2);
     }
 
     void noDecoderNoPanel() {

@@ -21,6 +21,7 @@ namespace cleave::test {
 
 struct LlmPartition {
     QTemporaryDir dir;
+    std::filesystem::path model; // the ONNX file
     ui::PartitionDocument document;
 };
 
@@ -32,8 +33,8 @@ inline bool prepare_llm_partition(LlmPartition& p, QString& error) {
                                              modelgen::LlmForm::Onnx, folder);
     graph::LoadOptions options;
     options.dims.decode = 8191;
-    const auto model =
-        std::make_shared<const graph::Model>(graph::load_model(folder / written.model_file, options));
+    p.model = folder / written.model_file;
+    const auto model = std::make_shared<const graph::Model>(graph::load_model(p.model, options));
     const auto kernels = std::make_shared<const fusion::KernelGraph>(
         fusion::detect_kernels(*model, fusion::find_fusion_method("ort-cpu")));
     std::vector<device::ClusterHost> hosts;
@@ -46,7 +47,7 @@ inline bool prepare_llm_partition(LlmPartition& p, QString& error) {
     const auto cluster =
         std::make_shared<const device::Cluster>(device::make_cluster("edge4.cluster.json", hosts));
     QSignalSpy prepared(&p.document, &ui::PartitionDocument::prepared);
-    p.document.prepare({model, kernels, cluster, "ort-cpu"});
+    p.document.prepare({model, kernels, cluster, "ort-cpu", {}, options.dims});
     if (!prepared.wait(120000) || !p.document.inputs() || !p.document.inputs()->costs) {
         error = "not prepared: " + p.document.failure();
         return false;
