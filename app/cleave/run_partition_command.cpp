@@ -32,8 +32,8 @@ struct RunPartitionOptions {
     std::string model;
     int inputs = autodice::PartitionRunOptions{}.inputs;
     double timeout_s = autodice::PartitionRunOptions{}.timeout_s;
-    int threads = 1;
-    std::string runner = "mpi";
+    int threads = 0;
+    std::string engine = autodice::PartitionRunOptions{}.engine;
     std::string cluster;   // with it: the analytical prediction beside the measurement
     std::string predictor; // for the cluster's PEs of its device
     std::string rules = "ort-cpu";
@@ -79,13 +79,19 @@ nlohmann::ordered_json predicted_json(const RunPartitionOptions& options,
 int run_partition(const RunPartitionOptions& options) {
     if (options.inputs < 1)
         throw InputError("", "--inputs", "expected at least 1 input");
+    if (options.threads < 0)
+        throw InputError("", "--threads", "expected a thread count of 1 or more");
     if (!(options.timeout_s > 0))
         throw InputError("", "--timeout-s", "expected a timeout above 0 s");
     if (!options.predictor.empty() && options.cluster.empty())
         throw InputError("", "--predictor", "a prediction needs --cluster FILE");
     std::optional<PredictionInputs> prediction;
+    std::map<std::string, int> pe_threads; // calibrated devices' thread counts, by PE key
     if (!options.cluster.empty()) {
         auto cluster = device::load_cluster(options.cluster);
+        for (const auto& pe : cluster.pes)
+            if (const auto& m = cluster.hosts[pe.host_index].device.measurement; m && m->threads)
+                pe_threads[pe.key] = *m->threads;
         std::optional<predict::Predictor> given;
         if (!options.predictor.empty())
             given = partition::load_cluster_predictor(options.predictor, cluster);
@@ -99,12 +105,16 @@ int run_partition(const RunPartitionOptions& options) {
                                             std::move(chosen.assignment)});
     }
     const plugin::PluginRegistry registry;
-    auto runner = registry.create<autodice::PartitionRunner>(options.runner, "--runner");
+    if (options.engine != "ort" && options.engine != "opencv")
+        throw InputError("", "--runner", "ort or opencv, found '" + options.engine + "'");
+    auto runner = registry.create<autodice::PartitionRunner>("mpi", "--runner");
     auto text = runner->run({.package = options.package,
                              .model = options.model,
                              .inputs = options.inputs,
                              .timeout_s = options.timeout_s,
-                             .threads = options.threads});
+                             .threads = options.threads,
+                             .pe_threads = std::move(pe_threads),
+                             .engine = options.engine});
     if (text.empty())
         return 0; // not rank 0
     const auto file = (std::filesystem::path(options.package) / "run-summary.json").string();
@@ -162,8 +172,12 @@ Action add_run_partition_command(CLI::App& app) {
     command->add_option(
         "--timeout-s", options->timeout_s,
         "Longest wait for one buffer before the run stops with an error (default 30)");
-    command->add_option("--threads", options->threads, "OpenCV threads per rank (default 1)");
-    command->add_option("--runner", options->runner, "The runner plugin (default mpi)");
+    command->add_option("--threads", options->threads,
+                        "The engine's threads on every rank (default: each rank its PE's: the "
+                        "calibrated device's with --cluster, else the cores its key names)");
+    command->add_option("--runner", options->engine,
+                        "What runs each sub-model: ort (ONNX Runtime, the default) or opencv "
+                        "(OpenCV DNN, float tensors only)");
     command->add_option("--cluster", options->cluster,
                         "Also predict the package's mapping on this cluster (as evaluate-mapping "
                         "does) and put it beside the measurement");

@@ -1,11 +1,13 @@
 // Running an exported package for real: each MPI rank loads its sub-model, receives its input
 // buffers, runs and sends its outputs as the package's tables say, over a stream of inputs, and
 // rank 0 checks the final output against the whole model and writes run-summary.json. The
-// runner is a plugin (core/plugin: kind "runner", name "mpi": Open MPI + OpenCV DNN), started on
-// every rank by `mpirun ... cleave run-partition DIR` (docs/autodice.md).
+// runner is a plugin (core/plugin: kind "runner", name "mpi": Open MPI between ranks, ONNX Runtime
+// or OpenCV DNN in each), started on every rank by `mpirun ... cleave run-partition DIR`
+// (docs/autodice.md).
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace cleave::autodice {
@@ -15,8 +17,15 @@ struct PartitionRunOptions {
     std::filesystem::path model;   // the whole model, for rank 0's check
     int inputs = 16;               // inputs streamed through the pipeline
     double timeout_s = 30;         // longest wait for one buffer before the run is aborted
-    int threads = 1;               // OpenCV threads per rank
+    // The engine's threads on every rank; 0: each rank its PE's, from pe_threads (a calibrated
+    // device's measurement.threads), else the cores its key names, else 1.
+    int threads = 0;
+    std::map<std::string, int> pe_threads; // by PE key
+    std::string engine = "ort"; // what runs each sub-model: "ort" (ONNX Runtime) or "opencv"
 };
+
+// The threads the engine of the rank running PE `key` takes under `options`.
+int rank_threads(const PartitionRunOptions& options, const std::string& key);
 
 class PartitionRunner {
 public:
@@ -24,7 +33,7 @@ public:
 
     virtual ~PartitionRunner() = default;
 
-    // The libraries it runs on ("Open MPI 4.1.4, OpenCV 4.6.0 DNN").
+    // The libraries it runs on ("Open MPI v4.1.4, ONNX Runtime 1.20.1 (...)").
     virtual std::string runtime() const = 0;
 
     // Runs this process's rank to the end. Rank 0 writes run-summary.json into the package

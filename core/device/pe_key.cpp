@@ -43,4 +43,24 @@ std::string pe_key(const std::string& host, const ProcessingElement& pe) {
     return host + "_" + pe_resource(pe);
 }
 
+std::optional<int> key_core_count(const std::string& key) {
+    const auto underscore = key.rfind('_');
+    const std::string resource = key.substr(underscore == std::string::npos ? 0 : underscore + 1);
+    if (!resource.starts_with("cpu") && !resource.starts_with("arm"))
+        return std::nullopt;
+    const std::string cores = resource.substr(3);
+    if (cores.empty() || !std::all_of(cores.begin(), cores.end(),
+                                      [](char c) { return (c >= '0' && c <= '9') || c == '-'; }))
+        return std::nullopt;
+    if (const auto dash = cores.find('-'); dash != std::string::npos) {
+        if (dash == 0 || dash > 4 || cores.size() - dash - 1 > 4 || dash + 1 == cores.size() ||
+            cores.find('-', dash + 1) != std::string::npos)
+            return std::nullopt;
+        const int first = std::stoi(cores.substr(0, dash)),
+                  last = std::stoi(cores.substr(dash + 1));
+        return last >= first ? std::optional<int>(last - first + 1) : std::nullopt;
+    }
+    return static_cast<int>(cores.size());
+}
+
 } // namespace cleave::device

@@ -5,6 +5,7 @@
 
 #include "device_spec.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,5 +19,9 @@ bool core_ids_nameable(std::vector<int> ids);
 // name (parse_device_spec refuses them).
 std::string pe_resource(const ProcessingElement& pe);
 std::string pe_key(const std::string& host, const ProcessingElement& pe);
+
+// The cores a CPU PE's key names ("nx01_arm012345": 6, "pc_cpu0-15": 16); nullopt for a GPU's
+// key or one that names no cores.
+std::optional<int> key_core_count(const std::string& key);
 
 } // namespace cleave::device

@@ -4,6 +4,7 @@
 // a plain session, as a user's inference runs; ONNX Runtime's own profiling trace of a second
 // session, run after each of them, and the optimised graph it saves give the kernels and the
 // nodes each covers, read as `cleave import-profile` reads them (core/profile/ort_profile_import).
+#include "core/child_process.hpp"
 #include "core/graph/decoder_phase.hpp"
 #include "core/graph/input_feeds.hpp"
 #include "core/graph/model_file.hpp"
@@ -14,25 +15,16 @@
 #include "core/profile/ort_profile_import.hpp"
 #include "core/profile/profiler.hpp"
 #include "core/temporary_folder.hpp"
+#include "plugins/ort_common/ort_node.hpp"
 
-#include <cerrno>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <dlfcn.h>
-#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
-#include <spawn.h>
 #include <stdexcept>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
-
-extern char** environ;
 
 namespace cleave::ort_profiler {
 
@@ -40,43 +32,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The folder onnxruntime-node and ort_session.mjs are kept in, beside the plugins' folder
-// (<prefix>/lib/cleave/onnxruntime-node): the installed package's, or the build tree's, laid out
-// alike (plugins/ort_profiler/CMakeLists.txt). Looked up once.
-const fs::path& runtime_folder() {
-    static const fs::path folder = [] {
-        Dl_info info{};
-        if (dladdr(reinterpret_cast<const void*>(&runtime_folder), &info) == 0 || !info.dli_fname)
-            return fs::path();
-        return fs::path(info.dli_fname).parent_path().parent_path() / "onnxruntime-node";
-    }();
-    return folder;
-}
-
-// Where onnxruntime-node is: CLEAVE_ORT_NODE_DIR when set, else beside the plugins.
-fs::path modules_folder() {
-    if (const char* dir = std::getenv("CLEAVE_ORT_NODE_DIR"); dir && *dir)
-        return dir;
-    return runtime_folder();
-}
+using ort_node::modules_folder;
+using ort_node::ort_version;
 
 fs::path session_script() {
-    return runtime_folder() / "ort_session.mjs";
-}
-
-std::string ort_version(const fs::path& modules) {
-    const fs::path file = modules / "node_modules" / "onnxruntime-node" / "package.json";
-    std::ifstream in(file);
-    if (!in)
-        throw InputError(file.string(), "",
-                         "onnxruntime-node is not installed there: run scripts/setup.sh (npm ci), "
-                         "or point CLEAVE_ORT_NODE_DIR at a folder holding "
-                         "node_modules/onnxruntime-node");
-    try {
-        return nlohmann::json::parse(in).at("version").get<std::string>();
-    } catch (const nlohmann::json::exception&) {
-        throw InputError(file.string(), "/version", "onnxruntime-node's version, a string");
-    }
+    return ort_node::runtime_folder() / "ort_session.mjs";
 }
 
 // glibc's settings for a decoder step's process (kDecoderMalloc): memory freed is kept for the
@@ -101,102 +61,27 @@ class NodeSession {
 public:
     NodeSession(const std::string& model_file, const nlohmann::json& config, const fs::path& log,
                 bool decoder)
-        : model_file_(model_file), log_(log) {
-        int down[2], up[2];
-        if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0)
-            throw std::runtime_error("pipe: " + std::string(std::strerror(errno)));
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, down[0], STDIN_FILENO);
-        posix_spawn_file_actions_adddup2(&actions, up[1], STDOUT_FILENO);
-        posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log.c_str(),
-                                         O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const std::string node = CLEAVE_NODE_EXECUTABLE, script = session_script().string(),
-                          argument = config.dump();
-        std::vector<char*> argv{const_cast<char*>(node.c_str()), const_cast<char*>(script.c_str()),
-                                const_cast<char*>(argument.c_str()), nullptr};
-        std::vector<char*> env;
-        for (char** e = environ; *e; ++e)
-            if (!decoder || (!std::string_view(*e).starts_with("MALLOC_MMAP_THRESHOLD_=") &&
-                             !std::string_view(*e).starts_with("MALLOC_TRIM_THRESHOLD_=")))
-                env.push_back(*e);
-        if (decoder)
-            for (const char* setting : kDecoderMalloc)
-                env.push_back(const_cast<char*>(setting));
-        env.push_back(nullptr);
-        const int spawned =
-            posix_spawn(&pid_, node.c_str(), &actions, nullptr, argv.data(), env.data());
-        posix_spawn_file_actions_destroy(&actions);
-        close(down[0]);
-        close(up[1]);
-        to_node_ = down[1];
-        from_node_ = fdopen(up[0], "r");
-        if (spawned != 0) {
-            pid_ = -1;
-            throw std::runtime_error("cannot start " + node + ": " + std::strerror(spawned));
-        }
-    }
-    ~NodeSession() {
-        if (to_node_ >= 0)
-            close(to_node_);
-        if (from_node_)
-            std::fclose(from_node_);
-        if (pid_ > 0) {
-            kill(pid_, SIGKILL);
-            waitpid(pid_, nullptr, 0);
-        }
-    }
-    NodeSession(const NodeSession&) = delete;
-    NodeSession& operator=(const NodeSession&) = delete;
+        : model_file_(model_file),
+          process_(
+              {CLEAVE_NODE_EXECUTABLE, session_script().string(), config.dump()}, log,
+              decoder
+                  ? std::vector<std::string>(std::begin(kDecoderMalloc), std::end(kDecoderMalloc))
+                  : std::vector<std::string>{},
+              decoder ? std::vector<std::string>{"MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"}
+                      : std::vector<std::string>{}) {}
 
     // The answer to `command` (empty: the first line the session writes on its own).
     nlohmann::json ask(const std::string& command, const std::string& doing) {
-        if (!command.empty()) {
-            const std::string line = command + "\n";
-            if (write(to_node_, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
-                fail(doing, "the session stopped reading");
-        }
-        std::string line;
-        for (int c; (c = std::fgetc(from_node_)) != EOF && c != '\n';)
-            line.push_back(static_cast<char>(c));
-        if (line.empty())
-            fail(doing, "the session ended");
-        nlohmann::json answer;
-        try {
-            answer = nlohmann::json::parse(line);
-        } catch (const nlohmann::json::exception&) {
-            fail(doing, "the session answered '" + line + "'");
-        }
-        if (answer.contains("error"))
-            throw InputError(model_file_, "",
-                             "ONNX Runtime cannot " + doing + ": " +
-                                 answer["error"].get<std::string>());
-        return answer;
+        if (!command.empty())
+            process_.write(command + "\n", doing);
+        return ort_node::read_answer(process_, model_file_, doing);
     }
 
-    void finish() {
-        close(to_node_);
-        to_node_ = -1;
-        int status = 0;
-        waitpid(pid_, &status, 0);
-        pid_ = -1;
-    }
+    void finish() { process_.finish(); }
 
 private:
-    [[noreturn]] void fail(const std::string& doing, const std::string& what) {
-        std::ifstream in(log_);
-        std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        if (log.size() > 2000)
-            log = "..." + log.substr(log.size() - 2000);
-        throw std::runtime_error("onnxruntime-node could not " + doing + ": " + what +
-                                 (log.empty() ? "" : "; it wrote: " + log));
-    }
-
     std::string model_file_;
-    fs::path log_;
-    pid_t pid_ = -1;
-    int to_node_ = -1;
-    FILE* from_node_ = nullptr;
+    ChildProcess process_;
 };
 
 // The plain session timed end to end by measure_rounds: its warm-ups at once (a decoder's until

@@ -1,6 +1,9 @@
-// `cleave run-partition` under Open MPI on this machine: resnet18 split in 2, run as 2 ranks
-// (oversubscribed), gives the whole model's output; a rank count that does not match the package,
-// a missing package, and a rank killed mid-run end the job with an error naming what happened.
+// `cleave run-partition` under Open MPI on this machine, each rank's sub-model in ONNX Runtime:
+// resnet18 split in 2, run as 2 ranks (oversubscribed), gives the whole model's output; so do a
+// model of every generated transformer family, and BERT with its int64 ids; the OpenCV engine
+// stays selectable. A rank count that does not match the package, a missing package, a rank
+// killed mid-run and a rank's engine process killed mid-run end the job with an error naming
+// what happened.
 #include "cli_run.hpp"
 
 #include <QDir>
@@ -107,6 +110,8 @@ private slots:
         QCOMPARE(ranks[1].toObject()["key"].toString(), QString("h2_cpu0"));
         for (const auto& r : ranks) {
             QVERIFY(r.toObject()["compute_ms"].toDouble() > 0);
+            QVERIFY(r.toObject()["engine_ms"].toDouble() > 0);
+            QCOMPARE(r.toObject()["threads"].toInt(), 1); // h1_cpu0 names one core
             QVERIFY(r.toObject()["peak_rss_kib"].toDouble() > 0);
         }
         // Rank 1 waits for rank 0's buffers; rank 0 reads the graph input itself.
@@ -194,6 +199,58 @@ private slots:
         QVERIFY2(one_level.err.contains("--levels 2"), one_level.err.constData());
     }
 
+    // ViT, BERT, GPT-2, Swin, ConvNeXt and MaxViT blocks as the generator writes them, each split
+    // in 2: the pipeline's output is the whole model's, ONNX Runtime on both sides.
+    void everyTransformerFamilySplitsAndRuns() {
+        const QString folder = dir_.filePath("transformers");
+        const CliRun made = run_cleave({"generate-models", "--space", "transformer", "--count",
+                                        "12", "--seed", "5", "--out", folder});
+        QCOMPARE(made.exit_code, 0);
+        QSet<QString> families;
+        for (const QString& file : QDir(folder).entryList({"*.onnx"}, QDir::Files, QDir::Name)) {
+            const QString family = file.section('_', 0, 0);
+            if (families.contains(family))
+                continue;
+            families.insert(family);
+            const QString model = folder + "/" + file, package = folder + "/" + family + "-2";
+            const CliRun split = run_cleave(
+                {"split", model, "--parts", "2", "--pes", "h1_cpu0,h2_cpu0", "--out", package});
+            QVERIFY2(split.exit_code == 0, split.err.constData());
+            const CliRun run = mpirun(2, {package, "--model", model, "--inputs", "1", "--json"});
+            QVERIFY2(run.exit_code == 0, (file + ": " + run.err).toUtf8().constData());
+            const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+            QVERIFY(summary["runtime"].toString().contains("ONNX Runtime"));
+            QVERIFY2(summary["max_abs_diff"].toDouble() <= 1e-4, qPrintable(file));
+        }
+        QCOMPARE(families, (QSet<QString>{"bert", "convnext", "gpt", "maxvit", "swin", "vit"}));
+    }
+
+    // BERT's ids and mask are int64: they travel and feed ONNX Runtime as they are.
+    void integerInputsTravel() {
+        const QString model = QString(CLEAVE_EXAMPLE_MODELS_DIR) + "/bert_base.onnx";
+        const QString package = dir_.filePath("bert-2");
+        const CliRun split = run_cleave(
+            {"split", model, "--parts", "2", "--pes", "h1_cpu0,h2_cpu0", "--out", package});
+        QVERIFY2(split.exit_code == 0, split.err.constData());
+        const CliRun run = mpirun(2, {package, "--model", model, "--inputs", "1", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        QVERIFY(QJsonDocument::fromJson(run.out).object()["max_abs_diff"].toDouble() <= 1e-4);
+    }
+
+    void openCvEngineStaysSelectable() {
+        const CliRun run = mpirun(
+            2, {package_, "--model", kModel, "--inputs", "1", "--runner", "opencv", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+        QVERIFY(summary["runtime"].toString().contains("OpenCV"));
+        QVERIFY(summary["max_abs_diff"].toDouble() <= 1e-4);
+        const CliRun unknown =
+            run_cleave({"run-partition", package_, "--model", kModel, "--runner", "tensorrt"});
+        QCOMPARE(unknown.exit_code, 2);
+        QVERIFY2(unknown.err.contains("--runner") && unknown.err.contains("ort or opencv"),
+                 unknown.err.constData());
+    }
+
     void wrongRankCountIsRefused() {
         const CliRun run = mpirun(3, {package_, "--model", kModel, "--inputs", "1"});
         QVERIFY(run.exit_code != 0);
@@ -226,6 +283,36 @@ private slots:
         QVERIFY(timer.elapsed() < 30000);
         QVERIFY(process.exitCode() != 0);
         QVERIFY(process.readAllStandardError().contains("rank"));
+    }
+
+    // The ONNX Runtime process of rank 1 dies mid-run: the job ends at once, naming the rank and
+    // that its engine ended.
+    void deadEngineEndsTheRun() {
+        QProcess process;
+        start_mpirun(process, 2, {package_, "--model", kModel, "--inputs", "100000"});
+        QVERIFY(process.waitForStarted());
+        QStringList ranks, engines;
+        for (int i = 0; i < 200 && engines.size() < 1; ++i) {
+            QTest::qWait(100);
+            ranks = children_of(process.processId());
+            engines.clear();
+            if (ranks.size() == 2)
+                engines = children_of(ranks.last().toLongLong()); // rank 1's (no reference)
+        }
+        QCOMPARE(engines.size(), 1);
+        QTest::qWait(1500); // past start-up, into the pipeline
+        QElapsedTimer timer;
+        timer.start();
+        ::kill(static_cast<pid_t>(engines.front().toLongLong()), SIGKILL);
+        QVERIFY(process.waitForFinished(30000));
+        QVERIFY(timer.elapsed() < 30000);
+        QVERIFY(process.exitCode() != 0);
+        const QByteArray err = process.readAllStandardError();
+        // "could not run" (or "load", on a slow machine) and "the process ended" (or "stopped
+        // reading"), as the kill meets it.
+        QVERIFY2(err.contains("cleave: rank 1: ort_rank.mjs could not ") &&
+                     err.contains("the process"),
+                 err.constData());
     }
 };
 

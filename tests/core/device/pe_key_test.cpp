@@ -29,6 +29,20 @@ private slots:
         QCOMPARE(pe_key("nx01", cpu("arm", {0, 1, 2, 3, 4, 5})), std::string("nx01_arm012345"));
     }
 
+    // Read back: how many cores a key names, for a rank's thread count.
+    void keysGiveTheirCoreCount() {
+        using cleave::device::key_core_count;
+        QCOMPARE(key_core_count("nx01_arm012345"), std::optional<int>(6));
+        QCOMPARE(key_core_count("h1_cpu0"), std::optional<int>(1));
+        QCOMPARE(key_core_count("pc_cpu0-15"), std::optional<int>(16));
+        QCOMPARE(key_core_count("my_host_cpu4-7"), std::optional<int>(4));
+        QCOMPARE(key_core_count("nx01_gpu"), std::nullopt);
+        QCOMPARE(key_core_count("h1_cpu"), std::nullopt);
+        QCOMPARE(key_core_count("h1_cpu7-3"), std::nullopt);
+        QCOMPARE(key_core_count("h1_cpu99999999999-1"), std::nullopt);
+        QCOMPARE(key_core_count("h1_cpu0-"), std::nullopt);
+    }
+
     void gpuIsNamedGpu() {
         ProcessingElement gpu;
         gpu.kind = PeKind::gpu;

@@ -1,0 +1,109 @@
+// One rank's ONNX Runtime session for Cleave's MPI partition runner, driven over stdin and stdout
+// in frames: a JSON line, then the raw bytes it announces. The rank moves tensors between MPI and
+// this process; the session stays loaded (and a decoder's caches stay here) between runs.
+// argv[2] is a JSON object: {"modules": folder holding node_modules/onnxruntime-node, "model",
+// "threads"}. The session runs at ONNX Runtime's EXTENDED optimisation level, sequentially, with
+// `threads` intra-op threads, as the ort profiler measures (ort_session.mjs).
+//   start -> {"ready": true, "version", "inputs": [names], "outputs": [names]} or {"error"}
+//   {"run": [{"name", "dtype", "dims", "bytes"}], "outputs": [names]} + each input's bytes in
+//     order -> {"ms": ONNX Runtime's time, "outputs": [{"name", "dtype", "dims", "bytes"}]} + each
+//     output's bytes in order, or {"error"}
+// The end of stdin ends the process.
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const config = JSON.parse(process.argv[2]);
+const write = (buffer) =>
+  new Promise((resolve) => (process.stdout.write(buffer) ? resolve() : process.stdout.once('drain', resolve)));
+const answer = (object) => write(JSON.stringify(object) + '\n');
+
+// stdin as a stream of lines and counted bytes.
+const chunks = process.stdin[Symbol.asyncIterator]();
+let pending = Buffer.alloc(0);
+const more = async () => {
+  const next = await chunks.next();
+  if (next.done) return false;
+  pending = pending.length ? Buffer.concat([pending, next.value]) : next.value;
+  return true;
+};
+const readLine = async () => {
+  for (;;) {
+    const at = pending.indexOf(10);
+    if (at >= 0) {
+      const line = pending.subarray(0, at).toString('utf8');
+      pending = pending.subarray(at + 1);
+      return line;
+    }
+    if (!(await more())) return null;
+  }
+};
+// `size` bytes into a fresh ArrayBuffer (aligned for any typed array).
+const readBytes = async (size) => {
+  const out = new Uint8Array(new ArrayBuffer(size));
+  let filled = 0;
+  while (filled < size) {
+    if (!pending.length && !(await more())) throw new Error('stdin ended inside a tensor');
+    const take = Math.min(size - filled, pending.length);
+    out.set(pending.subarray(0, take), filled);
+    pending = pending.subarray(take);
+    filled += take;
+  }
+  return out.buffer;
+};
+
+const arrays = {
+  float32: Float32Array, float64: Float64Array, float16: Uint16Array, int64: BigInt64Array,
+  int32: Int32Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
+};
+
+let ort, session, version;
+try {
+  const require = createRequire(join(config.modules, 'node_modules', 'noop.js'));
+  ort = require('onnxruntime-node');
+  version = JSON.parse(
+    readFileSync(join(config.modules, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8'))
+    .version;
+  session = await ort.InferenceSession.create(config.model, {
+    graphOptimizationLevel: 'extended',
+    executionMode: 'sequential',
+    intraOpNumThreads: config.threads,
+    interOpNumThreads: 1,
+  });
+  await answer({ ready: true, version, inputs: session.inputNames, outputs: session.outputNames });
+} catch (e) {
+  await answer({ error: String(e && e.message ? e.message : e) });
+  process.exit(1);
+}
+
+for (;;) {
+  const line = await readLine();
+  if (line === null) break;
+  let request;
+  try {
+    request = JSON.parse(line);
+    const feeds = {};
+    for (const input of request.run) {
+      const buffer = await readBytes(input.bytes);
+      const type = arrays[input.dtype];
+      if (!type) throw new Error(`${input.name}: element type ${input.dtype} is not carried`);
+      feeds[input.name] = new ort.Tensor(input.dtype, new type(buffer), input.dims);
+    }
+    const start = performance.now();
+    const results = await session.run(feeds, request.outputs ?? session.outputNames);
+    const ms = performance.now() - start;
+    const names = request.outputs ?? session.outputNames;
+    const outputs = names.map((name) => {
+      const t = results[name];
+      return { name, dtype: t.type, dims: t.dims, bytes: t.data.byteLength };
+    });
+    await answer({ ms, outputs });
+    for (const name of names) {
+      const data = results[name].data;
+      await write(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    }
+  } catch (e) {
+    await answer({ error: String(e && e.message ? e.message : e) });
+    process.exit(1);
+  }
+}
