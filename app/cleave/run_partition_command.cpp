@@ -15,6 +15,7 @@
 #include "core/plugin/plugin_registry.hpp"
 #include "core/predict/predictor.hpp"
 #include "mapping_options.hpp"
+#include "model_options.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,6 +31,7 @@ namespace {
 struct RunPartitionOptions {
     std::string package;
     std::string model;
+    ModelOptions shapes; // --input-shape and the dim bindings of the whole model
     int inputs = autodice::PartitionRunOptions{}.inputs;
     double timeout_s = autodice::PartitionRunOptions{}.timeout_s;
     int threads = 0;
@@ -95,7 +97,7 @@ int run_partition(const RunPartitionOptions& options) {
         std::optional<predict::Predictor> given;
         if (!options.predictor.empty())
             given = partition::load_cluster_predictor(options.predictor, cluster);
-        auto model = graph::load_model(options.model);
+        auto model = graph::load_model(options.model, options.shapes.load_options());
         const auto method = fusion::find_fusion_method(options.rules);
         const MappingOptions mapping{
             (std::filesystem::path(options.package) / "mapping.json").string(), "", "", ""};
@@ -110,6 +112,7 @@ int run_partition(const RunPartitionOptions& options) {
     auto runner = registry.create<autodice::PartitionRunner>("mpi", "--runner");
     auto text = runner->run({.package = options.package,
                              .model = options.model,
+                             .load = options.shapes.load_options(),
                              .inputs = options.inputs,
                              .timeout_s = options.timeout_s,
                              .threads = options.threads,
@@ -167,6 +170,7 @@ Action add_run_partition_command(CLI::App& app) {
         ->add_option("--model", options->model,
                      "The whole model (.onnx, .onnx.xz or .onnx.gz), for the output check")
         ->required();
+    options->shapes.add_shape_options_to(*command); // as the package was split with
     command->add_option("--inputs", options->inputs,
                         "Inputs streamed through the pipeline (default 16)");
     command->add_option(

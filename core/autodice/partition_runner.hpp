@@ -6,6 +6,8 @@
 // (docs/autodice.md).
 #pragma once
 
+#include "core/graph/onnx_import.hpp"
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -15,6 +17,9 @@ namespace cleave::autodice {
 struct PartitionRunOptions {
     std::filesystem::path package; // an exported package folder (read_package)
     std::filesystem::path model;   // the whole model, for rank 0's check
+    // How the whole model is read: its shapes and dim bindings as the split was made with (a
+    // decoder's --decode L or --prefill N), which size the graph inputs every rank makes.
+    graph::LoadOptions load;
     int inputs = 16;               // inputs streamed through the pipeline
     double timeout_s = 30;         // longest wait for one buffer before the run is aborted
     // The engine's threads on every rank; 0: each rank its PE's, from pe_threads (a calibrated

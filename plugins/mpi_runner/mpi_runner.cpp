@@ -220,7 +220,7 @@ void fill_graph_input(const RankPlan& plan, std::size_t g, int i, HostTensor& t,
 RankPlan plan_rank(const PartitionRunOptions& options, int rank) {
     RankPlan plan;
     plan.layout = read_package(options.package);
-    plan.whole = graph::load_model(options.model);
+    plan.whole = graph::load_model(options.model, options.load);
     plan.feeds = graph::input_feeds(plan.whole);
     const auto& layout = plan.layout;
     if (rank >= static_cast<int>(layout.ranks.size()))

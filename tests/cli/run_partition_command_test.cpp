@@ -1,7 +1,7 @@
 // `cleave run-partition` under Open MPI on this machine, each rank's sub-model in ONNX Runtime:
 // resnet18 split in 2, run as 2 ranks (oversubscribed), gives the whole model's output; so do a
-// model of every generated transformer family, and BERT with its int64 ids; the OpenCV engine
-// stays selectable. A rank count that does not match the package, a missing package, a rank
+// model of every generated transformer family, BERT with its int64 ids, and generated decoders
+// (fp32 and int4) at a decode step and a prefill; the OpenCV engine stays selectable. A rank count that does not match the package, a missing package, a rank
 // killed mid-run and a rank's engine process killed mid-run end the job with an error naming
 // what happened.
 #include "cli_run.hpp"
@@ -235,6 +235,35 @@ private slots:
         const CliRun run = mpirun(2, {package, "--model", model, "--inputs", "1", "--json"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         QVERIFY(QJsonDocument::fromJson(run.out).object()["max_abs_diff"].toDouble() <= 1e-4);
+    }
+
+    // A generated decoder, in fp32 and with 4-bit MatMulNBits weights, split in 2 at a decode
+    // step and at a prefill: the ranks make the whole model's logits and caches. (The generator's
+    // weights are zeros, so this checks that every step splits and runs, with its caches and
+    // int64 ids travelling, not the values.)
+    void decodersSplitAndRunOneStep() {
+        const QString folder = dir_.filePath("decoders");
+        const CliRun made = run_cleave({"generate-models", "--space", "decoder", "--count", "10",
+                                        "--seed", "7", "--out", folder});
+        QCOMPARE(made.exit_code, 0);
+        for (const QString& name : {QString("qwen_d512_l2_h8kv2_fp32_genai_0007"),
+                                    QString("llama_d768_l2_h6kv1_int4_genai_0006")}) {
+            const QString model = folder + "/" + name + "/" + name + ".onnx";
+            QVERIFY2(QFile::exists(model), qPrintable(model));
+            for (const QStringList& step :
+                 {QStringList{"--decode", "64"}, QStringList{"--prefill", "16"}}) {
+                const QString package = folder + "/" + name + "-" + step.front().mid(2);
+                const CliRun split = run_cleave(
+                    QStringList{"split", model} + step +
+                    QStringList{"--parts", "2", "--pes", "h1_cpu0,h2_cpu0", "--out", package});
+                QVERIFY2(split.exit_code == 0, split.err.constData());
+                const CliRun run = mpirun(
+                    2, QStringList{package, "--model", model, "--inputs", "2", "--json"} + step);
+                QVERIFY2(run.exit_code == 0, (name + ": " + run.err).toUtf8().constData());
+                QVERIFY(QJsonDocument::fromJson(run.out).object()["max_abs_diff"].toDouble() <=
+                        1e-4);
+            }
+        }
     }
 
     void openCvEngineStaysSelectable() {
