@@ -38,16 +38,20 @@ const readLine = async () => {
     if (!(await more())) return null;
   }
 };
-// `size` bytes into a fresh ArrayBuffer (aligned for any typed array).
+// `size` bytes into a fresh ArrayBuffer (aligned for any typed array): what was read ahead, then
+// each chunk copied straight in (no concatenation of a growing buffer).
 const readBytes = async (size) => {
   const out = new Uint8Array(new ArrayBuffer(size));
-  let filled = 0;
+  let filled = Math.min(size, pending.length);
+  out.set(pending.subarray(0, filled), 0);
+  pending = pending.subarray(filled);
   while (filled < size) {
-    if (!pending.length && !(await more())) throw new Error('stdin ended inside a tensor');
-    const take = Math.min(size - filled, pending.length);
-    out.set(pending.subarray(0, take), filled);
-    pending = pending.subarray(take);
+    const next = await chunks.next();
+    if (next.done) throw new Error('stdin ended inside a tensor');
+    const take = Math.min(size - filled, next.value.length);
+    out.set(next.value.subarray(0, take), filled);
     filled += take;
+    if (take < next.value.length) pending = next.value.subarray(take);
   }
   return out.buffer;
 };
