@@ -27,6 +27,9 @@ struct PartitionRunOptions {
     int threads = 0;
     std::map<std::string, int> pe_threads; // by PE key
     std::string engine = "ort"; // what runs each sub-model: "ort" (ONNX Runtime) or "opencv"
+    // Rank 0 checks the final outputs against the whole model, run in an engine of its own after
+    // the pipeline; false for a model too large to load whole on one host.
+    bool reference = true;
 };
 
 // The threads the engine of the rank running PE `key` takes under `options`.

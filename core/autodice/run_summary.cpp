@@ -50,7 +50,9 @@ RunSummary parse_run_summary(const std::string& text, const std::string& file) {
     summary.inputs = *reader.whole_number(root, "", "inputs", true, 1, kMost);
     summary.wall_ms = at_least_zero(reader, root, "", "wall_ms", "ms");
     summary.throughput_ips = at_least_zero(reader, root, "", "throughput_ips", "inputs/s");
-    summary.max_abs_diff = at_least_zero(reader, root, "", "max_abs_diff", "");
+    if (const auto* diff = reader.member(root, "", "max_abs_diff", true, "a number or null");
+        !diff->is_null())
+        summary.max_abs_diff = at_least_zero(reader, root, "", "max_abs_diff", "");
     const json& ranks = *reader.array(root, "", "per_rank", true, "one entry per rank");
     if (ranks.size() != static_cast<std::size_t>(summary.ranks))
         reader.fail("/per_rank", "expected " + std::to_string(summary.ranks) +

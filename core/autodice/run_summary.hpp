@@ -33,7 +33,7 @@ struct RunSummary {
     int inputs = 0;
     double wall_ms = 0;
     double throughput_ips = 0;
-    double max_abs_diff = 0;
+    std::optional<double> max_abs_diff; // null: run without the whole model's check
     std::vector<RankSummary> per_rank; // one per rank, in rank order
     std::optional<PredictedRun> predicted;
 };

@@ -266,6 +266,19 @@ private slots:
         }
     }
 
+    // Without the check rank 0 loads no whole model, and the summary says so.
+    void noReferenceRunsWithoutTheWholeModel() {
+        const CliRun run =
+            mpirun(2, {package_, "--model", kModel, "--inputs", "2", "--no-reference", "--json"});
+        QVERIFY2(run.exit_code == 0, run.err.constData());
+        const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+        QVERIFY(summary["max_abs_diff"].isNull());
+        QCOMPARE(summary["inputs"].toInt(), 2);
+        const CliRun table =
+            mpirun(2, {package_, "--model", kModel, "--inputs", "1", "--no-reference"});
+        QVERIFY2(table.out.contains("outputs not checked"), table.out.constData());
+    }
+
     void openCvEngineStaysSelectable() {
         const CliRun run = mpirun(
             2, {package_, "--model", kModel, "--inputs", "1", "--runner", "opencv", "--json"});

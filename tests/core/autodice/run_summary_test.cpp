@@ -4,6 +4,7 @@
 #include "core/input_error.hpp"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using cleave::autodice::parse_run_summary;
 
@@ -56,7 +57,7 @@ private slots:
         QCOMPARE(s.inputs, 4);
         QCOMPARE(s.wall_ms, 250.5);
         QCOMPARE(s.throughput_ips, 15.97);
-        QCOMPARE(s.max_abs_diff, 0.0);
+        QCOMPARE(s.max_abs_diff, std::optional<double>(0.0));
         QCOMPARE(s.per_rank.size(), std::size_t{2});
         const auto& r1 = s.per_rank[1];
         QCOMPARE(r1.rank, 1);
@@ -71,6 +72,16 @@ private slots:
         QVERIFY(s.predicted);
         QCOMPARE(s.predicted->throughput_ips, 18.2);
         QCOMPARE(s.predicted->measured_over_predicted, 0.8775);
+    }
+
+    // A run without the whole model's check writes null.
+    void anUncheckedRunHasNoDifference() {
+        auto json = nlohmann::json::parse(kSummary);
+        json["max_abs_diff"] = nullptr;
+        QVERIFY(!parse_run_summary(json.dump(), "pkg/run-summary.json").max_abs_diff);
+        json["max_abs_diff"] = "none";
+        QVERIFY_THROWS_EXCEPTION(cleave::InputError,
+                                 parse_run_summary(json.dump(), "pkg/run-summary.json"));
     }
 
     void aSummaryWithoutPredictionHasNone() {
