@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -32,6 +33,7 @@ struct GenerateOptions {
     std::string llm;
     std::string precision = "fp32";
     std::string form = "onnx";
+    bool random_weights = false; // decoders: weights drawn from --seed, not zeros
     bool json = false;
 };
 
@@ -94,6 +96,10 @@ std::uint64_t disk_bytes(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_blocks) * 512 : 0;
 }
 
+std::optional<std::uint64_t> weight_seed(const GenerateOptions& options) {
+    return options.random_weights ? std::optional(options.seed) : std::nullopt;
+}
+
 int run_llm(const GenerateOptions& options) {
     const auto* config = modelgen::find_llm_config(options.llm);
     if (!config)
@@ -102,7 +108,8 @@ int run_llm(const GenerateOptions& options) {
                              modelgen::llm_config_names());
     const auto precision = modelgen::parse_llm_precision(options.precision, "--precision");
     const auto form = modelgen::parse_llm_form(options.form, "--form");
-    const auto written = modelgen::write_llm(*config, precision, form, options.out);
+    const auto written =
+        modelgen::write_llm(*config, precision, form, options.out, weight_seed(options));
     const auto folder = std::filesystem::path(options.out);
     const auto on_disk = disk_bytes((folder / written.data_file).string());
     if (options.json) {
@@ -125,9 +132,14 @@ int run_llm(const GenerateOptions& options) {
                 config->hf_id.c_str(), std::string(modelgen::to_string(form)).c_str(),
                 std::string(modelgen::to_string(precision)).c_str(), written.model_file.c_str(),
                 options.out.c_str(), written.nodes, static_cast<long long>(written.context));
-    std::printf("  weights %sB in %s, sparse: %sB on disk (every weight reads as zero)\n",
-                giga(static_cast<std::int64_t>(written.data_bytes), 2).c_str(),
-                written.data_file.c_str(), giga(static_cast<std::int64_t>(on_disk), 2).c_str());
+    if (options.random_weights)
+        std::printf("  weights %sB in %s, random (seed %llu)\n",
+                    giga(static_cast<std::int64_t>(written.data_bytes), 2).c_str(),
+                    written.data_file.c_str(), static_cast<unsigned long long>(options.seed));
+    else
+        std::printf("  weights %sB in %s, sparse: %sB on disk (every weight reads as zero)\n",
+                    giga(static_cast<std::int64_t>(written.data_bytes), 2).c_str(),
+                    written.data_file.c_str(), giga(static_cast<std::int64_t>(on_disk), 2).c_str());
     if (!written.config_file.empty())
         std::printf("  %s for ONNX Runtime GenAI\n", written.config_file.c_str());
     return 0;
@@ -141,8 +153,8 @@ int run_decoder_space(const GenerateOptions& options) {
     Progress progress;
     for (const auto& d : modelgen::decoder_models(0, options.count, options.seed)) {
         progress.update("writing " + d.config.name);
-        const auto written =
-            modelgen::write_llm(d.config, d.precision, d.form, out / d.config.name);
+        const auto written = modelgen::write_llm(d.config, d.precision, d.form, out / d.config.name,
+                                                 weight_seed(options));
         models.push_back({{"name", d.config.name},
                           {"file", d.config.name + "/" + written.model_file},
                           {"precision", std::string(modelgen::to_string(d.precision))},
@@ -167,8 +179,8 @@ int run_decoder_space(const GenerateOptions& options) {
         emit_json(manifest, true, "");
         return 0;
     }
-    std::printf("%zu decoders in %s, with manifest.json (their weights sparse files of zeros)\n",
-                models.size(), options.out.c_str());
+    std::printf("%zu decoders in %s, with manifest.json (their weights %s)\n", models.size(),
+                options.out.c_str(), options.random_weights ? "random" : "sparse files of zeros");
     for (const auto& m : models)
         std::printf("  %s\n", m["name"].get<std::string>().c_str());
     return 0;
@@ -270,6 +282,10 @@ Action add_generate_models_command(CLI::App& app) {
                      "The decoder stacks' width, heads of 16 (default 64)")
         ->needs(decoder);
     command->add_option("--seed", options->seed, "Seed of structures and weights (default 1)");
+    command->add_flag("--random-weights", options->random_weights,
+                      "With --llm or --space decoder: random weights drawn from --seed, of a "
+                      "trained layer's scale (for checking values, as a split run does), instead "
+                      "of a sparse file of zeros");
     command->add_flag("--json", options->json, "Print the models written as JSON");
     command->callback([command, count, decoder, llm] {
         if (count->count() == 0 && decoder->count() == 0 && llm->count() == 0)

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <random>
 
 namespace cleave::modelgen {
 
@@ -209,13 +211,62 @@ void LlmGraph::metadata(const std::string& key, const std::string& value) {
     p->set_value(value);
 }
 
-void LlmGraph::save(const std::filesystem::path& folder, const std::string& file) {
+std::string random_weight_values(const onnx::TensorProto& t, std::uint64_t seed) {
+    std::uint64_t count = 1;
+    for (const auto d : t.dims())
+        count *= static_cast<std::uint64_t>(d);
+    std::mt19937_64 random(seed);
+    std::string bytes(count * element_bytes(t.data_type()), '\0');
+    if (t.data_type() == onnx::TensorProto::UINT8) {
+        std::uniform_int_distribution<int> byte(0, 255);
+        for (auto& b : bytes)
+            b = static_cast<char>(byte(random));
+        return bytes;
+    }
+    const std::string& name = t.name();
+    float centre = 0, half_width = 0.1f;
+    if (name.ends_with(".scales")) {
+        // (q - 8) of a 4-bit q has variance 21.25; a layer 1024 wide wants 1/1024.
+        centre = 1.0f / std::sqrt(21.25f * 1024.0f);
+        half_width = centre / 4;
+    } else if (t.dims_size() >= 2) {
+        half_width = std::sqrt(3.0f / static_cast<float>(t.dims(0))); // variance 1/fan-in
+    } else if (name.find("norm") != std::string::npos) {
+        centre = 1;
+    }
+    std::uniform_real_distribution<float> value(centre - half_width, centre + half_width);
+    std::bernoulli_distribution negative(0.5);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        // A scale's sign is random too: 4-bit codes average 7.5, not their zero point 8, and
+        // scales of one sign would give every output column the same bias.
+        const float v =
+            name.ends_with(".scales") && negative(random) ? -value(random) : value(random);
+        if (t.data_type() == onnx::TensorProto::FLOAT16) {
+            const std::uint16_t h = to_half(v);
+            std::memcpy(bytes.data() + 2 * i, &h, 2);
+        } else {
+            std::memcpy(bytes.data() + 4 * i, &v, 4);
+        }
+    }
+    return bytes;
+}
+
+void LlmGraph::save(const std::filesystem::path& folder, const std::string& file,
+                    std::optional<std::uint64_t> random_seed) {
     const std::string data = file + ".data";
     for (auto* t : external_)
         t->mutable_external_data(0)->set_value(data);
     const auto data_path = folder / data;
     {
         std::ofstream out(data_path, std::ios::binary | std::ios::trunc);
+        if (!out)
+            throw InputError(data_path.string(), "", "cannot write the weights file");
+        for (std::size_t i = 0; random_seed && i < external_.size(); ++i) {
+            const auto& t = *external_[i];
+            out.seekp(std::stoll(t.external_data(1).value()));
+            const auto values = random_weight_values(t, *random_seed * 1000003 + i);
+            out.write(values.data(), static_cast<std::streamsize>(values.size()));
+        }
         if (!out)
             throw InputError(data_path.string(), "", "cannot write the weights file");
     }

@@ -2,12 +2,14 @@
 // nodes named as exporters name them ("/model/layers.0/self_attn/q_proj/MatMul", output
 // "..._output_0"), small integer and scalar constants inside the model, and the weights as
 // external data in a file beside it that is written sparse (its size set, no byte written), so
-// an 8B model costs no disk: every weight reads as zero.
+// an 8B model costs no disk: every weight reads as zero. Or, for checking values (a split run
+// against the whole model), random weights of the scale a trained model has.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <onnx/onnx_pb.h>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -21,6 +23,13 @@ void set_attribute(onnx::NodeProto& node, const std::string& name,
 
 // The IEEE half-precision bits of `value` (rounded to nearest, subnormals kept).
 std::uint16_t to_half(float value);
+
+// Random bytes for weight `t` (its dims and type; the bytes it takes), from `random`: float weights
+// uniform with the variance 1/fan-in of a trained layer (the first dim of a MatMul's [in, out]),
+// norm scales (1-D, named "...norm...") 1 +- 0.1, other 1-D ones +- 0.1; uint8 (4-bit blocks) any
+// byte, and MatMulNBits scales (named ".scales", either sign) so that a dequantised weight has
+// that variance.
+std::string random_weight_values(const onnx::TensorProto& t, std::uint64_t seed);
 
 class LlmGraph {
 public:
@@ -69,8 +78,10 @@ public:
     std::uint64_t data_bytes() const { return data_bytes_; }
     const onnx::ModelProto& model() const { return model_; }
 
-    // Writes `folder`/`file` and its data file `file` + ".data" (sized, sparse).
-    void save(const std::filesystem::path& folder, const std::string& file);
+    // Writes `folder`/`file` and its data file `file` + ".data": sized and sparse (every weight
+    // zero), or, given `random_seed`, every weight drawn from it (random_weight_values).
+    void save(const std::filesystem::path& folder, const std::string& file,
+              std::optional<std::uint64_t> random_seed = std::nullopt);
 
 private:
     std::string unique(const std::string& name);

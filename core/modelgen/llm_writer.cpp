@@ -40,7 +40,8 @@ LlmForm parse_llm_form(std::string_view text, const std::string& flag) {
 }
 
 WrittenLlm write_llm(const LlmConfig& config, LlmPrecision precision, LlmForm form,
-                     const std::filesystem::path& folder) {
+                     const std::filesystem::path& folder,
+                     std::optional<std::uint64_t> random_seed) {
     if (form == LlmForm::Onnx && precision == LlmPrecision::Int4)
         throw InputError("", "--precision",
                          "int4 weights are written in the genai form only (MatMulNBits); use "
@@ -63,7 +64,7 @@ WrittenLlm write_llm(const LlmConfig& config, LlmPrecision precision, LlmForm fo
     WrittenLlm written;
     written.model_file = config.name + ".onnx";
     written.data_file = written.model_file + ".data";
-    graph.save(folder, written.model_file);
+    graph.save(folder, written.model_file, random_seed);
     written.data_bytes = graph.data_bytes();
     written.nodes = graph.model().graph().node_size();
     written.context = config.context;

@@ -1,12 +1,13 @@
 // `cleave generate-models --llm NAME`: a published language model's decoder with its key/value
 // cache written as ONNX (docs/model-generation.md), its weights as a sparse external data file
-// (all zero, no disk used), in the plain exporter form or ONNX Runtime GenAI's.
+// (all zero, no disk used) or random ones, in the plain exporter form or ONNX Runtime GenAI's.
 #pragma once
 
 #include "llm_configs.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -36,7 +37,9 @@ struct WrittenLlm {
 // form (int4 weights are written as the genai form's MatMulNBits only). fp16: weights and
 // activations in half precision; int4: MatMulNBits weights, float activations and scales (as
 // the GenAI builder writes int4 for the CPU), the embedding table float.
+// Given `random_seed`, the weights are random (random_weight_values) instead of zeros.
 WrittenLlm write_llm(const LlmConfig& config, LlmPrecision precision, LlmForm form,
-                     const std::filesystem::path& folder);
+                     const std::filesystem::path& folder,
+                     std::optional<std::uint64_t> random_seed = std::nullopt);
 
 } // namespace cleave::modelgen
