@@ -68,7 +68,14 @@ public:
         check_embedded_tensors(proto.graph(), false);
         check_value_types(proto.graph());
         check_nodes_against_schemas(proto.graph(), opset_versions(proto));
+        const onnx::GraphProto& graph = proto.graph();
+        const std::vector<onnx::ValueInfoProto> inputs(graph.input().begin(), graph.input().end()),
+            outputs(graph.output().begin(), graph.output().end());
         prepare_inputs(*proto.mutable_graph());
+        if (!symbolic_inputs_.empty()) { // kept for sub-models that run at any binding
+            source->file_inputs = inputs;
+            source->file_outputs = outputs;
+        }
         report(0.5, "sorting");
         sort_nodes(*proto.mutable_graph());
         report(0.6, "inferring shapes");

@@ -11,6 +11,7 @@
 #include <memory>
 #include <onnx/onnx_pb.h>
 #include <string>
+#include <vector>
 
 namespace cleave::graph {
 
@@ -22,6 +23,9 @@ public:
     std::shared_ptr<const MappedFile> file;
     std::vector<std::optional<PayloadRange>> initializer_payloads; // per graph.initializer
     std::filesystem::path folder; // where external data may live; empty when not from a file
+    // The graph's inputs and outputs as the file declares them, where an input has a dim the file
+    // left symbolic (the proto's are bound); empty otherwise.
+    std::vector<onnx::ValueInfoProto> file_inputs, file_outputs;
 
     // Raw little-endian bytes of initializer i when held as raw_data (in the proto or the
     // mapped file); empty for typed fields and external data.

@@ -2,8 +2,11 @@
 
 #include "../input_error.hpp"
 #include "autodice_names.hpp"
+#include "mapped_file.hpp"
 #include "model_file.hpp"
+#include "node_inference.hpp"
 #include "onnx_source.hpp"
+#include "weight_payloads.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -197,6 +200,36 @@ std::string sub_model_tensor_name(const std::string& name, SubModelNaming naming
 
 namespace {
 
+// The types a model's tensors take at any binding of the dims its file leaves symbolic: inferred
+// again from the file's own declarations of its inputs and outputs (empty where the file binds
+// nothing, or that inference fails), so that a sub-model runs wherever the whole model does, a
+// decoder's at every step.
+std::unordered_map<std::string, onnx::TypeProto> symbolic_types(const OnnxSource& source) {
+    std::unordered_map<std::string, onnx::TypeProto> types;
+    if (source.file_inputs.empty())
+        return types;
+    onnx::ModelProto copy;
+    copy.set_ir_version(source.proto.ir_version());
+    *copy.mutable_opset_import() = source.proto.opset_import();
+    *copy.mutable_functions() = source.proto.functions();
+    auto& graph = *copy.mutable_graph();
+    *graph.mutable_node() = source.proto.graph().node(); // sorted; large payloads held apart
+    *graph.mutable_initializer() = source.proto.graph().initializer();
+    for (const auto& v : source.file_inputs)
+        *graph.add_input() = v;
+    for (const auto& v : source.file_outputs)
+        *graph.add_output() = v;
+    try {
+        infer_node_by_node(copy, [](const std::string&) {});
+    } catch (const std::exception&) {
+        return types; // element types alone, then
+    }
+    for (const auto* list : {&graph.input(), &graph.value_info(), &graph.output()})
+        for (const auto& v : *list)
+            types[v.name()] = v.type();
+    return types;
+}
+
 // One sub-model being written: the whole model's graph, the sub-model's tensor names (each
 // renamed once, checked for collisions) and where the declared types are.
 class SubModelWriter {
@@ -237,9 +270,19 @@ private:
         return names_.emplace(original, std::move(renamed)).first->second;
     }
 
-    // Tensor t's type and shape as declared, else as inferred, under its sub-model name.
+    // Tensor t's type and shape as declared, else as inferred, under its sub-model name; for a
+    // model whose file leaves dims symbolic, as they are at any binding.
     void value_info(onnx::ValueInfoProto* out, int t) {
         const Tensor& tensor = model_.tensors[t];
+        if (symbolic_) {
+            if (const auto it = symbolic_types_.find(tensor.name); it != symbolic_types_.end())
+                *out->mutable_type() = it->second;
+            auto* type = out->mutable_type()->mutable_tensor_type();
+            if (type->elem_type() == 0)
+                type->set_elem_type(static_cast<std::int32_t>(tensor.dtype));
+            out->set_name(name_of(tensor.name));
+            return;
+        }
         const onnx::ValueInfoProto* found = nullptr;
         if (const auto input = graph_inputs_.find(tensor.name); input != graph_inputs_.end())
             found = input->second;
@@ -323,6 +366,8 @@ private:
             value_info(sub.add_input(), t);
         for (const int t : plan_.outputs)
             value_info(sub.add_output(), t);
+        if (symbolic_)
+            return; // inside, the runtime infers them at each binding
         std::unordered_set<int> border(plan_.outputs.begin(), plan_.outputs.end());
         for (const int n : plan_.nodes)
             for (const int t : model_.nodes[n].outputs)
@@ -478,9 +523,30 @@ private:
     std::unordered_map<std::string, const onnx::ValueInfoProto*> declared_;
     std::unordered_map<std::string, const onnx::ValueInfoProto*> graph_inputs_;
     std::vector<std::pair<int, int>> external_; // (the model's initializer, the sub-model's)
+    bool symbolic_ = !source_.file_inputs.empty();
+    std::unordered_map<std::string, onnx::TypeProto> symbolic_types_ = symbolic_types(source_);
 };
 
 } // namespace
+
+ModelIo read_model_io(const std::filesystem::path& file) {
+    const MappedFile mapped(file);
+    const auto separated = separate_weight_payloads(mapped.bytes(), file.string(), 4096);
+    onnx::ModelProto proto;
+    if (!proto.ParseFromString(separated.structure))
+        throw InputError(file.string(), "",
+                         "not an ONNX model: the protobuf message does not parse as a ModelProto");
+    std::unordered_set<std::string> initializers;
+    for (const auto& t : proto.graph().initializer())
+        initializers.insert(t.name());
+    ModelIo io;
+    for (const auto& v : proto.graph().input())
+        if (!initializers.count(v.name()))
+            io.inputs.push_back(v.name());
+    for (const auto& v : proto.graph().output())
+        io.outputs.push_back(v.name());
+    return io;
+}
 
 std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
                               const std::filesystem::path& file, SubModelNaming naming, bool sync) {

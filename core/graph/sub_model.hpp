@@ -50,4 +50,12 @@ std::uint64_t write_sub_model(const Model& model, const SubModelPlan& plan,
                               const std::filesystem::path& file, SubModelNaming naming,
                               bool sync = true);
 
+// The names of a model file's graph inputs (initializers left out) and outputs, read without
+// importing it: a sub-model whose file leaves dims symbolic names them all the same. Throws
+// InputError naming the file when it is no ONNX model.
+struct ModelIo {
+    std::vector<std::string> inputs, outputs;
+};
+ModelIo read_model_io(const std::filesystem::path& file);
+
 } // namespace cleave::graph

@@ -1,6 +1,6 @@
 // Sub-models: which tensors cross a node subset's border, and the written file: a model that
 // reloads with its inputs, outputs, shapes and weight bytes, in the model's or AutoDiCE's naming,
-// external weights kept external.
+// external weights kept external, a file's symbolic dims kept symbolic.
 //   x -> relu0 -> /blk/a -> matmul1 (W 256x256) -> /blk/b -> relu2 -> /blk/c -> add3 (a + c) -> d
 #include "core/graph/onnx_import.hpp"
 #include "core/graph/onnx_source.hpp"
@@ -179,6 +179,58 @@ private slots:
                      message.find("missing") != std::string::npos,
                  message.c_str());
         QVERIFY(!std::filesystem::exists(dir_.filePath("external/again.onnx").toStdString()));
+    }
+
+    // A model whose file leaves a dim symbolic (bound to 4 on load): its sub-models keep the
+    // file's dims, and those inferred from them, so that they run at any binding; no value_info
+    // carries the bound shapes. read_model_io names their inputs and outputs without binding.
+    void symbolicDimsStaySymbolic() {
+        test::OnnxBuilder b;
+        b.input("x", {-1, 256});
+        b.initializer("W", {256, 256});
+        b.node("Relu", {"x"}, {"a"}, "relu0");
+        b.node("MatMul", {"a", "W"}, {"m"}, "matmul1");
+        b.node("Relu", {"m"}, {"r"}, "relu2");
+        b.output("r");
+        graph::LoadOptions options;
+        options.dims.names["N"] = 4;
+        const auto model = graph::load_model_from_bytes(b.bytes(), "symbolic.onnx", options);
+        QCOMPARE(model.tensors[static_cast<std::size_t>(model.inputs[0])].shape,
+                 std::optional(graph::Shape{4, 256}));
+        for (const auto& [nodes, input] :
+             {std::pair<std::vector<int>, std::string>{{0, 1}, "x"}, {{2}, "m"}}) {
+            const std::string file =
+                dir_.filePath(QString::fromStdString(input) + "-part.onnx").toStdString();
+            graph::write_sub_model(model, graph::plan_sub_model(model, nodes), file,
+                                   SubModelNaming::model);
+            onnx::ModelProto written;
+            std::ifstream in(file, std::ios::binary);
+            QVERIFY(written.ParseFromIstream(&in));
+            const auto& dims = written.graph().input(0).type().tensor_type().shape().dim();
+            QCOMPARE(written.graph().input(0).name(), input);
+            QCOMPARE(dims.size(), 2);
+            QCOMPARE(dims[0].dim_param(), std::string("N"));
+            QCOMPARE(dims[1].dim_value(), std::int64_t{256});
+            QCOMPARE(written.graph().output(0).type().tensor_type().shape().dim(0).dim_param(),
+                     std::string("N"));
+            QCOMPARE(written.graph().value_info_size(), 0);
+            const auto io = graph::read_model_io(file);
+            QCOMPARE(io.inputs, Names{input});
+            QCOMPARE(io.outputs, Names{nodes.size() == 2 ? "m" : "r"});
+        }
+        // A model bound from a file without symbolic dims keeps the shapes it has.
+        const auto fixed = tiny_model();
+        const std::string file = dir_.filePath("fixed-part.onnx").toStdString();
+        graph::write_sub_model(fixed, graph::plan_sub_model(fixed, {1}), file,
+                               SubModelNaming::model);
+        onnx::ModelProto written;
+        std::ifstream in(file, std::ios::binary);
+        QVERIFY(written.ParseFromIstream(&in));
+        QCOMPARE(written.graph().input(0).type().tensor_type().shape().dim(0).dim_value(),
+                 std::int64_t{1});
+        QVERIFY(error_of([&] {
+                    graph::read_model_io(dir_.filePath("none.onnx").toStdString());
+                }).find("none.onnx") != std::string::npos);
     }
 
     void autodiceNamingReplacesSlashes() {
