@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <spawn.h>
 #include <stdexcept>
 #include <string_view>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,6 +95,30 @@ void ChildProcess::write(const void* data, std::size_t size, const std::string& 
             fail(doing, "the process stopped reading");
         bytes += n;
         size -= static_cast<std::size_t>(n);
+    }
+}
+
+void ChildProcess::write(const std::vector<std::span<const std::byte>>& pieces,
+                         const std::string& doing) {
+    std::vector<iovec> left;
+    for (const auto& piece : pieces)
+        if (!piece.empty())
+            left.push_back({const_cast<std::byte*>(piece.data()), piece.size()});
+    std::size_t first = 0;
+    while (first < left.size()) {
+        const int count = static_cast<int>(std::min<std::size_t>(left.size() - first, IOV_MAX));
+        const ssize_t n = ::writev(to_, left.data() + first, count);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            fail(doing, "the process stopped reading");
+        auto done = static_cast<std::size_t>(n);
+        while (done > 0 && done >= left[first].iov_len)
+            done -= left[first++].iov_len;
+        if (done > 0) {
+            left[first].iov_base = static_cast<char*>(left[first].iov_base) + done;
+            left[first].iov_len -= done;
+        }
     }
 }
 

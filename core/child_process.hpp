@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -30,6 +31,9 @@ public:
     void write(const std::string& text, const std::string& doing) {
         write(text.data(), text.size(), doing);
     }
+    // The pieces in order, in as few system calls as the pipe takes (one wake-up of the reader
+    // for a request and its tensors, not one per piece).
+    void write(const std::vector<std::span<const std::byte>>& pieces, const std::string& doing);
     // One line without its newline; throws when the process ended before one.
     std::string read_line(const std::string& doing);
     // Exactly `size` bytes into `data`; throws when the process ended before.

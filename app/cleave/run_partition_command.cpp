@@ -10,6 +10,7 @@
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/json_reader.hpp"
+#include "core/partition/llm_memory.hpp"
 #include "core/partition/mapping_costs.hpp"
 #include "core/partition/pe_latencies.hpp"
 #include "core/plugin/plugin_registry.hpp"
@@ -18,6 +19,7 @@
 #include "model_options.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -41,42 +43,153 @@ struct RunPartitionOptions {
     std::string rules = "ort-cpu";
     bool json = false;
     bool no_reference = false;
+    int prompt_tokens = 0; // with generate: a decoder's generation
+    int generate = 0;
+    int sequences = 1;
 };
 
-// What a prediction needs, prepared before the run so that a bad cluster or mapping costs no run.
-struct PredictionInputs {
-    device::Cluster cluster;
-    std::optional<predict::Predictor> given;
+// How the whole model is read: as the package was split, and a decoder given no step at its
+// prefill, whose shapes a decode run's first step has.
+graph::LoadOptions whole_model_load(const RunPartitionOptions& options) {
+    auto load = options.shapes.load_options();
+    if (options.generate > 0 && !load.dims.prefill && !load.dims.decode)
+        load.dims.prefill = options.prompt_tokens;
+    return load;
+}
+
+// A decode run's figures under the table.
+void print_decode(const nlohmann::json& decode, const std::optional<double>& max_abs_diff) {
+    std::printf("%d sequences, prompt %d tokens, %d generated: first token %.1f ms, %.2f ms per "
+                "output token, %.2f tokens/s decoding (%.2f overall)\n",
+                decode.at("sequences").get<int>(), decode.at("prompt_tokens").get<int>(),
+                decode.at("generate").get<int>(), decode.at("ttft_ms").get<double>(),
+                decode.at("tpot_ms").get<double>(),
+                decode.at("decode_tokens_per_s").is_null()
+                    ? 0.0
+                    : decode.at("decode_tokens_per_s").get<double>(),
+                decode.at("tokens_per_s").get<double>());
+    if (decode.contains("hop_ms"))
+        std::printf("a hop (worker to rank, MPI, rank to worker) %.3f ms: %.2f ms per token less "
+                    "the engines' %.2f ms, over one hop per rank\n",
+                    decode.at("hop_ms").get<double>(), decode.at("tpot_ms").get<double>(),
+                    decode.at("engines_ms_per_token").get<double>());
+    if (max_abs_diff)
+        std::printf("teacher-forced check: max abs diff of the logits %.3g, %d token mismatches, "
+                    "%d near ties\n",
+                    *max_abs_diff, decode.at("token_mismatches").get<int>(),
+                    decode.at("near_ties").get<int>());
+}
+
+template <typename Json> double number_or_nan(const Json& value) {
+    return value.is_number() ? value.template get<double>() : std::nan("");
+}
+
+// A phase of the model as the package maps it: bound, fused, and its kernels assigned.
+struct MappedPhase {
     graph::Model model;
     fusion::KernelGraph kernels;
     partition::KernelAssignment assignment;
 };
 
-// What evaluate-mapping predicts for the package's mapping: the pipeline's throughput and each
-// rank's time per input (compute plus communication), ranks as the summary lists them.
-nlohmann::ordered_json predicted_json(const RunPartitionOptions& options,
-                                      const PredictionInputs& in,
-                                      const autodice::RunSummary& summary) {
+// What a prediction needs, prepared before the run so that a bad cluster or mapping costs no run:
+// the model as the run feeds it, or for a decode run its prefill and a decode step after the
+// prompt and half the tokens made (the mean of the steps' cached lengths).
+struct PredictionInputs {
+    device::Cluster cluster;
+    std::optional<predict::Predictor> given;
+    std::vector<MappedPhase> phases;
+};
+
+PredictionInputs prediction_inputs(const RunPartitionOptions& options) {
+    PredictionInputs in{device::load_cluster(options.cluster), std::nullopt, {}};
+    if (!options.predictor.empty())
+        in.given = partition::load_cluster_predictor(options.predictor, in.cluster);
+    std::vector<graph::LoadOptions> loads{whole_model_load(options)};
+    if (options.generate > 0) {
+        loads.front().dims.decode.reset();
+        loads.front().dims.prefill = options.prompt_tokens;
+        auto decode = loads.front();
+        decode.dims.prefill.reset();
+        decode.dims.decode = options.prompt_tokens + (options.generate - 1) / 2;
+        loads.push_back(decode);
+    }
+    const auto method = fusion::find_fusion_method(options.rules);
+    const MappingOptions mapping{(std::filesystem::path(options.package) / "mapping.json").string(),
+                                 "", "", ""};
+    for (const auto& load : loads) {
+        auto model = graph::load_model(options.model, load);
+        auto chosen =
+            mapping.resolve(model, fusion::detect_kernels(model, method), method, in.cluster);
+        in.phases.push_back(
+            {std::move(model), std::move(chosen.kernels), std::move(chosen.assignment)});
+    }
+    return in;
+}
+
+// What evaluate-mapping predicts for the package's mapping on one phase.
+partition::Evaluation predict_phase(const RunPartitionOptions& options, const PredictionInputs& in,
+                                    const MappedPhase& phase) {
     std::vector<int> used;
-    for (const int pe : in.assignment.pe_of_kernel)
+    for (const int pe : phase.assignment.pe_of_kernel)
         if (std::find(used.begin(), used.end(), pe) == used.end())
             used.push_back(pe);
     const partition::MappingCosts costs(
-        in.model, in.kernels, in.cluster,
-        partition::pe_kernel_latencies_ms(in.model, in.kernels, in.cluster, options.rules, used,
-                                          in.given ? &*in.given : nullptr));
-    const auto evaluation = costs.evaluate(in.assignment);
+        phase.model, phase.kernels, in.cluster,
+        partition::pe_kernel_latencies_ms(phase.model, phase.kernels, in.cluster, options.rules,
+                                          used, in.given ? &*in.given : nullptr));
+    return costs.evaluate(phase.assignment);
+}
+
+double pe_time_ms(const PredictionInputs& in, const partition::Evaluation& evaluation,
+                  const std::string& key) {
+    return evaluation.pes[static_cast<std::size_t>(in.cluster.find_pe(key) - in.cluster.pes.data())]
+        .time_ms();
+}
+
+// The prediction beside the measurement: the pipeline's throughput and each rank's time per
+// input (compute plus communication), ranks as the summary lists them; for a decode run the time
+// to first token, per output token and the decode steps' tokens per second with the run's
+// sequences in flight, and each rank's time at the prefill and at a step.
+nlohmann::ordered_json predicted_json(const RunPartitionOptions& options,
+                                      const PredictionInputs& in,
+                                      const autodice::RunSummary& summary,
+                                      const nlohmann::json& measured) {
+    nlohmann::ordered_json out{
+        {"cluster", options.cluster},
+        {"predictor", options.predictor.empty() ? "shipped or roofline" : options.predictor}};
     auto per_rank = nlohmann::ordered_json::array();
-    for (const auto& rank : summary.per_rank) {
-        const auto index =
-            static_cast<std::size_t>(in.cluster.find_pe(rank.key) - in.cluster.pes.data());
-        per_rank.push_back({{"key", rank.key}, {"time_ms", evaluation.pes[index].time_ms()}});
+    const auto first = predict_phase(options, in, in.phases.front());
+    if (options.generate == 0) {
+        for (const auto& rank : summary.per_rank)
+            per_rank.push_back({{"key", rank.key}, {"time_ms", pe_time_ms(in, first, rank.key)}});
+        out["throughput_ips"] = first.throughput_per_s;
+        out["measured_over_predicted"] = summary.throughput_ips / first.throughput_per_s;
+        out["per_rank"] = per_rank;
+        return out;
     }
-    return {{"cluster", options.cluster},
-            {"predictor", options.predictor.empty() ? "shipped or roofline" : options.predictor},
-            {"throughput_ips", evaluation.throughput_per_s},
-            {"measured_over_predicted", summary.throughput_ips / evaluation.throughput_per_s},
-            {"per_rank", per_rank}};
+    const auto step = predict_phase(options, in, in.phases.back());
+    partition::LlmWorkload workload;
+    workload.sequences = options.sequences;
+    const double tokens_per_s =
+        partition::pipelined_tokens_per_s(workload, step.latency_ms, step.bottleneck_ms);
+    for (const auto& rank : summary.per_rank)
+        per_rank.push_back({{"key", rank.key},
+                            {"prefill_ms", pe_time_ms(in, first, rank.key)},
+                            {"step_ms", pe_time_ms(in, step, rank.key)}});
+    const auto ratio = [&](const char* key, double predicted) {
+        const auto& m = measured.at(key);
+        return m.is_number() ? nlohmann::ordered_json(m.get<double>() / predicted)
+                             : nlohmann::ordered_json();
+    };
+    out["ttft_ms"] = first.latency_ms;
+    out["tpot_ms"] = step.latency_ms;
+    out["decode_tokens_per_s"] = tokens_per_s;
+    out["throughput_ips"] = tokens_per_s;
+    out["measured_over_predicted"] = ratio("decode_tokens_per_s", tokens_per_s);
+    out["measured_over_predicted_ttft"] = ratio("ttft_ms", first.latency_ms);
+    out["measured_over_predicted_tpot"] = ratio("tpot_ms", step.latency_ms);
+    out["per_rank"] = per_rank;
+    return out;
 }
 
 int run_partition(const RunPartitionOptions& options) {
@@ -86,26 +199,21 @@ int run_partition(const RunPartitionOptions& options) {
         throw InputError("", "--threads", "expected a thread count of 1 or more");
     if (!(options.timeout_s > 0))
         throw InputError("", "--timeout-s", "expected a timeout above 0 s");
+    if (options.generate < 0 || (options.generate > 0 && options.prompt_tokens < 1))
+        throw InputError("", "--generate",
+                         "expected --prompt-tokens P (1 or more) with --generate N (1 or more)");
+    if (options.sequences < 1)
+        throw InputError("", "--sequences", "expected 1 or more sequences");
     if (!options.predictor.empty() && options.cluster.empty())
         throw InputError("", "--predictor", "a prediction needs --cluster FILE");
     std::optional<PredictionInputs> prediction;
     std::map<std::string, int> pe_threads; // calibrated devices' thread counts, by PE key
     if (!options.cluster.empty()) {
-        auto cluster = device::load_cluster(options.cluster);
-        for (const auto& pe : cluster.pes)
-            if (const auto& m = cluster.hosts[pe.host_index].device.measurement; m && m->threads)
+        prediction.emplace(prediction_inputs(options));
+        for (const auto& pe : prediction->cluster.pes)
+            if (const auto& m = prediction->cluster.hosts[pe.host_index].device.measurement;
+                m && m->threads)
                 pe_threads[pe.key] = *m->threads;
-        std::optional<predict::Predictor> given;
-        if (!options.predictor.empty())
-            given = partition::load_cluster_predictor(options.predictor, cluster);
-        auto model = graph::load_model(options.model, options.shapes.load_options());
-        const auto method = fusion::find_fusion_method(options.rules);
-        const MappingOptions mapping{
-            (std::filesystem::path(options.package) / "mapping.json").string(), "", "", ""};
-        auto chosen = mapping.resolve(model, fusion::detect_kernels(model, method), method, cluster);
-        prediction.emplace(PredictionInputs{std::move(cluster), std::move(given), std::move(model),
-                                            std::move(chosen.kernels),
-                                            std::move(chosen.assignment)});
     }
     const plugin::PluginRegistry registry;
     if (options.engine != "ort" && options.engine != "opencv")
@@ -113,22 +221,28 @@ int run_partition(const RunPartitionOptions& options) {
     auto runner = registry.create<autodice::PartitionRunner>("mpi", "--runner");
     auto text = runner->run({.package = options.package,
                              .model = options.model,
-                             .load = options.shapes.load_options(),
+                             .load = whole_model_load(options),
                              .inputs = options.inputs,
                              .timeout_s = options.timeout_s,
                              .threads = options.threads,
                              .pe_threads = std::move(pe_threads),
                              .engine = options.engine,
-                             .reference = !options.no_reference});
+                             .reference = !options.no_reference,
+                             .prompt_tokens = options.prompt_tokens,
+                             .generate = options.generate,
+                             .sequences = options.sequences});
     if (text.empty())
         return 0; // not rank 0
     const auto file = (std::filesystem::path(options.package) / "run-summary.json").string();
     auto summary = autodice::parse_run_summary(text, file);
     if (prediction) {
-        const auto predicted = predicted_json(options, *prediction, summary);
+        const auto document_in = nlohmann::json::parse(text);
+        const auto predicted = predicted_json(options, *prediction, summary,
+                                              options.generate > 0 ? document_in.at("decode")
+                                                                   : nlohmann::json::object());
         summary.predicted =
             autodice::PredictedRun{predicted["throughput_ips"].get<double>(),
-                                   predicted["measured_over_predicted"].get<double>()};
+                                   number_or_nan(predicted["measured_over_predicted"])};
         auto document = JsonReader(file).parse_ordered(text, "a run summary");
         document["predicted"] = predicted;
         text = document.dump(2) + "\n";
@@ -152,10 +266,23 @@ int run_partition(const RunPartitionOptions& options) {
         std::printf("%4d  %-20s %12.1f %12.1f %12.1f %12.2f %10.1f\n", r.rank, r.key.c_str(),
                     r.compute_ms, r.receive_wait_ms, r.send_wait_ms, r.compute_ms_per_input,
                     r.peak_rss_kib / 1024.0);
-    if (summary.predicted)
+    if (options.generate > 0)
+        print_decode(nlohmann::json::parse(text).at("decode"), summary.max_abs_diff);
+    if (summary.predicted && options.generate > 0) {
+        const auto predicted = nlohmann::json::parse(text).at("predicted");
+        std::printf("predicted on %s: first token %.1f ms, %.2f ms per output token, %.2f "
+                    "tokens/s decoding (measured / predicted %.2f, %.2f, %.2f)\n",
+                    options.cluster.c_str(), predicted.at("ttft_ms").get<double>(),
+                    predicted.at("tpot_ms").get<double>(),
+                    predicted.at("decode_tokens_per_s").get<double>(),
+                    number_or_nan(predicted.at("measured_over_predicted_ttft")),
+                    number_or_nan(predicted.at("measured_over_predicted_tpot")),
+                    summary.predicted->measured_over_predicted);
+    } else if (summary.predicted) {
         std::printf("predicted on %s: %.2f inputs/s (measured / predicted %.2f)\n",
                     options.cluster.c_str(), summary.predicted->throughput_ips,
                     summary.predicted->measured_over_predicted);
+    }
     std::printf("written to %s/run-summary.json\n", options.package.c_str());
     return 0;
 }
@@ -191,6 +318,16 @@ Action add_run_partition_command(CLI::App& app) {
     command->add_flag("--no-reference", options->no_reference,
                       "Do not run the whole model to check the outputs (for a model too large "
                       "to load on one host)");
+    command->add_option("--prompt-tokens", options->prompt_tokens,
+                        "With --generate: the prompt's tokens, prefilled in one step");
+    command->add_option("--generate", options->generate,
+                        "Run a decoder's generation instead of --inputs: a prefill, then decode "
+                        "steps through the ranks until this many tokens are made (greedy); each "
+                        "rank keeps its layers' caches; rank 0 checks every step's logits "
+                        "against the whole model fed the same tokens");
+    command->add_option("--sequences", options->sequences,
+                        "With --generate: sequences in flight together, so that the stages "
+                        "overlap (default 1)");
     command->add_option("--cluster", options->cluster,
                         "Also predict the package's mapping on this cluster (as evaluate-mapping "
                         "does) and put it beside the measurement");

@@ -30,6 +30,12 @@ struct PartitionRunOptions {
     // Rank 0 checks the final outputs against the whole model, run in an engine of its own after
     // the pipeline; false for a model too large to load whole on one host.
     bool reference = true;
+    // A decoder's generation instead of a stream of inputs (when `generate` > 0): each of
+    // `sequences` sequences a prefill of `prompt_tokens` tokens, then decode steps until
+    // `generate` tokens are made, the sequences in flight together (ONNX Runtime only).
+    int prompt_tokens = 0;
+    int generate = 0;
+    int sequences = 1;
 };
 
 // The threads the engine of the rank running PE `key` takes under `options`.

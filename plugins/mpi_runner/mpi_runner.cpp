@@ -7,48 +7,27 @@
 #include "core/atomic_file.hpp"
 #include "core/autodice/package_reader.hpp"
 #include "core/autodice/partition_runner.hpp"
-#include "core/graph/feed_values.hpp"
-#include "core/graph/input_feeds.hpp"
 #include "core/graph/model_file.hpp"
 #include "core/graph/onnx_import.hpp"
 #include "core/input_error.hpp"
 #include "core/plugin/plugin_registry.hpp"
 #include "core/temporary_folder.hpp"
-#include "rank_engine.hpp"
+#include "decode_loop.hpp"
+#include "rank_plan.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <dlfcn.h>
 #include <map>
 #include <mpi.h>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
-#include <sys/resource.h>
-#include <thread>
 
 namespace cleave::autodice {
 
 namespace {
-
-constexpr int kFinalTag = 30000; // + whole-model output index: final outputs sent to rank 0
-
-std::string autodice_tensor(std::string name) {
-    std::replace(name.begin(), name.end(), '/', '_');
-    return name;
-}
-
-double now_ms() {
-    return std::chrono::duration<double, std::milli>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
 
 // This process's rank as the launcher announced it before MPI_Init (Open MPI, or a PMI
 // launcher); 0 when run alone.
@@ -57,241 +36,6 @@ int launched_rank() {
         if (const char* value = std::getenv(name); value && *value)
             return std::atoi(value);
     return 0;
-}
-
-// A tensor as one MPI message: element type, rank and dims as 64-bit words, then its bytes.
-std::vector<std::byte> pack(const HostTensor& t) {
-    std::vector<std::int64_t> header{static_cast<std::int64_t>(t.dtype),
-                                     static_cast<std::int64_t>(t.dims.size())};
-    header.insert(header.end(), t.dims.begin(), t.dims.end());
-    std::vector<std::byte> message(header.size() * sizeof(std::int64_t) + t.bytes.size());
-    std::memcpy(message.data(), header.data(), header.size() * sizeof(std::int64_t));
-    std::memcpy(message.data() + header.size() * sizeof(std::int64_t), t.bytes.data(),
-                t.bytes.size());
-    return message;
-}
-
-// Receives the message `tag` from `from` (blocking) into `t`.
-void receive(HostTensor& t, int from, int tag) {
-    MPI_Message message;
-    MPI_Status status;
-    MPI_Mprobe(from, tag, MPI_COMM_WORLD, &message, &status);
-    int count = 0;
-    MPI_Get_count(&status, MPI_BYTE, &count);
-    std::vector<std::byte> buffer(static_cast<std::size_t>(count));
-    MPI_Mrecv(buffer.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE);
-    std::int64_t head[2];
-    std::memcpy(head, buffer.data(), sizeof head);
-    t.dtype = static_cast<graph::DataType>(head[0]);
-    t.dims.resize(static_cast<std::size_t>(head[1]));
-    const std::size_t header = (2 + t.dims.size()) * sizeof(std::int64_t);
-    std::memcpy(t.dims.data(), buffer.data() + 2 * sizeof(std::int64_t),
-                t.dims.size() * sizeof(std::int64_t));
-    t.bytes.assign(buffer.begin() + static_cast<std::ptrdiff_t>(header), buffer.end());
-}
-
-// The largest difference between two tensors' elements: infinity when their types or sizes
-// differ, or one has NaN where the other has none (a NaN in both places agrees).
-double max_abs_diff(const HostTensor& a, const HostTensor& b) {
-    if (a.dtype != b.dtype || a.bytes.size() != b.bytes.size())
-        return INFINITY;
-    const auto each = [&](auto zero) {
-        using T = decltype(zero);
-        double most = 0;
-        const std::size_t n = a.bytes.size() / sizeof(T);
-        for (std::size_t i = 0; i < n; ++i) {
-            T x, y;
-            std::memcpy(&x, a.bytes.data() + i * sizeof(T), sizeof(T));
-            std::memcpy(&y, b.bytes.data() + i * sizeof(T), sizeof(T));
-            const double u = static_cast<double>(x), v = static_cast<double>(y);
-            if (std::isnan(u) || std::isnan(v)) { // NaN only where the whole model has NaN
-                if (std::isnan(u) != std::isnan(v))
-                    return static_cast<double>(INFINITY);
-                continue;
-            }
-            most = std::max(most, std::abs(u - v));
-        }
-        return most;
-    };
-    switch (a.dtype) {
-    case graph::DataType::Float32:
-        return each(0.0f);
-    case graph::DataType::Float64:
-        return each(0.0);
-    case graph::DataType::Int64:
-        return each(std::int64_t{0});
-    case graph::DataType::Int32:
-        return each(std::int32_t{0});
-    default:
-        return a.bytes == b.bytes ? 0.0 : INFINITY;
-    }
-}
-
-// Ends the job when a blocking wait lasts past the timeout: a watcher thread, so the waits
-// themselves block in MPI instead of polling. Exiting without MPI_Finalize makes mpirun stop
-// every rank.
-class Watchdog {
-public:
-    Watchdog(double timeout_s, int rank)
-        : timeout_ms_(timeout_s * 1000.0), rank_(rank), thread_([this] { watch(); }) {}
-    ~Watchdog() {
-        {
-            const std::lock_guard lock(mutex_);
-            done_ = true;
-        }
-        wake_.notify_all();
-        thread_.join();
-    }
-    // A wait for `what` begins; end() ends it.
-    void begin(std::string what) {
-        const std::lock_guard lock(mutex_);
-        what_ = std::move(what);
-        since_ = now_ms();
-    }
-    void end() {
-        const std::lock_guard lock(mutex_);
-        what_.clear();
-    }
-
-private:
-    void watch() {
-        std::unique_lock lock(mutex_);
-        while (!done_) {
-            wake_.wait_for(lock, std::chrono::milliseconds(100));
-            if (!what_.empty() && now_ms() - since_ > timeout_ms_) {
-                std::fprintf(stderr,
-                             "cleave: rank %d waited more than %g s for %s; stopping the run\n",
-                             rank_, timeout_ms_ / 1000.0, what_.c_str());
-                std::fflush(stderr);
-                std::_Exit(1);
-            }
-        }
-    }
-
-    double timeout_ms_;
-    int rank_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::string what_;
-    double since_ = 0;
-    bool done_ = false;
-    std::thread thread_;
-};
-
-struct RankStats {
-    double compute_ms = 0, engine_ms = 0, receive_ms = 0, send_ms = 0, wall_ms = 0, rss_kib = 0;
-    double threads = 0;
-};
-constexpr int kStatCount = 7;
-
-// What one rank runs: its sub-model, where each input comes from, where each output goes.
-struct Input {
-    std::string name;
-    HostTensor tensor;
-    int from = -1;         // producing rank; -1 for a graph input
-    std::size_t graph = 0; // the whole model's input index
-};
-struct RankPlan {
-    PackageLayout layout;
-    graph::Model whole;
-    std::vector<graph::InputFeed> feeds; // the whole model's, per graph input
-    std::vector<std::string> tags;       // every sent buffer's name; its index is its MPI tag
-    std::vector<Input> inputs;           // graph inputs (made here) and received buffers
-    std::vector<std::string> outputs;
-    std::map<std::string, std::vector<int>> sends; // tensor -> peer ranks
-    std::map<std::string, int> finals;             // tensor -> whole-model output index
-    int tag_of(const std::string& tensor) const {
-        return static_cast<int>(std::lower_bound(tags.begin(), tags.end(), tensor) - tags.begin());
-    }
-};
-
-// The values of graph input `g` for input number `i`: the same on every rank and in the
-// reference.
-void fill_graph_input(const RankPlan& plan, std::size_t g, int i, HostTensor& t,
-                      const std::string& file) {
-    const auto& tensor = plan.whole.tensors[static_cast<std::size_t>(plan.whole.inputs[g])];
-    t.dtype = tensor.dtype;
-    t.dims = tensor.shape ? *tensor.shape : std::vector<std::int64_t>{};
-    t.bytes =
-        graph::feed_values(tensor, plan.feeds[g],
-                           static_cast<std::uint64_t>(1000 + 97 * i + static_cast<int>(g)), file);
-}
-
-RankPlan plan_rank(const PartitionRunOptions& options, int rank) {
-    RankPlan plan;
-    plan.layout = read_package(options.package);
-    plan.whole = graph::load_model(options.model, options.load);
-    plan.feeds = graph::input_feeds(plan.whole);
-    const auto& layout = plan.layout;
-    if (rank >= static_cast<int>(layout.ranks.size()))
-        return plan; // refused once MPI says how many ranks there are
-    const auto& me = layout.ranks[static_cast<std::size_t>(rank)];
-    const auto part = graph::load_model(me.sub_model);
-    const std::string part_file = me.sub_model.string();
-    std::set<std::string> names;
-    for (const auto& r : layout.ranks)
-        for (const auto& b : r.sends)
-            names.insert(b.tensor);
-    plan.tags.assign(names.begin(), names.end());
-    for (const int t : part.inputs) {
-        const auto& tensor = part.tensors[static_cast<std::size_t>(t)];
-        Input in{tensor.name, {}, -1, 0};
-        const auto received =
-            std::find_if(me.receives.begin(), me.receives.end(),
-                         [&](const RankBuffer& b) { return b.tensor == tensor.name; });
-        if (received != me.receives.end()) {
-            in.from = received->ranks.front();
-        } else {
-            const auto& whole = plan.whole;
-            bool found = false;
-            for (std::size_t g = 0; g < whole.inputs.size() && !found; ++g)
-                if (autodice_tensor(
-                        whole.tensors[static_cast<std::size_t>(whole.inputs[g])].name) ==
-                    tensor.name) {
-                    in.graph = g;
-                    found = true;
-                }
-            if (!found)
-                throw InputError(part_file, tensor.name,
-                                 "an input neither received (receiver.json) nor a graph input of " +
-                                     options.model.string());
-        }
-        plan.inputs.push_back(std::move(in));
-    }
-    // Outputs: what it sends, and the whole model's outputs it produces (sent to rank 0).
-    for (const int t : part.outputs)
-        plan.outputs.push_back(part.tensors[static_cast<std::size_t>(t)].name);
-    for (const auto& b : me.sends)
-        plan.sends[b.tensor] = b.ranks;
-    const auto& whole = plan.whole;
-    for (std::size_t o = 0; o < whole.outputs.size(); ++o) {
-        const auto name =
-            autodice_tensor(whole.tensors[static_cast<std::size_t>(whole.outputs[o])].name);
-        if (std::find(plan.outputs.begin(), plan.outputs.end(), name) != plan.outputs.end())
-            plan.finals[name] = static_cast<int>(o);
-    }
-    return plan;
-}
-
-// Which rank makes each output of the whole model.
-std::vector<int> final_producers(const PartitionRunOptions& options, const RankPlan& plan) {
-    const auto& whole = plan.whole;
-    std::vector<int> producer(whole.outputs.size(), -1);
-    for (std::size_t r = 0; r < plan.layout.ranks.size(); ++r) {
-        const auto other = graph::load_model(plan.layout.ranks[r].sub_model);
-        for (const int t : other.outputs)
-            for (std::size_t o = 0; o < whole.outputs.size(); ++o)
-                if (autodice_tensor(
-                        whole.tensors[static_cast<std::size_t>(whole.outputs[o])].name) ==
-                    other.tensors[static_cast<std::size_t>(t)].name)
-                    producer[o] = static_cast<int>(r);
-    }
-    for (std::size_t o = 0; o < whole.outputs.size(); ++o)
-        if (producer[o] < 0)
-            throw InputError(options.package.string(),
-                             whole.tensors[static_cast<std::size_t>(whole.outputs[o])].name,
-                             "no sub-model produces this output of the whole model");
-    return producer;
 }
 
 // Rank 0's check: the final outputs it makes itself, kept per input until the pipeline has run
@@ -317,40 +61,6 @@ std::vector<HostTensor> reference_outputs(const PartitionRunOptions& options, co
     }
     return engine.run(feeds, out_names);
 }
-
-// Sends in flight and their buffers, kept until delivered.
-class Sends {
-public:
-    void send(const HostTensor& out, int peer, int tag) {
-        buffers_.push_back(pack(out));
-        requests_.emplace_back();
-        MPI_Isend(buffers_.back().data(), static_cast<int>(buffers_.back().size()), MPI_BYTE, peer,
-                  tag, MPI_COMM_WORLD, &requests_.back());
-    }
-    // Moves them along without waiting (MPI progresses a large message only while its sender is
-    // inside an MPI call); once all are delivered their buffers go.
-    void progress() {
-        if (requests_.empty())
-            return;
-        int all = 0;
-        MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &all,
-                    MPI_STATUSES_IGNORE);
-        if (all)
-            clear();
-    }
-    void wait() {
-        MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-        clear();
-    }
-
-private:
-    void clear() {
-        requests_.clear();
-        buffers_.clear();
-    }
-    std::vector<MPI_Request> requests_;
-    std::vector<std::vector<std::byte>> buffers_;
-};
 
 // The pipeline: per input, receive, run the sub-model, send; the sends' receipts waited for at
 // the end. Rank 0 keeps the final outputs it makes; the others' go out in `finals`, which rank 0
@@ -406,9 +116,7 @@ RankStats run_pipeline(const PartitionRunOptions& options, RankPlan& plan, RankE
     stage.wait();
     stats.send_ms = now_ms() - sending;
     stats.wall_ms = now_ms() - start;
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    stats.rss_kib = static_cast<double>(usage.ru_maxrss);
+    stats.rss_kib = peak_rss_kib();
     return stats;
 }
 
@@ -456,6 +164,10 @@ public:
         try {
             if (options.inputs < 1)
                 throw InputError("", "--inputs", "expected at least 1 input");
+            if (options.generate > 0 && options.engine != "ort")
+                throw InputError("", "--runner",
+                                 "a decode run (--generate) keeps its caches in ONNX Runtime; "
+                                 "use --runner ort");
             plan = plan_rank(options, launched);
             logs.emplace("cleave-rank");
             if (launched < static_cast<int>(plan->layout.ranks.size()))
@@ -530,6 +242,18 @@ private:
 
     std::string run_rank(const PartitionRunOptions& options, RankPlan& plan, RankEngine& engine,
                          RankEngine* whole, int rank, int size) const {
+        if (options.generate > 0) {
+            Watchdog watchdog(options.timeout_s, rank);
+            auto decoded = run_decode(options, plan, engine, whole, rank, watchdog);
+            decoded.stats.threads =
+                rank_threads(options, plan.layout.ranks[static_cast<std::size_t>(rank)].key);
+            std::vector<RankStats> all(static_cast<std::size_t>(size));
+            MPI_Gather(&decoded.stats, kStatCount, MPI_DOUBLE, all.data(), kStatCount, MPI_DOUBLE,
+                       0, MPI_COMM_WORLD);
+            return rank == 0
+                       ? write_summary(options, plan, all, decoded.max_abs_diff, decoded.summary)
+                       : "";
+        }
         Reference reference;
         if (rank == 0)
             reference.received.assign(static_cast<std::size_t>(options.inputs),
@@ -546,13 +270,34 @@ private:
         std::vector<RankStats> all(static_cast<std::size_t>(size));
         MPI_Gather(&stats, kStatCount, MPI_DOUBLE, all.data(), kStatCount, MPI_DOUBLE, 0,
                    MPI_COMM_WORLD);
-        return rank == 0 ? write_summary(options, plan, all, diff) : "";
+        return rank == 0 ? write_summary(options, plan, all,
+                                         options.reference ? std::optional(diff) : std::nullopt, {})
+                         : "";
     }
 
     // Rank 0: the run's summary from every rank's figures, written into the package.
+    // A decode run's figures and, for one sequence, what a hop costs: the time per output token
+    // less the engines' own times per token, over the hops of a step (every rank's output to the
+    // next, and the token back to the first), each worker to rank, across MPI, rank to worker.
+    static nlohmann::ordered_json with_hop(const PartitionRunOptions& options,
+                                           const std::vector<RankStats>& all,
+                                           nlohmann::ordered_json decode) {
+        if (options.sequences != 1 || options.generate < 2)
+            return decode;
+        double engines = 0;
+        for (const auto& s : all)
+            engines += s.step_engine_ms / (options.generate - 1);
+        decode["engines_ms_per_token"] = engines;
+        decode["hop_ms"] =
+            (decode["tpot_ms"].get<double>() - engines) / static_cast<double>(all.size());
+        return decode;
+    }
+
+    // `decode`: a decode run's figures, else null.
     std::string write_summary(const PartitionRunOptions& options, const RankPlan& plan,
-                              const std::vector<RankStats>& all, double max_abs_diff) const {
-        const int n = options.inputs;
+                              const std::vector<RankStats>& all, std::optional<double> max_abs_diff,
+                              const nlohmann::ordered_json& decode) const {
+        const int n = decode.is_null() ? options.inputs : options.generate * options.sequences;
         double slowest = 0;
         auto per_rank = nlohmann::ordered_json::array();
         for (std::size_t r = 0; r < all.size(); ++r) {
@@ -570,7 +315,7 @@ private:
                                 {"peak_rss_kib", static_cast<std::int64_t>(s.rss_kib)},
                                 {"threads", static_cast<int>(s.threads)}});
         }
-        const nlohmann::ordered_json document{
+        nlohmann::ordered_json document{
             {"format", "cleave-run-summary"},
             {"version", 1},
             {"package", options.package.string()},
@@ -582,8 +327,10 @@ private:
             {"wall_ms", slowest},
             {"throughput_ips", 1000.0 * n / slowest},
             {"max_abs_diff",
-             options.reference ? nlohmann::ordered_json(max_abs_diff) : nlohmann::ordered_json()},
+             max_abs_diff ? nlohmann::ordered_json(*max_abs_diff) : nlohmann::ordered_json()},
             {"per_rank", per_rank}};
+        if (!decode.is_null())
+            document["decode"] = with_hop(options, all, decode);
         const auto text = document.dump(2) + "\n";
         write_file_atomically(options.package / "run-summary.json", text);
         return text;

@@ -25,8 +25,11 @@ public:
         cv::setNumThreads(threads);
     }
 
-    void start(const std::vector<NamedTensor>& inputs,
-               const std::vector<std::string>& outputs) override {
+    void start(const std::vector<NamedTensor>& inputs, const std::vector<std::string>& outputs,
+               const KeptState* state) override {
+        if (state)
+            throw std::runtime_error("OpenCV's DNN module keeps no decoder caches; a decode run "
+                                     "takes --runner ort");
         results_ = compute(inputs, outputs);
     }
     bool done(int) override { return true; }

@@ -34,8 +34,8 @@ public:
         answer("load the sub-model");
     }
 
-    void start(const std::vector<NamedTensor>& inputs,
-               const std::vector<std::string>& outputs) override {
+    void start(const std::vector<NamedTensor>& inputs, const std::vector<std::string>& outputs,
+               const KeptState* state) override {
         auto request = nlohmann::json::object();
         auto list = nlohmann::json::array();
         for (const auto& in : inputs)
@@ -45,10 +45,15 @@ public:
                             {"bytes", in.tensor->bytes.size()}});
         request["run"] = std::move(list);
         request["outputs"] = outputs;
-        const std::string doing = "run " + model_;
-        process_.write(request.dump() + "\n", doing);
+        if (state) {
+            request["sequence"] = state->sequence;
+            request["keep"] = state->keep;
+        }
+        const std::string line = request.dump() + "\n";
+        std::vector<std::span<const std::byte>> pieces{std::as_bytes(std::span(line))};
         for (const auto& in : inputs)
-            process_.write(in.tensor->bytes.data(), in.tensor->bytes.size(), doing);
+            pieces.emplace_back(in.tensor->bytes);
+        process_.write(pieces, "run " + model_);
     }
 
     bool done(int timeout_ms) override { return process_.readable(timeout_ms); }

@@ -8,6 +8,9 @@
 //   {"run": [{"name", "dtype", "dims", "bytes"}], "outputs": [names]} + each input's bytes in
 //     order -> {"ms": ONNX Runtime's time, "outputs": [{"name", "dtype", "dims", "bytes"}]} + each
 //     output's bytes in order, or {"error"}
+//   A run may add "sequence" (a number) and "keep": [[output, input], ...]: those outputs are
+//   fetched and kept here as that sequence's inputs of those names, fed to its next run unless the
+//   run gives them (a decoder's key/value caches stay in this process between steps).
 // The end of stdin ends the process.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -62,6 +65,7 @@ const arrays = {
 };
 
 let ort, session, version;
+const states = new Map(); // sequence -> {input name: tensor kept from its last run}
 try {
   const require = createRequire(join(config.modules, 'node_modules', 'noop.js'));
   ort = require('onnxruntime-node');
@@ -86,26 +90,34 @@ for (;;) {
   let request;
   try {
     request = JSON.parse(line);
-    const feeds = {};
+    const keep = request.keep ?? [];
+    const feeds = { ...(states.get(request.sequence) ?? {}) };
     for (const input of request.run) {
       const buffer = await readBytes(input.bytes);
       const type = arrays[input.dtype];
       if (!type) throw new Error(`${input.name}: element type ${input.dtype} is not carried`);
       feeds[input.name] = new ort.Tensor(input.dtype, new type(buffer), input.dims);
     }
-    const start = performance.now();
-    const results = await session.run(feeds, request.outputs ?? session.outputNames);
-    const ms = performance.now() - start;
     const names = request.outputs ?? session.outputNames;
+    const fetches = [...new Set([...names, ...keep.map(([output]) => output)])];
+    const start = performance.now();
+    const results = await session.run(feeds, fetches);
+    const ms = performance.now() - start;
+    if (request.sequence !== undefined)
+      states.set(request.sequence, Object.fromEntries(keep.map(([output, input]) => [input, results[output]])));
     const outputs = names.map((name) => {
       const t = results[name];
       return { name, dtype: t.type, dims: t.dims, bytes: t.data.byteLength };
     });
-    await answer({ ms, outputs });
+    // The answer and its tensors in one write where the pipe takes them (one wake-up of the rank).
+    process.stdout.cork();
+    const written = [answer({ ms, outputs })];
     for (const name of names) {
       const data = results[name].data;
-      await write(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      written.push(write(Buffer.from(data.buffer, data.byteOffset, data.byteLength)));
     }
+    process.stdout.uncork();
+    await Promise.all(written);
   } catch (e) {
     await answer({ error: String(e && e.message ? e.message : e) });
     process.exit(1);

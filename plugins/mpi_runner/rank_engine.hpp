@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cleave::autodice {
@@ -27,6 +28,14 @@ struct NamedTensor {
     const HostTensor* tensor = nullptr;
 };
 
+// A decoder's caches kept inside the engine between runs, per sequence: after a run, each output
+// named first in `keep` is kept as the input named second, and fed to the next run of the same
+// sequence (an input that run is given wins, as at a prefill).
+struct KeptState {
+    int sequence = 0;
+    std::vector<std::pair<std::string, std::string>> keep; // output -> input
+};
+
 class RankEngine {
 public:
     virtual ~RankEngine() = default;
@@ -35,13 +44,17 @@ public:
     // done(timeout) says whether finish() would not wait, waiting at most `timeout_ms`. Throws
     // std::runtime_error when the engine fails (its process died, an input it cannot take);
     // InputError for a model it cannot load.
+    // With `state`, kept outputs are fetched and kept rather than given (engines without state
+    // throw std::runtime_error).
     virtual void start(const std::vector<NamedTensor>& inputs,
-                       const std::vector<std::string>& outputs) = 0;
+                       const std::vector<std::string>& outputs,
+                       const KeptState* state = nullptr) = 0;
     virtual bool done(int timeout_ms) = 0;
     virtual std::vector<HostTensor> finish() = 0;
     std::vector<HostTensor> run(const std::vector<NamedTensor>& inputs,
-                                const std::vector<std::string>& outputs) {
-        start(inputs, outputs);
+                                const std::vector<std::string>& outputs,
+                                const KeptState* state = nullptr) {
+        start(inputs, outputs, state);
         return finish();
     }
     // The engine's own time for the last run, in ms (ONNX Runtime's session.run).

@@ -1,7 +1,8 @@
 // `cleave run-partition` under Open MPI on this machine, each rank's sub-model in ONNX Runtime:
 // resnet18 split in 2, run as 2 ranks (oversubscribed), gives the whole model's output; so do a
-// model of every generated transformer family, BERT with its int64 ids, and generated decoders
-// (fp32 and int4) at a decode step and a prefill; the OpenCV engine stays selectable. A rank count that does not match the package, a missing package, a rank
+// model of every generated transformer family and BERT with its int64 ids; generated decoders
+// (fp32 and int4) generate tokens across 2 and 3 ranks as the whole model does; the OpenCV engine
+// stays selectable. A rank count that does not match the package, a missing package, a rank
 // killed mid-run and a rank's engine process killed mid-run end the job with an error naming
 // what happened.
 #include "cli_run.hpp"
@@ -237,39 +238,66 @@ private slots:
         QVERIFY(QJsonDocument::fromJson(run.out).object()["max_abs_diff"].toDouble() <= 1e-4);
     }
 
-    // A generated decoder, in fp32 and with 4-bit MatMulNBits weights, split in 2 at a decode
-    // step and at a prefill: the ranks make the whole model's logits and caches. (The generator's
-    // weights are zeros, so this checks that every step splits and runs, with its caches and
-    // int64 ids travelling, not the values.)
-    void decodersSplitAndRunOneStep() {
+    // Generated decoders with random weights, in fp32 and with 4-bit MatMulNBits weights, split
+    // in 2 and in 3: the ranks generate tokens for 2 sequences in flight, each rank keeping its
+    // layers' caches, and every step's logits equal the whole model's fed the same tokens. The
+    // split's sub-models keep the file's symbolic dims, so one package runs the prefill and every
+    // decode step; a stream of single steps runs too, checked and unchecked.
+    void decodersGenerateAcrossRanks() {
         const QString folder = dir_.filePath("decoders");
         const CliRun made = run_cleave({"generate-models", "--space", "decoder", "--count", "10",
-                                        "--seed", "7", "--out", folder});
+                                        "--seed", "7", "--random-weights", "--out", folder});
         QCOMPARE(made.exit_code, 0);
         for (const QString& name : {QString("qwen_d512_l2_h8kv2_fp32_genai_0007"),
                                     QString("llama_d768_l2_h6kv1_int4_genai_0006")}) {
             const QString model = folder + "/" + name + "/" + name + ".onnx";
             QVERIFY2(QFile::exists(model), qPrintable(model));
-            for (const QStringList& step :
-                 {QStringList{"--decode", "64"}, QStringList{"--prefill", "16"}}) {
-                const QString package = folder + "/" + name + "-" + step.front().mid(2);
+            for (const int ranks : {2, 3}) {
+                const QString package = folder + "/" + name + "-" + QString::number(ranks);
                 const CliRun split = run_cleave(
-                    QStringList{"split", model} + step +
-                    QStringList{"--parts", "2", "--pes", "h1_cpu0,h2_cpu0", "--out", package});
+                    {"split", model, "--decode", "64", "--parts", QString::number(ranks), "--pes",
+                     ranks == 2 ? "h1_cpu0,h2_cpu0" : "h1_cpu0,h2_cpu0,h3_cpu0", "--out", package});
                 QVERIFY2(split.exit_code == 0, split.err.constData());
-                const CliRun run = mpirun(
-                    2, QStringList{package, "--model", model, "--inputs", "2", "--json"} + step);
+                const CliRun run = mpirun(ranks, {package, "--model", model, "--prompt-tokens", "8",
+                                                  "--generate", "4", "--sequences", "2", "--json"});
                 QVERIFY2(run.exit_code == 0, (name + ": " + run.err).toUtf8().constData());
-                QVERIFY(QJsonDocument::fromJson(run.out).object()["max_abs_diff"].toDouble() <=
-                        1e-4);
-                // Without the check, final outputs too large to send eagerly (a decoder's
-                // caches) must not wait for a receiver.
-                const CliRun unchecked = mpirun(
-                    2, QStringList{package, "--model", model, "--inputs", "2", "--no-reference"} +
-                           step);
-                QVERIFY2(unchecked.exit_code == 0, unchecked.err.constData());
+                const QJsonObject summary = QJsonDocument::fromJson(run.out).object();
+                QVERIFY2(summary["max_abs_diff"].isDouble() &&
+                             summary["max_abs_diff"].toDouble() <= 1e-4,
+                         run.out.constData());
+                const QJsonObject decode = summary["decode"].toObject();
+                QCOMPARE(decode["token_mismatches"].toInt(-1), 0);
+                QCOMPARE(decode["per_sequence"].toArray().size(), 2);
+                for (const auto& sequence : decode["per_sequence"].toArray())
+                    QCOMPARE(sequence.toObject()["tokens"].toArray().size(), 4);
+                QVERIFY(decode["ttft_ms"].toDouble() > 0 && decode["tpot_ms"].toDouble() > 0);
+                QCOMPARE(summary["inputs"].toInt(), 8); // tokens made
             }
+            const QString package = folder + "/" + name + "-2";
+            const QStringList step{"--decode", "64"};
+            const CliRun run =
+                mpirun(2, QStringList{package, "--model", model, "--inputs", "2", "--json"} + step);
+            QVERIFY2(run.exit_code == 0, (name + ": " + run.err).toUtf8().constData());
+            QVERIFY(QJsonDocument::fromJson(run.out).object()["max_abs_diff"].toDouble() <= 1e-4);
+            // Without the check, final outputs too large to send eagerly (a decoder's caches)
+            // must not wait for a receiver.
+            const CliRun unchecked = mpirun(
+                2,
+                QStringList{package, "--model", model, "--inputs", "2", "--no-reference"} + step);
+            QVERIFY2(unchecked.exit_code == 0, unchecked.err.constData());
         }
+        // A decode run needs the engine that keeps caches.
+        const QString model = folder + "/qwen_d512_l2_h8kv2_fp32_genai_0007/"
+                                       "qwen_d512_l2_h8kv2_fp32_genai_0007.onnx";
+        const CliRun opencv =
+            mpirun(2, {folder + "/qwen_d512_l2_h8kv2_fp32_genai_0007-2", "--model", model,
+                       "--prompt-tokens", "8", "--generate", "2", "--runner", "opencv"});
+        QCOMPARE(opencv.exit_code, 2);
+        QVERIFY2(opencv.err.contains("--runner"), opencv.err.constData());
+        const CliRun no_prompt =
+            run_cleave({"run-partition", folder, "--model", model, "--generate", "2"});
+        QCOMPARE(no_prompt.exit_code, 2);
+        QVERIFY2(no_prompt.err.contains("--prompt-tokens"), no_prompt.err.constData());
     }
 
     // Without the check rank 0 loads no whole model, and the summary says so.
