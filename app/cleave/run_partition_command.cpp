@@ -58,30 +58,19 @@ graph::LoadOptions whole_model_load(const RunPartitionOptions& options) {
 }
 
 // A decode run's figures under the table.
-void print_decode(const nlohmann::json& decode, const std::optional<double>& max_abs_diff) {
+void print_decode(const autodice::DecodeRun& d, const std::optional<double>& max_abs_diff) {
     std::printf("%d sequences, prompt %d tokens, %d generated: first token %.1f ms, %.2f ms per "
                 "output token, %.2f tokens/s decoding (%.2f overall)\n",
-                decode.at("sequences").get<int>(), decode.at("prompt_tokens").get<int>(),
-                decode.at("generate").get<int>(), decode.at("ttft_ms").get<double>(),
-                decode.at("tpot_ms").get<double>(),
-                decode.at("decode_tokens_per_s").is_null()
-                    ? 0.0
-                    : decode.at("decode_tokens_per_s").get<double>(),
-                decode.at("tokens_per_s").get<double>());
-    if (decode.contains("hop_ms"))
-        std::printf("a hop (worker to rank, MPI, rank to worker) %.3f ms: %.2f ms per token less "
-                    "the engines' %.2f ms, over one hop per rank\n",
-                    decode.at("hop_ms").get<double>(), decode.at("tpot_ms").get<double>(),
-                    decode.at("engines_ms_per_token").get<double>());
-    if (max_abs_diff)
+                d.sequences, d.prompt_tokens, d.generate, d.ttft_ms, d.tpot_ms,
+                d.decode_tokens_per_s.value_or(NAN), d.tokens_per_s);
+    if (d.hop_ms)
+        std::printf("a hop (worker to rank, MPI, rank to worker) %.3f ms: the time per token "
+                    "less the engines' own, over one hop per rank\n",
+                    *d.hop_ms);
+    if (max_abs_diff && d.token_mismatches)
         std::printf("teacher-forced check: max abs diff of the logits %.3g, %d token mismatches, "
                     "%d near ties\n",
-                    *max_abs_diff, decode.at("token_mismatches").get<int>(),
-                    decode.at("near_ties").get<int>());
-}
-
-template <typename Json> double number_or_nan(const Json& value) {
-    return value.is_number() ? value.template get<double>() : std::nan("");
+                    *max_abs_diff, *d.token_mismatches, d.near_ties.value_or(0));
 }
 
 // A phase of the model as the package maps it: bound, fused, and its kernels assigned.
@@ -236,17 +225,14 @@ int run_partition(const RunPartitionOptions& options) {
     const auto file = (std::filesystem::path(options.package) / "run-summary.json").string();
     auto summary = autodice::parse_run_summary(text, file);
     if (prediction) {
-        const auto document_in = nlohmann::json::parse(text);
-        const auto predicted = predicted_json(options, *prediction, summary,
-                                              options.generate > 0 ? document_in.at("decode")
-                                                                   : nlohmann::json::object());
-        summary.predicted =
-            autodice::PredictedRun{predicted["throughput_ips"].get<double>(),
-                                   number_or_nan(predicted["measured_over_predicted"])};
         auto document = JsonReader(file).parse_ordered(text, "a run summary");
-        document["predicted"] = predicted;
+        document["predicted"] =
+            predicted_json(options, *prediction, summary,
+                           options.generate > 0 ? nlohmann::json(document.at("decode"))
+                                                : nlohmann::json::object());
         text = document.dump(2) + "\n";
         write_file_atomically(file, text);
+        summary = autodice::parse_run_summary(text, file);
     }
     if (options.json) {
         std::fputs(text.c_str(), stdout);
@@ -266,18 +252,16 @@ int run_partition(const RunPartitionOptions& options) {
         std::printf("%4d  %-20s %12.1f %12.1f %12.1f %12.2f %10.1f\n", r.rank, r.key.c_str(),
                     r.compute_ms, r.receive_wait_ms, r.send_wait_ms, r.compute_ms_per_input,
                     r.peak_rss_kib / 1024.0);
-    if (options.generate > 0)
-        print_decode(nlohmann::json::parse(text).at("decode"), summary.max_abs_diff);
-    if (summary.predicted && options.generate > 0) {
-        const auto predicted = nlohmann::json::parse(text).at("predicted");
+    if (summary.decode)
+        print_decode(*summary.decode, summary.max_abs_diff);
+    if (summary.predicted && summary.decode) {
+        const auto& p = *summary.predicted;
+        const auto& d = *summary.decode;
         std::printf("predicted on %s: first token %.1f ms, %.2f ms per output token, %.2f "
                     "tokens/s decoding (measured / predicted %.2f, %.2f, %.2f)\n",
-                    options.cluster.c_str(), predicted.at("ttft_ms").get<double>(),
-                    predicted.at("tpot_ms").get<double>(),
-                    predicted.at("decode_tokens_per_s").get<double>(),
-                    number_or_nan(predicted.at("measured_over_predicted_ttft")),
-                    number_or_nan(predicted.at("measured_over_predicted_tpot")),
-                    summary.predicted->measured_over_predicted);
+                    options.cluster.c_str(), p.ttft_ms.value_or(NAN), p.tpot_ms.value_or(NAN),
+                    p.throughput_ips, d.ttft_ms / p.ttft_ms.value_or(NAN),
+                    d.tpot_ms / p.tpot_ms.value_or(NAN), p.measured_over_predicted);
     } else if (summary.predicted) {
         std::printf("predicted on %s: %.2f inputs/s (measured / predicted %.2f)\n",
                     options.cluster.c_str(), summary.predicted->throughput_ips,

@@ -91,9 +91,14 @@ std::vector<std::string> mpirun_command(const MpiLaunch& launch,
                     {"-np", std::to_string(ranks), "--oversubscribe", "--bind-to", "none"});
     }
     argv.insert(argv.end(), {launch.cleave.string(), "run-partition", package.string(), "--model",
-                             model.string(), "--inputs", std::to_string(launch.inputs),
-                             "--threads", std::to_string(launch.threads), "--timeout-s",
-                             format_seconds(launch.rank_timeout_s)});
+                             model.string(), "--threads", std::to_string(launch.threads),
+                             "--timeout-s", format_seconds(launch.rank_timeout_s)});
+    if (launch.generate > 0)
+        argv.insert(argv.end(), {"--prompt-tokens", std::to_string(launch.prompt_tokens),
+                                 "--generate", std::to_string(launch.generate), "--sequences",
+                                 std::to_string(launch.sequences)});
+    else
+        argv.insert(argv.end(), {"--inputs", std::to_string(launch.inputs)});
     return argv;
 }
 

@@ -21,7 +21,12 @@ struct MpiLaunch {
     std::string mpirun = "mpirun";  // Open MPI's launcher, a path or a name on PATH
     std::filesystem::path cleave;   // the cleave executable every rank runs
     int inputs = 8;                 // inputs streamed through the pipeline per measurement
-    int threads = 1;                // OpenCV threads per rank
+    int threads = 1;                // the engine's threads per rank
+    // A decoder's generation instead of `inputs` (when generate > 0): run-partition
+    // --prompt-tokens --generate --sequences.
+    int prompt_tokens = 0;
+    int generate = 0;
+    int sequences = 1;
     double rank_timeout_s = 30;     // run-partition's --timeout-s: one buffer's longest wait
     double job_timeout_s = 300;     // the whole job; past it the job is killed
     // false: `-np R --oversubscribe --bind-to none`, every rank on this machine; true: the

@@ -372,21 +372,13 @@ private:
                 if (!decoder_input(tensor, step, in.tensor, options_.model.string()))
                     continue;
             } else {
-                watchdog_.begin(in.name + " of step " + std::to_string(k) + " from rank " +
-                                std::to_string(in.from));
-                receive(in.tensor, in.from, plan_.tag_of(in.name));
-                watchdog_.end();
+                receive_input(in, plan_, watchdog_, "step " + std::to_string(k));
             }
             feeds.push_back({in.name, &in.tensor});
         }
         const double computed = now_ms();
         const KeptState state{s, d_.keep};
-        engine_.start(feeds, d_.fetched, &state);
-        while (!engine_.done(1)) {
-            stage_.progress();
-            finals_.progress();
-        }
-        auto results = engine_.finish();
+        auto results = run_engine(engine_, feeds, d_.fetched, &state, stage_, finals_);
         if (timed) {
             out_.stats.receive_ms += computed - waited;
             out_.stats.compute_ms += now_ms() - computed;

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <limits>
 #include <map>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
@@ -78,22 +79,13 @@ RankStats run_pipeline(const PartitionRunOptions& options, RankPlan& plan, RankE
             if (in.from < 0) {
                 fill_graph_input(plan, in.graph, i, in.tensor, options.model.string());
             } else {
-                watchdog.begin(in.name + " of input " + std::to_string(i) + " from rank " +
-                               std::to_string(in.from));
-                receive(in.tensor, in.from, plan.tag_of(in.name));
-                watchdog.end();
+                receive_input(in, plan, watchdog, "input " + std::to_string(i));
             }
             feeds.push_back({in.name, &in.tensor});
         }
         const double computed = now_ms();
         stats.receive_ms += computed - waited;
-        // While the engine's process computes, this rank moves its sends along.
-        engine.start(feeds, plan.outputs);
-        while (!engine.done(1)) {
-            stage.progress();
-            finals.progress();
-        }
-        auto results = engine.finish();
+        auto results = run_engine(engine, feeds, plan.outputs, nullptr, stage, finals);
         stats.compute_ms += now_ms() - computed;
         stats.engine_ms += engine.last_run_ms();
         for (std::size_t o = 0; o < plan.outputs.size(); ++o) {
@@ -326,8 +318,10 @@ private:
             {"threads", options.threads},
             {"wall_ms", slowest},
             {"throughput_ips", 1000.0 * n / slowest},
-            {"max_abs_diff",
-             max_abs_diff ? nlohmann::ordered_json(*max_abs_diff) : nlohmann::ordered_json()},
+            // JSON has no infinity (outputs of another type or size): the largest double.
+            {"max_abs_diff", max_abs_diff ? nlohmann::ordered_json(std::min(
+                                                *max_abs_diff, std::numeric_limits<double>::max()))
+                                          : nlohmann::ordered_json()},
             {"per_rank", per_rank}};
         if (!decode.is_null())
             document["decode"] = with_hop(options, all, decode);

@@ -235,6 +235,23 @@ std::vector<int> final_producers(const PartitionRunOptions& options, const RankP
     return producer;
 }
 
+void receive_input(Input& in, const RankPlan& plan, Watchdog& watchdog, const std::string& of) {
+    watchdog.begin(in.name + " of " + of + " from rank " + std::to_string(in.from));
+    receive(in.tensor, in.from, plan.tag_of(in.name));
+    watchdog.end();
+}
+
+std::vector<HostTensor> run_engine(RankEngine& engine, const std::vector<NamedTensor>& feeds,
+                                   const std::vector<std::string>& outputs, const KeptState* state,
+                                   Sends& sends, Sends& finals) {
+    engine.start(feeds, outputs, state);
+    while (!engine.done(1)) {
+        sends.progress();
+        finals.progress();
+    }
+    return engine.finish();
+}
+
 double peak_rss_kib() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

@@ -116,6 +116,15 @@ void fill_graph_input(const RankPlan& plan, std::size_t g, int i, HostTensor& t,
 // Which rank makes each output of the whole model.
 std::vector<int> final_producers(const PartitionRunOptions& options, const RankPlan& plan);
 
+// Receives the buffer `in` from its rank (blocking, under `watchdog`); `of` says which input or
+// step it belongs to, for the watchdog's message.
+void receive_input(Input& in, const RankPlan& plan, Watchdog& watchdog, const std::string& of);
+
+// Runs the engine on `feeds`, moving `sends` and `finals` along while its process computes.
+std::vector<HostTensor> run_engine(RankEngine& engine, const std::vector<NamedTensor>& feeds,
+                                   const std::vector<std::string>& outputs, const KeptState* state,
+                                   Sends& sends, Sends& finals);
+
 // This rank's resident set at its peak, in KiB.
 double peak_rss_kib();
 

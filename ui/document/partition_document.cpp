@@ -60,24 +60,27 @@ void PartitionDocument::setInputs(PartitionInputsPtr inputs) {
                    ? partition::default_mapping(*inputs_->costs, *inputs_->request.cluster,
                                                 inputs_->kernel_ms)
                    : partition::Mapping{};
-    takeDecoder();
+    const bool workload = takeDecoder();
     emit inputsChanged();
     applyMapping(mapping_);
+    if (workload) // once the mapping is evaluated: views of the workload read its figures
+        emit workloadChanged();
     costPrefill();
 }
 
 // A decoder's batch and longest context from the model on show; its default workload when the
 // model is new (a workload set before, by a project, stays where it still fits the model).
-void PartitionDocument::takeDecoder() {
+// Whether the workload changed.
+bool PartitionDocument::takeDecoder() {
     const bool was = isDecoder();
     decoderBatch_ = 0;
     maxContext_ = 0;
     if (!inputs_)
-        return;
+        return false;
     const auto& model = *inputs_->request.model;
     const auto phase = graph::decoder_phase(model);
     if (!phase)
-        return;
+        return false;
     decoderBatch_ = phase->batch;
     maxContext_ = graph::max_context(model);
     auto w = workload_;
@@ -86,10 +89,10 @@ void PartitionDocument::takeDecoder() {
         w.context = std::max<std::int64_t>(phase->context, 1);
     if (maxContext_ > 0 && w.cached_context() > maxContext_)
         w.context = maxContext_;
-    if (!(w == workload_)) {
-        workload_ = w;
-        emit workloadChanged();
-    }
+    if (w == workload_)
+        return false;
+    workload_ = w;
+    return true;
 }
 
 bool PartitionDocument::setWorkload(partition::LlmWorkload workload) {

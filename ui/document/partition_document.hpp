@@ -120,7 +120,7 @@ private:
     partition::Evaluation evaluation_;
     QUndoStack* undo_;
     QString notice_;
-    void takeDecoder();
+    bool takeDecoder();
     void costMemory();
     void costPrefill();             // for the workload's prompt, unless it is costed already
     void timePrefill();             // ttft_ for the mapping on show

@@ -7,6 +7,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -67,8 +68,8 @@ private slots:
         QCOMPARE(autodice::mpirun_command(launch, "work/pkg", "models/tiny.onnx", 3),
                  (std::vector<std::string>{"mpirun", "-np", "3", "--oversubscribe", "--bind-to",
                                            "none", "/opt/cleave/bin/cleave", "run-partition",
-                                           "work/pkg", "--model", "models/tiny.onnx", "--inputs",
-                                           "8", "--threads", "1", "--timeout-s", "30"}));
+                                           "work/pkg", "--model", "models/tiny.onnx", "--threads",
+                                           "1", "--timeout-s", "30", "--inputs", "8"}));
         launch.mpirun = "/usr/lib/openmpi/bin/mpirun";
         launch.use_rankfile = true;
         launch.inputs = 32;
@@ -78,7 +79,16 @@ private slots:
                  (std::vector<std::string>{
                      "/usr/lib/openmpi/bin/mpirun", "-rf", "work/pkg/rankfile", "-np", "2",
                      "/opt/cleave/bin/cleave", "run-partition", "work/pkg", "--model", "tiny.onnx",
-                     "--inputs", "32", "--threads", "4", "--timeout-s", "2.5"}));
+                     "--threads", "4", "--timeout-s", "2.5", "--inputs", "32"}));
+        // A decoder's generation instead of a stream of inputs.
+        launch.prompt_tokens = 128;
+        launch.generate = 64;
+        launch.sequences = 3;
+        const auto decode = autodice::mpirun_command(launch, "work/pkg", "tiny.onnx", 2);
+        QCOMPARE(std::vector<std::string>(decode.end() - 6, decode.end()),
+                 (std::vector<std::string>{"--prompt-tokens", "128", "--generate", "64",
+                                           "--sequences", "3"}));
+        QVERIFY(std::find(decode.begin(), decode.end(), "--inputs") == decode.end());
     }
 
     void theRunSummaryRankZeroWroteIsRead() {
