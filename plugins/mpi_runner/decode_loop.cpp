@@ -262,8 +262,9 @@ nlohmann::ordered_json decode_summary(const PartitionRunOptions& options, const 
 }
 
 // Rank 0's check: the whole model fed the tokens the ranks made, step by step with its own
-// caches, against the logits of every step; a token that differs where the whole model's top two
-// logits are more than kTieMargin apart is a mismatch, elsewhere a near tie.
+// caches, against the logits of every step's last token (those that pick the next); a token that
+// differs where the whole model's top two logits are more than kTieMargin apart is a mismatch,
+// elsewhere a near tie.
 double check_decode(const PartitionRunOptions& options, const RankPlan& plan,
                     const DecodeLayout& d, const Tokens& tokens,
                     std::vector<std::vector<HostTensor>>& own, RankEngine& whole,
@@ -275,7 +276,7 @@ double check_decode(const PartitionRunOptions& options, const RankPlan& plan,
     HostTensor got;
     for (int k = 0; k < options.generate; ++k) // in the order the logits were sent
         for (int s = 0; s < options.sequences; ++s) {
-            const KeptState state{s, d.whole_keep};
+            const KeptState state{s, d.whole_keep, "", "logits"};
             const auto ids =
                 k == 0 ? prompt(s, options.prompt_tokens, d.vocab)
                        : std::vector{tokens.ids[static_cast<std::size_t>(s)]
@@ -377,7 +378,11 @@ private:
             feeds.push_back({in.name, &in.tensor});
         }
         const double computed = now_ms();
-        const KeptState state{s, d_.keep};
+        // The logits stay in the engine unless rank 0 checks them (their last row, which picks
+        // the token): otherwise only the token comes back.
+        const bool token_only = makes_logits_ && !(timed && options_.reference);
+        const KeptState state{s, d_.keep, token_only ? "logits" : "",
+                              makes_logits_ && !token_only ? "logits" : ""};
         auto results = run_engine(engine_, feeds, d_.fetched, &state, stage_, finals_);
         if (timed) {
             out_.stats.receive_ms += computed - waited;
@@ -392,7 +397,11 @@ private:
                     stage_.send(results[o], peer, plan_.tag_of(d_.fetched[o]));
         if (!makes_logits_)
             return;
-        const auto next = pick(last_row(results[logits_at_])).token;
+        std::int64_t next = 0;
+        if (token_only)
+            std::memcpy(&next, results[logits_at_].bytes.data(), sizeof next);
+        else
+            next = pick(last_row(results[logits_at_])).token;
         tokens_.ids[S].push_back(next);
         if (k + 1 < steps) {
             int64_tensor({next}, token_);

@@ -48,6 +48,10 @@ public:
         if (state) {
             request["sequence"] = state->sequence;
             request["keep"] = state->keep;
+            if (!state->argmax.empty())
+                request["argmax"] = state->argmax;
+            if (!state->last_row.empty())
+                request["lastRow"] = state->last_row;
         }
         const std::string line = request.dump() + "\n";
         std::vector<std::span<const std::byte>> pieces{std::as_bytes(std::span(line))};

@@ -10,7 +10,10 @@
 //     output's bytes in order, or {"error"}
 //   A run may add "sequence" (a number) and "keep": [[output, input], ...]: those outputs are
 //   fetched and kept here as that sequence's inputs of those names, fed to its next run unless the
-//   run gives them (a decoder's key/value caches stay in this process between steps).
+//   run gives them (a decoder's key/value caches stay in this process between steps). And
+//   "argmax": an output's name, given back as the index of the largest value in its last row, an
+//   int64 [1] (a decoder's next token, without moving its logits); "lastRow": an output's name,
+//   given back as its last row alone.
 // The end of stdin ends the process.
 import { createRequire } from 'node:module';
 import { readFileSync, readSync, writevSync } from 'node:fs';
@@ -74,6 +77,23 @@ const arrays = {
   int32: Int32Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
 };
 
+// The index of the largest value in the last row of a float32 or float16 tensor.
+const half = (h) => {
+  const exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff, sign = h & 0x8000 ? -1 : 1;
+  if (exponent === 0x1f) return mantissa ? NaN : sign * Infinity;
+  return sign * (exponent ? 2 ** (exponent - 15) * (1 + mantissa / 1024) : 2 ** -14 * (mantissa / 1024));
+};
+const argmax = (tensor) => {
+  if (tensor.type !== 'float32' && tensor.type !== 'float16')
+    throw new Error(`argmax of a ${tensor.type} tensor`);
+  const data = tensor.data; // a getter: read once, not per element
+  const row = tensor.dims[tensor.dims.length - 1], first = data.length - row;
+  const values = tensor.type === 'float16' ? Float32Array.from(data.subarray(first), half) : data.subarray(first);
+  let best = 0;
+  for (let i = 1; i < row; ++i) if (values[i] > values[best]) best = i;
+  return BigInt(best);
+};
+
 let ort, session, version;
 const states = new Map(); // sequence -> {input name: tensor kept from its last run}
 try {
@@ -115,16 +135,21 @@ for (;;) {
     const ms = performance.now() - start;
     if (request.sequence !== undefined)
       states.set(request.sequence, Object.fromEntries(keep.map(([output, input]) => [input, results[output]])));
-    const outputs = names.map((name) => {
+    // "argmax": an output given as the index of the largest value of its last row, one int64 (a
+    // decoder's next token instead of its logits).
+    // "lastRow": an output given as its last row alone, [1, ..., 1, row] (a prefill's logits of
+    // the last token, which picks the next).
+    const given = (name) => {
       const t = results[name];
-      return { name, dtype: t.type, dims: t.dims, bytes: t.data.byteLength };
-    });
+      if (name === request.argmax) return new ort.Tensor('int64', BigInt64Array.of(argmax(t)), [1]);
+      if (name !== request.lastRow) return t;
+      const row = t.dims[t.dims.length - 1], data = t.data;
+      return new ort.Tensor(t.type, data.subarray(data.length - row), [...t.dims.slice(0, -1).map(() => 1), row]);
+    };
+    const tensors = names.map(given);
     answer(
-      { ms, outputs },
-      names.map((name) => {
-        const data = results[name].data;
-        return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-      }),
+      { ms, outputs: tensors.map((t, i) => ({ name: names[i], dtype: t.type, dims: t.dims, bytes: t.data.byteLength })) },
+      tensors.map(({ data }) => Buffer.from(data.buffer, data.byteOffset, data.byteLength)),
     );
   } catch (e) {
     answer({ error: String(e && e.message ? e.message : e) });

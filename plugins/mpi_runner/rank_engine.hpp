@@ -34,6 +34,11 @@ struct NamedTensor {
 struct KeptState {
     int sequence = 0;
     std::vector<std::pair<std::string, std::string>> keep; // output -> input
+    // An output given as the index of the largest value in its last row (an int64 [1]): a
+    // decoder's next token without its logits crossing to the rank; empty: none.
+    std::string argmax;
+    // An output given as its last row alone, [1, ..., 1, row] (the logits of a step's last token).
+    std::string last_row;
 };
 
 class RankEngine {
