@@ -238,6 +238,13 @@ double pipelined_tokens_per_s(const LlmWorkload& workload, double latency_ms,
     return 1000.0 * steps_per_ms * static_cast<double>(workload.batch);
 }
 
+double reply_ms(const LlmWorkload& workload, double ttft_ms, double latency_ms,
+                double bottleneck_ms) {
+    const double per_token =
+        std::max(latency_ms, static_cast<double>(workload.sequences) * bottleneck_ms);
+    return ttft_ms + static_cast<double>(workload.generated_tokens) * per_token;
+}
+
 std::string gb_text(std::int64_t bytes) {
     char text[32];
     std::snprintf(text, sizeof text, "%.2f GB", static_cast<double>(bytes) / 1e9);

@@ -40,6 +40,11 @@ struct LlmWorkload {
 // the stages work on different batches at once, so min(S / latency, 1 / bottleneck) steps a ms,
 // each giving `batch` tokens. 0 without a time.
 double pipelined_tokens_per_s(const LlmWorkload& workload, double latency_ms, double bottleneck_ms);
+// Milliseconds until a sequence's whole reply: its first token after `ttft_ms`, then each of the
+// workload's generated tokens after its step through every stage (`latency_ms`), or once the
+// slowest stage has served every batch in flight, whichever is later.
+double reply_ms(const LlmWorkload& workload, double ttft_ms, double latency_ms,
+                double bottleneck_ms);
 
 // Throws InputError (file `model.file`, place the flag) for a workload the model cannot run:
 // a count below 1, no context at all, or a context beyond the model's recorded maximum.

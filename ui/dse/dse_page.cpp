@@ -210,8 +210,10 @@ void DsePage::connectControls() {
         drawFront();
     });
     connect(charts_, &DseCharts::solutionClicked, this, &DsePage::applySolution);
-    connect(charts_, &DseCharts::evaluatedClicked, this, &DsePage::applyEvaluated);
-    connect(charts_, &DseCharts::exactClicked, this, &DsePage::applyExact);
+    connect(charts_, &DseCharts::evaluatedClicked, this,
+            [this](int index) { applyOffFront(dse_->evaluated(), index); });
+    connect(charts_, &DseCharts::exactClicked, this,
+            [this](int index) { applyOffFront(dse_->exact(), index); });
     connect(exportFrontButton_, &QPushButton::clicked, this, &DsePage::exportFrontDialog);
     connect(exportPackageButton_, &QPushButton::clicked, this, [this] {
         const auto rows = table_->selectionModel()->selectedRows();
@@ -473,21 +475,9 @@ bool DsePage::applySolution(int index) {
     return true;
 }
 
-bool DsePage::applyEvaluated(int index) {
-    if (index < 0 || index >= static_cast<int>(dse_->evaluated().size()))
-        return false;
-    const auto& s = dse_->evaluated()[static_cast<std::size_t>(index)];
-    if (!applyMapping(s))
-        return false;
-    table_->clearSelection();
-    emit solutionApplied(-1);
-    return true;
-}
-
-bool DsePage::applyExact(int index) {
-    if (index < 0 || index >= static_cast<int>(dse_->exact().size()))
-        return false;
-    if (!applyMapping(dse_->exact()[static_cast<std::size_t>(index)]))
+bool DsePage::applyOffFront(const std::vector<dse::Solution>& points, int index) {
+    if (index < 0 || index >= static_cast<int>(points.size()) ||
+        !applyMapping(points[static_cast<std::size_t>(index)]))
         return false;
     table_->clearSelection();
     emit solutionApplied(-1);

@@ -115,10 +115,9 @@ private:
     void pushView();
     void drawFront();
     bool applyMapping(const dse::Solution& solution);
-    // Applies evaluated point `index` (any kind) to the Partition tab as one undo step.
-    bool applyEvaluated(int index);
-    // Shows the document's exact optimum `index` in the Partition tab.
-    bool applyExact(int index);
+    // Applies point `index` of `points`, off the front's table (an evaluated point of any kind,
+    // an exact optimum), to the Partition tab as one undo step.
+    bool applyOffFront(const std::vector<dse::Solution>& points, int index);
     void exportFrontDialog();
 
     DseDocument* dse_;

@@ -235,15 +235,11 @@ QString LlmMemoryView::timingText() const {
                        .arg(QString::fromStdString(format_ms(*ttft)))
                        .arg(QLocale().toString(static_cast<qlonglong>(w.prompt_tokens)));
     if (w.generated_tokens > 0) {
-        // Each sequence's next token waits for its step through every stage, or for the
-        // slowest stage to serve every batch in flight.
         const auto& e = document_->evaluation();
-        const double perToken =
-            std::max(e.latency_ms, static_cast<double>(w.sequences) * e.bottleneck_ms);
         text += " " + tr("A reply of %1 tokens: %2 s.")
                           .arg(QLocale().toString(static_cast<qlonglong>(w.generated_tokens)))
                           .arg(QLocale().toString(
-                              (*ttft + static_cast<double>(w.generated_tokens) * perToken) / 1000.0,
+                              partition::reply_ms(w, *ttft, e.latency_ms, e.bottleneck_ms) / 1000.0,
                               'f', 1));
     }
     return text;

@@ -283,6 +283,13 @@ private slots:
         w.sequences = 5;
         QCOMPARE(partition::pipelined_tokens_per_s(w, 50, 20), 200.0);
         QCOMPARE(partition::pipelined_tokens_per_s(w, 0, 0), 0.0);
+        // A reply of 10 tokens after a first token at 300 ms: each token waits for its step
+        // through every stage (50 ms), or, with 5 in flight, for the slowest to serve all five.
+        w.generated_tokens = 10;
+        w.sequences = 1;
+        QCOMPARE(partition::reply_ms(w, 300, 50, 20), 800.0);
+        w.sequences = 5;
+        QCOMPARE(partition::reply_ms(w, 300, 50, 20), 1300.0);
     }
 
     void badWorkloadsNameTheirFlag() {
