@@ -126,7 +126,15 @@ std::int64_t input_bytes_read(const Model& model, const Node& node, std::size_t 
         return 0;
     if (const auto part = contrib_input_bytes_read(model, node, input))
         return *part;
-    return model.tensors[static_cast<std::size_t>(node.inputs[input])].bytes();
+    const auto whole = model.tensors[static_cast<std::size_t>(node.inputs[input])].bytes();
+    // A Gather reads the rows it gives (an embedding table's rows of the tokens), not its table.
+    if ((node.domain.empty() || node.domain == "ai.onnx") && node.op == "Gather" && input == 0 &&
+        !node.outputs.empty() && node.outputs[0] >= 0) {
+        const auto given = model.tensors[static_cast<std::size_t>(node.outputs[0])].bytes();
+        if (given > 0 && whole > 0)
+            return std::min(whole, given);
+    }
+    return whole;
 }
 
 NodeCost node_cost(const Model& model, const Node& node) {

@@ -7,7 +7,7 @@
 namespace cleave::graph {
 
 // The bytes `node` reads of its input `input`: the tensor's size, or less where the node only
-// looks rows up in it (contrib_input_bytes_read); -1 when the size is unknown.
+// looks rows up in it (a Gather's data, contrib_input_bytes_read); -1 when the size is unknown.
 std::int64_t input_bytes_read(const Model& model, const Node& node, std::size_t input);
 
 NodeCost node_cost(const Model& model, const Node& node);

@@ -105,7 +105,7 @@ private slots:
             {"jetson-orin-nano", "jetson-orin-nx-16gb", "raspberry-pi-5", "jetson-orin-nano"});
         const Run run =
             run_cleave({"dse", smol_, "--cluster", cluster, "--context", "2048", "--sequences", "2",
-                        "--population", "40", "--generations", "400", "--json"});
+                        "--population", "40", "--generations", "800", "--json"});
         QVERIFY2(run.exit_code == 0, run.err.constData());
         const QJsonObject root = json_of(run);
         const QJsonArray plans = root["plans"].toArray();

@@ -132,6 +132,19 @@ private slots:
         QCOMPARE(model.weight_parameters, std::int64_t(32));
     }
 
+    // A Gather reads the rows it gives, not its whole table (an embedding in a decode step).
+    void aGatherReadsItsRows() {
+        OnnxBuilder b;
+        b.input("ids", {2, 3}, onnx::TensorProto::INT64);
+        b.initializer("table", {16, 32});
+        b.node("Gather", {"table", "ids"}, {"rows"}, "embed");
+        b.output("rows");
+        const Model model = load(b);
+        // 6 rows of 32 floats (768 bytes) of the 2,048-byte table, and 48 bytes of ids.
+        QCOMPARE(cost_of(model, "embed").bytes_in, std::int64_t(768 + 48));
+        QCOMPARE(cost_of(model, "embed").weight_parameters, std::int64_t(16 * 32));
+    }
+
     void gatherBlockQuantizedCountsItsUnpackedTable() {
         // 16 x 32 4-bit values in 16 x 16 bytes, 32 scales: 512 logical weights, no work.
         OnnxBuilder b = GenAiDecoder::microsoft_builder();
