@@ -78,13 +78,16 @@ int run_predict(const PredictOptions& options) {
         for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {
             const auto& kernel = kernels.kernels[k];
             const double ms = latency.kernels[k].us / 1000.0;
-            list.push_back({{"name", kernel.name},
-                            {"type", kernel.type},
-                            {"nodes", kernel.nodes.size()},
-                            {"macs", kernel.macs},
-                            {"latency_ms", ms},
-                            {"energy_mj", energy_mj(ms)},
-                            {"source", predictor.kind + ":" + latency.kernels[k].model_class}});
+            list.push_back(
+                {{"name", kernel.name},
+                 {"type", kernel.type},
+                 {"nodes", kernel.nodes.size()},
+                 {"macs", kernel.macs},
+                 {"latency_ms", ms},
+                 {"energy_mj", energy_mj(ms)},
+                 {"source",
+                  (latency.kernels[k].memory_bound ? std::string("memory-bound") : predictor.kind) +
+                      ":" + latency.kernels[k].model_class}});
         }
         nlohmann::ordered_json document{
             {"model", model.file},

@@ -93,7 +93,8 @@ std::string today() {
 } // namespace
 
 device::DeviceSpec calibrated_device(const std::string& id, const std::string& runtime, int threads,
-                                     int networks, double minutes) {
+                                     int networks, double minutes,
+                                     const std::vector<device::BandwidthPoint>& memory) {
     device::DeviceSpec machine = device::detect_this_machine();
     device::DeviceSpec d;
     d.id = id;
@@ -113,6 +114,20 @@ device::DeviceSpec calibrated_device(const std::string& id, const std::string& r
     pe.core_ids.resize(static_cast<std::size_t>(std::min(threads, detected)));
     pe.name = "CPU, " + thread_text;
     pe.source = "measured: cleave calibrate (intra-op threads); the rest detected";
+    if (!memory.empty()) {
+        pe.memory_bandwidth_gbs = std::round(memory.back().gbs * 10) / 10;
+        pe.source = "measured: cleave calibrate (intra-op threads, memory bandwidth); the rest "
+                    "detected";
+        // The detected note's own sentence on the bandwidth (at every CPU) gives way to this one.
+        pe.note = pe.note.substr(0, pe.note.find("Memory bandwidth")) + "Memory bandwidth " +
+                  fixed(*pe.memory_bandwidth_gbs, 1) + " GB/s is measured: " + thread_text +
+                  " reading " + std::to_string(static_cast<long long>(memory.back().bytes) >> 20) +
+                  " MiB over and over, the best pass. The predictor keeps the bandwidth at " +
+                  std::to_string(memory.size()) + " working sets from " +
+                  std::to_string(static_cast<long long>(memory.front().bytes) >> 20) +
+                  " MiB up: no kernel is predicted faster than its bytes read at the bandwidth of "
+                  "its model's weights and caches.";
+    }
     d.processing_elements = {pe};
     d.memory = machine.memory;
     d.measurement = device::Measurement{"cleave calibrate", runtime, threads, "float32"};
@@ -259,9 +274,17 @@ Calibration::Calibration(profile::Profiler& profiler, const CalibrationOptions& 
     training_.kind = kinds_.front();
     training_.rules = options.rules;
     training_.seed = options.seed;
+    training_.memory_curve = options.memory_curve.empty()
+                                 ? device::probe_memory_curve(options.threads)
+                                 : options.memory_curve;
+    say("memory: " + fixed(training_.memory_curve.front().gbs, 1) + " GB/s reading " +
+        std::to_string(static_cast<long long>(training_.memory_curve.front().bytes) >> 20) +
+        " MiB, " + fixed(training_.memory_curve.back().gbs, 1) + " GB/s reading " +
+        std::to_string(static_cast<long long>(training_.memory_curve.back().bytes) >> 20) + " MiB");
     // What a cross-device predictor knows of this machine besides its kernels.
-    training_.device_spec = calibrated_device(options.device_id, profiler.runtime(),
-                                              options.threads, 0, options.minutes);
+    training_.device_spec =
+        calibrated_device(options.device_id, profiler.runtime(), options.threads, 0,
+                          options.minutes, training_.memory_curve);
 
     done_.assign(pool_.size(), false);
     probe_ = probe_network(pool_);
@@ -729,7 +752,8 @@ CalibrationResult Calibration::train_kept_kind() {
     result_.predictor = predict::train_predictor(all, final_training);
     result_.seconds = elapsed();
     result_.device = calibrated_device(options_.device_id, result_.data.runtime, options_.threads,
-                                       static_cast<int>(runs_.size()), result_.seconds / 60);
+                                       static_cast<int>(runs_.size()), result_.seconds / 60,
+                                       training_.memory_curve);
     return std::move(result_);
 }
 

@@ -43,6 +43,10 @@ struct CalibrationOptions {
     const TaskControl* control = nullptr;
     // Seconds on the clock the budget is kept by; empty: the steady clock. Tests pass their own.
     std::function<double()> clock;
+    // The machine's read bandwidth by working set at `threads` (device::probe_memory_curve, which
+    // it is when empty): the device's bandwidth and the predictor's memory floor. Tests whose
+    // profiler is not this machine pass their own.
+    std::vector<device::BandwidthPoint> memory_curve;
 };
 
 struct MeasuredNetwork {
@@ -105,8 +109,10 @@ struct CalibrationResult {
 // measure one network), Cancelled once options.control is cancelled.
 CalibrationResult calibrate(profile::Profiler& profiler, const CalibrationOptions& options);
 
-// The calibrated device: this machine's CPU as one PE of `threads` cores running `runtime`.
+// The calibrated device: this machine's CPU as one PE of `threads` cores running `runtime`, its
+// memory bandwidth the last point of `memory` (probe_memory_curve at those threads) where given.
 device::DeviceSpec calibrated_device(const std::string& id, const std::string& runtime, int threads,
-                                     int networks, double minutes);
+                                     int networks, double minutes,
+                                     const std::vector<device::BandwidthPoint>& memory = {});
 
 } // namespace cleave::calibration

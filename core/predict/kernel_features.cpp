@@ -198,10 +198,11 @@ int kernel_anchor(const graph::Model& model, const fusion::Kernel& kernel) {
 // slower the longer the context, their own work unchanged: an int4 decoder's MatMulNBits took
 // 0.74-0.9 of their mean time after 100-300 cached tokens and 1.2-1.5 after 4,000-8,000 (one
 // thread, a 32 MiB L3).
-DecodeStepBytes decode_step_bytes(const graph::Model& model) {
+namespace {
+
+// The caches a decoder's inputs carry and the weights it reads, whatever the step.
+DecodeStepBytes state_bytes(const graph::Model& model) {
     DecodeStepBytes step;
-    if (graph::bound_role(model, graph::DimRole::CachedTokens).value_or(0) <= 0)
-        return step;
     for (const int i : model.inputs) {
         const auto& t = model.tensors[static_cast<std::size_t>(i)];
         if (!t.shape || t.bytes() <= 0)
@@ -223,6 +224,19 @@ DecodeStepBytes decode_step_bytes(const graph::Model& model) {
             step.weights += static_cast<double>(t.bytes());
     }
     return step;
+}
+
+} // namespace
+
+DecodeStepBytes decode_step_bytes(const graph::Model& model) {
+    if (graph::bound_role(model, graph::DimRole::CachedTokens).value_or(0) <= 0)
+        return {};
+    return state_bytes(model);
+}
+
+double working_set_bytes(const graph::Model& model) {
+    const auto state = state_bytes(model);
+    return state.weights + state.kv;
 }
 
 std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel) {

@@ -27,6 +27,15 @@ struct DecodeStepBytes {
 };
 DecodeStepBytes decode_step_bytes(const graph::Model& model);
 
+// The bytes an inference of `model` reads from its own state: its weights as stored (a table only
+// gathered from left out) and the key/value caches its inputs carry. What stays in a cache
+// between inferences, or does not.
+double working_set_bytes(const graph::Model& model);
+
+// Where kernel_features puts a kernel's bytes read (weights included) and written.
+inline constexpr std::size_t kBytesInColumn = 2;
+inline constexpr std::size_t kBytesOutColumn = 3;
+
 std::vector<double> kernel_features(const graph::Model& model, const fusion::Kernel& kernel,
                                     const DecodeStepBytes& step);
 // The same, the step's bytes computed for this one kernel.

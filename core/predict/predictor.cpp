@@ -99,6 +99,20 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
     }
     ModelLatency out;
     out.kernels = predict_features(predictor, features, classes);
+    if (!predictor.memory_curve.empty()) {
+        // 1e9 bytes a second is 1e3 bytes a microsecond.
+        const double bytes_per_us =
+            device::bandwidth_at(predictor.memory_curve, working_set_bytes(model)) * 1e3;
+        for (std::size_t k = 0; k < count; ++k) {
+            const double floor_us =
+                (features[k][kBytesInColumn] + features[k][kBytesOutColumn]) / bytes_per_us /
+                std::max(1, kernels.kernels[k].launches); // per launch, as predicted
+            if (bytes_per_us > 0 && floor_us > out.kernels[k].us) {
+                out.kernels[k].us = floor_us;
+                out.kernels[k].memory_bound = true;
+            }
+        }
+    }
     int launches = 0;
     for (std::size_t k = 0; k < count; ++k) {
         out.kernels[k].us *= kernels.kernels[k].launches;
@@ -137,6 +151,12 @@ std::string predictor_json(const Predictor& p) {
     if (p.overhead_per_io_mb_us != 0)
         doc["overhead_per_io_mb_us"] = p.overhead_per_io_mb_us;
     doc["trained_on"] = p.trained_on;
+    if (!p.memory_curve.empty()) {
+        auto curve = nlohmann::ordered_json::array();
+        for (const auto& point : p.memory_curve)
+            curve.push_back({{"bytes", point.bytes}, {"gbs", point.gbs}});
+        doc["memory_curve"] = curve;
+    }
     doc["classes"] = classes;
     return doc.dump(1) + "\n";
 }
@@ -185,6 +205,31 @@ void load_regressor(Regressor& regressor, const nlohmann::json& model, std::size
         throw InputError(file, pointer, e.what());
     }
 }
+
+namespace {
+
+// "memory_curve": [{"bytes", "gbs"}, ...], working sets growing; none where absent.
+std::vector<device::BandwidthPoint>
+read_memory_curve(const JsonReader& reader, const nlohmann::json& doc, const std::string& prefix) {
+    std::vector<device::BandwidthPoint> curve;
+    const auto* points = reader.array(doc, prefix, "memory_curve", false,
+                                      "an array of {\"bytes\", \"gbs\"}, working sets growing");
+    if (!points)
+        return curve;
+    for (std::size_t i = 0; i < points->size(); ++i) {
+        const std::string pointer = child_pointer(prefix + "/memory_curve", i);
+        const auto& point = (*points)[i];
+        reader.expect_object(point, pointer, "an object with \"bytes\" and \"gbs\"");
+        const double bytes = reader.number(point, pointer, "bytes", true, "bytes").value();
+        const double gbs = reader.number(point, pointer, "gbs", true, "GB/s").value();
+        if (!curve.empty() && !(bytes > curve.back().bytes))
+            reader.fail(pointer + "/bytes", "expected more bytes than the point before");
+        curve.push_back({bytes, gbs});
+    }
+    return curve;
+}
+
+} // namespace
 
 Predictor load_predictor(const std::string& path) {
     return parse_predictor(read_json_file(path, kExpected), path);
@@ -248,6 +293,7 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
         for (const auto& run : *it)
             if (run.is_string())
                 p.trained_on.push_back(run);
+    p.memory_curve = read_memory_curve(reader, doc, prefix);
     return p;
 }
 

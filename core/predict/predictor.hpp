@@ -7,13 +7,14 @@
 // written atomically.
 #pragma once
 
+#include "core/device/memory_probe.hpp"
 #include "core/fusion/kernel_graph.hpp"
 #include "regressor.hpp"
 
 #include <filesystem>
 #include <map>
-#include <nlohmann/json_fwd.hpp>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -44,7 +45,13 @@ struct Predictor {
     double overhead_per_mapped_output_mb_us = 0; // more per 1e6 bytes of outputs over 32 MiB
     double overhead_per_io_mb_us = 0;    // per 1e6 bytes of graph inputs and outputs (older files)
     std::vector<std::string> trained_on; // "resnet50 1x3x224x224", one per run
-    std::string file;                    // where it was read from
+    // The device's read bandwidth by working set, measured at the threads it was trained at
+    // (memory_probe.hpp); empty where none was. With it, no kernel is predicted faster than its
+    // bytes read at the bandwidth of the model's working set (its weights and caches): the
+    // measured networks may all have fitted in the caches, which a model that outgrows them no
+    // longer does (a language model's decode step streams every weight).
+    std::vector<device::BandwidthPoint> memory_curve;
+    std::string file; // where it was read from
 };
 
 // The row a predictor's models read for a kernel of `cost_class` with these kernel features.
@@ -54,6 +61,7 @@ std::vector<double> feature_row(const Predictor& predictor, const std::vector<do
 struct KernelLatency {
     double us = 0;
     std::string model_class; // the class whose model gave it ("Conv/kxk", "Conv", "*")
+    bool memory_bound = false; // its bytes at the working set's bandwidth (memory_curve) gave it
 };
 
 // One launch of a kernel of `cost_class` with these kernel features.

@@ -116,9 +116,13 @@ std::vector<std::string> indicator_columns(const std::vector<const KernelSample*
 
 Predictor train_predictor(const std::vector<const RunData*>& runs,
                           const PredictorTrainingOptions& options) {
-    if (options.kind == kCrossDeviceKind)
-        return train_cross_device(runs, options);
+    if (options.kind == kCrossDeviceKind) {
+        auto adapted = train_cross_device(runs, options);
+        adapted.memory_curve = options.memory_curve;
+        return adapted;
+    }
     Predictor p;
+    p.memory_curve = options.memory_curve;
     p.device = options.device;
     p.kind = options.kind;
     p.rules = options.rules;
@@ -136,8 +140,11 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
     }
     if (by_key.empty()) {
         // End-to-end times only: the launch-bound model is fitted to the totals themselves.
-        if (options.kind == kLaunchBoundKind)
-            return train_launch_bound_on_totals(runs, options);
+        if (options.kind == kLaunchBoundKind) {
+            auto fitted = train_launch_bound_on_totals(runs, options);
+            fitted.memory_curve = options.memory_curve;
+            return fitted;
+        }
         throw InputError("", "--data",
                          "no run has timed kernels of a model that was found (for end-to-end "
                          "times alone, train --kind launch-bound)");

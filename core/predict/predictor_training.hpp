@@ -56,6 +56,9 @@ struct PredictorTrainingOptions {
     std::optional<device::DeviceSpec> device_spec;
     // Told before each class model is fitted, where a cancel stops the training.
     const TaskControl* control = nullptr;
+    // The device's read bandwidth by working set, measured at the runs' threads, that the
+    // predictor keeps (Predictor::memory_curve); empty where the runs were measured elsewhere.
+    std::vector<device::BandwidthPoint> memory_curve;
 };
 
 // The rows a predictor's models read (its features: kernel features, then indicator columns) for

@@ -93,9 +93,14 @@ QVariant KernelTableModel::latencyCell(int row, int role) const {
     if (role == Qt::DisplayRole)
         return QLocale().toString(ms, 'f', 3);
     if (role == Qt::ToolTipRole)
-        return tr("%1 µs, by the model for %2")
-            .arg(QLocale().toString(latency.us, 'f', 1),
-                 QString::fromStdString(latency.model_class));
+        return latency.memory_bound
+                   ? tr("%1 µs: its bytes at the memory bandwidth of the model's working set "
+                        "(the model for %2 gave less)")
+                         .arg(QLocale().toString(latency.us, 'f', 1),
+                              QString::fromStdString(latency.model_class))
+                   : tr("%1 µs, by the model for %2")
+                         .arg(QLocale().toString(latency.us, 'f', 1),
+                              QString::fromStdString(latency.model_class));
     return {};
 }
 

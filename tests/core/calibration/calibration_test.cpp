@@ -103,6 +103,8 @@ calibration::CalibrationOptions options(const QTemporaryDir& dir, double minutes
     o.work_folder = dir.path().toStdString();
     o.example_models = {std::string(CLEAVE_EXAMPLE_MODELS_DIR) + "/squeezenet1_1.onnx"};
     o.decoders = 0; // decodersAreMeasuredStepByStep has them
+    // The law's machine reads memory as fast as it likes: no kernel meets the memory floor.
+    o.memory_curve = {{4.0 * (1 << 20), 1e6}};
     return o;
 }
 
@@ -336,6 +338,17 @@ private slots:
         // What it writes reads back.
         const auto again = device::parse_device_spec(device::device_spec_json(d), "box.json");
         QCOMPARE(again.id, d.id);
+        // The bandwidth is the curve's largest working set's, measured at its threads.
+        const auto measured =
+            calibration::calibrated_device("box-ort-2t", "ONNX Runtime 1.30.0", 2, 40, 9.5,
+                                           {{4.0 * (1 << 20), 45.0}, {512.0 * (1 << 20), 24.96}});
+        const auto& pe = measured.processing_elements[0];
+        QCOMPARE(pe.memory_bandwidth_gbs.value_or(0), 25.0);
+        QVERIFY2(
+            pe.note.find("Memory bandwidth 25.0 GB/s is measured: 2 threads reading 512 MiB") !=
+                std::string::npos,
+            pe.note.c_str());
+        QCOMPARE(pe.note.find("Memory bandwidth"), pe.note.rfind("Memory bandwidth"));
     }
 
     void aCancelledCalibrationStops() {

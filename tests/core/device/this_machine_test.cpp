@@ -316,6 +316,17 @@ private slots:
         }
     }
 
+    // The curve reads working sets of 4 MiB to 512 MiB, each doubling, every one at a bandwidth.
+    void theCurveDoublesItsWorkingSet() {
+        const auto curve = cleave::device::probe_memory_curve(1);
+        QCOMPARE(curve.size(), std::size_t{8});
+        for (std::size_t i = 0; i < curve.size(); ++i) {
+            QCOMPARE(curve[i].bytes, static_cast<double>(std::size_t{4} << 20 << i));
+            QVERIFY2(curve[i].gbs > 0.1 && curve[i].gbs < 10000,
+                     qPrintable(QString::number(curve[i].gbs)));
+        }
+    }
+
     // Detection measures once and keeps the figure in the user library; a kept figure is read
     // back, and a kept file that is not one is measured over.
     void detectionKeepsItsMeasurementInTheUserLibrary() {

@@ -144,6 +144,59 @@ private slots:
                           "'xeon-ort-4t'") != std::string::npos);
     }
 
+    // With a memory curve no kernel is faster than its bytes at the bandwidth of the model's
+    // working set; the curve survives the file, and a curve whose sets do not grow is refused.
+    void aMemoryCurveFloorsKernelsByTheirBytes() {
+        auto p = sample_predictor();
+        const auto& model = sample().models[0]; // resnet18: 46.8 MB of weights
+        const auto kernels = fusion::detect_kernels(model, fusion::find_fusion_method("ort-cpu"));
+        const auto free = predict_model(p, model, kernels);
+        const double weights = working_set_bytes(model);
+        QVERIFY2(weights > 40e6 && weights < 50e6, std::to_string(weights).c_str());
+        // 1 GB/s from 32 MiB up, 100 GB/s below: resnet18 reads at 1 GB/s.
+        p.memory_curve = {{16.0 * (1 << 20), 100}, {32.0 * (1 << 20), 1}};
+        const auto floored = predict_model(p, model, kernels);
+        int bound = 0;
+        for (std::size_t k = 0; k < kernels.kernels.size(); ++k) {
+            const auto& kernel = kernels.kernels[k];
+            const double floor_us =
+                static_cast<double>(kernel.bytes_in + kernel.bytes_out) / 1e3; // 1e3 bytes a us
+            const auto& got = floored.kernels[k];
+            QVERIFY(got.us >= free.kernels[k].us);
+            QVERIFY(std::abs(got.us - std::max(free.kernels[k].us, floor_us)) < 1e-6 * got.us);
+            QCOMPARE(got.memory_bound, floor_us > free.kernels[k].us);
+            bound += got.memory_bound;
+        }
+        QVERIFY(bound > 0);
+        QVERIFY(floored.kernels_ms > free.kernels_ms);
+        // Under 16 MiB of working set the floor is 100 GB/s: every kernel above it is as before.
+        QCOMPARE(device::bandwidth_at(p.memory_curve, 1e6), 100.0);
+        QCOMPARE(device::bandwidth_at(p.memory_curve, 1e12), 1.0);
+        QVERIFY(std::abs(device::bandwidth_at(p.memory_curve, 16.0 * (1 << 20) * std::sqrt(2.0)) -
+                         50.5) < 1e-9);
+
+        QTemporaryDir dir;
+        const auto path = dir.filePath("curve.json").toStdString();
+        save_predictor(p, path);
+        const auto q = load_predictor(path);
+        QCOMPARE(q.memory_curve.size(), std::size_t{2});
+        QCOMPARE(q.memory_curve[1].gbs, 1.0);
+        QCOMPARE(predict_model(q, model, kernels).kernels_ms, floored.kernels_ms);
+        auto doc = nlohmann::json::parse(predictor_json(p));
+        doc["memory_curve"][1]["bytes"] = 1000;
+        write(QString::fromStdString(path), doc.dump());
+        QVERIFY(message_of([&] {
+                    load_predictor(path);
+                }).find("| /memory_curve/1/bytes | expected more bytes than the point before") !=
+                std::string::npos);
+        doc["memory_curve"] = {{{"bytes", 1e6}, {"gbs", 0}}};
+        write(QString::fromStdString(path), doc.dump());
+        QVERIFY(message_of([&] { load_predictor(path); }).find("| /memory_curve/0/gbs |") !=
+                std::string::npos);
+        QVERIFY(
+            !nlohmann::json::parse(predictor_json(sample_predictor())).contains("memory_curve"));
+    }
+
     void shippedPredictorsLoadAndPredict() {
         const auto kinds = regressor_kinds();
         if (std::find(kinds.begin(), kinds.end(), "gbdt") == kinds.end())
