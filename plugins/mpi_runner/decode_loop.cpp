@@ -326,8 +326,9 @@ public:
                   std::vector<std::vector<double>>(static_cast<std::size_t>(options.sequences))},
           own_(static_cast<std::size_t>(options.sequences)) {}
 
-    // Untimed, before the start: a prefill and one decode step of a sequence of its own, so that
-    // the engines' first runs (their allocations, at both shapes) are not timed.
+    // Untimed, before the start: a prefill and one decode step of a sequence of its own, each run
+    // over as the profiler warms up (KeptState::warm), so that the engines' first runs (their
+    // allocations, at both shapes) are not timed.
     void warm_up() {
         for (int k = 0; k < std::min(2, options_.generate); ++k)
             step(options_.sequences, k, std::min(2, options_.generate), false);
@@ -382,7 +383,7 @@ private:
         // the token): otherwise only the token comes back.
         const bool token_only = makes_logits_ && !(timed && options_.reference);
         const KeptState state{s, d_.keep, token_only ? "logits" : "",
-                              makes_logits_ && !token_only ? "logits" : ""};
+                              makes_logits_ && !token_only ? "logits" : "", !timed};
         auto results = run_engine(engine_, feeds, d_.fetched, &state, stage_, finals_);
         if (timed) {
             out_.stats.receive_ms += computed - waited;

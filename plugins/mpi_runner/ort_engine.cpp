@@ -52,6 +52,8 @@ public:
                 request["argmax"] = state->argmax;
             if (!state->last_row.empty())
                 request["lastRow"] = state->last_row;
+            if (state->warm)
+                request["warm"] = true;
         }
         const std::string line = request.dump() + "\n";
         std::vector<std::span<const std::byte>> pieces{std::as_bytes(std::span(line))};
