@@ -162,6 +162,7 @@ public:
                                  "use --runner ort");
             plan = plan_rank(options, launched);
             logs.emplace("cleave-rank");
+            remove_on_stop(logs->path());
             if (launched < static_cast<int>(plan->layout.ranks.size()))
                 engine = make_rank_engine(
                     options.engine,
@@ -228,6 +229,7 @@ private:
     [[noreturn]] static void abort_job(int rank, const std::string& what, int code) {
         std::fprintf(stderr, "cleave: rank %d: %s\n", rank, what.c_str());
         std::fflush(stderr);
+        remove_log_folder();
         MPI_Abort(MPI_COMM_WORLD, code);
         std::_Exit(code);
     }

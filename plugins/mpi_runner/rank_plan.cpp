@@ -8,14 +8,58 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <set>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace cleave::autodice {
+
+namespace {
+
+// The rank's folder of engine logs (remove_on_stop). Only calls safe in a signal handler touch it.
+char g_log_folder[PATH_MAX] = "";
+const char* const kLogFiles[] = {"engine.log", "reference.log"};
+
+void remove_log_folder_and_stop(int signal) {
+    remove_log_folder();
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+} // namespace
+
+void remove_on_stop(const std::filesystem::path& folder) {
+    const std::string text = folder.string();
+    if (text.size() >= sizeof g_log_folder)
+        return;
+    std::copy(text.begin(), text.end(), g_log_folder);
+    g_log_folder[text.size()] = '\0';
+    std::signal(SIGTERM, remove_log_folder_and_stop);
+}
+
+void remove_log_folder() {
+    if (!g_log_folder[0])
+        return;
+    char path[PATH_MAX + 32];
+    for (const char* name : kLogFiles) {
+        std::size_t n = 0;
+        for (const char* c = g_log_folder; *c; ++c)
+            path[n++] = *c;
+        path[n++] = '/';
+        for (const char* c = name; *c; ++c)
+            path[n++] = *c;
+        path[n] = '\0';
+        ::unlink(path);
+    }
+    ::rmdir(g_log_folder);
+    g_log_folder[0] = '\0';
+}
 
 std::string autodice_tensor(std::string name) {
     std::replace(name.begin(), name.end(), '/', '_');
@@ -123,6 +167,7 @@ void Watchdog::watch() {
             std::fprintf(stderr, "cleave: rank %d waited more than %g s for %s; stopping the run\n",
                          rank_, timeout_ms_ / 1000.0, what_.c_str());
             std::fflush(stderr);
+            remove_log_folder();
             std::_Exit(1);
         }
     }

@@ -128,4 +128,10 @@ std::vector<HostTensor> run_engine(RankEngine& engine, const std::vector<NamedTe
 // This rank's resident set at its peak, in KiB.
 double peak_rss_kib();
 
+// The rank's folder of engine logs (engine.log, reference.log): removed by remove_log_folder,
+// which the ways a rank ends without its destructors call (an abort, the watchdog, and mpirun's
+// SIGTERM once another rank has aborted the job, for which this installs a handler).
+void remove_on_stop(const std::filesystem::path& folder);
+void remove_log_folder();
+
 } // namespace cleave::autodice

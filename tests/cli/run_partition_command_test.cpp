@@ -36,8 +36,13 @@ QProcessEnvironment mpi_environment() {
     return env;
 }
 
-void start_mpirun(QProcess& process, int ranks, const QStringList& arguments) {
-    process.setProcessEnvironment(mpi_environment());
+// `temporary`: the ranks' TMPDIR, where not empty.
+void start_mpirun(QProcess& process, int ranks, const QStringList& arguments,
+                  const QString& temporary = {}) {
+    auto env = mpi_environment();
+    if (!temporary.isEmpty())
+        env.insert("TMPDIR", temporary);
+    process.setProcessEnvironment(env);
     process.start(CLEAVE_MPIEXEC, QStringList{"-np", QString::number(ranks), "--oversubscribe",
                                               CLEAVE_CLI_PATH, "run-partition"} +
                                       arguments);
@@ -62,9 +67,9 @@ QStringList children_of(qint64 parent) {
     return children;
 }
 
-CliRun mpirun(int ranks, const QStringList& arguments) {
+CliRun mpirun(int ranks, const QStringList& arguments, const QString& temporary = {}) {
     QProcess process;
-    start_mpirun(process, ranks, arguments);
+    start_mpirun(process, ranks, arguments, temporary);
     process.waitForFinished(240000);
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
 }
@@ -327,10 +332,15 @@ private slots:
                  unknown.err.constData());
     }
 
+    // Every rank aborts, or is stopped by mpirun, and none leaves its folder of engine logs.
     void wrongRankCountIsRefused() {
-        const CliRun run = mpirun(3, {package_, "--model", kModel, "--inputs", "1"});
+        QTemporaryDir temporary;
+        const CliRun run =
+            mpirun(3, {package_, "--model", kModel, "--inputs", "1"}, temporary.path());
         QVERIFY(run.exit_code != 0);
         QVERIFY2(run.err.contains("has 2 ranks but mpirun started 3"), run.err.constData());
+        const auto left = QDir(temporary.path()).entryList({"cleave-rank-*"}, QDir::AllEntries);
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(", ")));
     }
 
     void missingPackageExitsTwo() {
@@ -364,8 +374,10 @@ private slots:
     // The ONNX Runtime process of rank 1 dies mid-run: the job ends at once, naming the rank and
     // that its engine ended.
     void deadEngineEndsTheRun() {
+        QTemporaryDir temporary;
         QProcess process;
-        start_mpirun(process, 2, {package_, "--model", kModel, "--inputs", "100000"});
+        start_mpirun(process, 2, {package_, "--model", kModel, "--inputs", "100000"},
+                     temporary.path());
         QVERIFY(process.waitForStarted());
         QStringList ranks, engines;
         for (int i = 0; i < 200 && engines.size() < 1; ++i) {
@@ -389,6 +401,9 @@ private slots:
         QVERIFY2(err.contains("cleave: rank 1: ort_rank.mjs could not ") &&
                      err.contains("the process"),
                  err.constData());
+        // Neither rank leaves its folder of engine logs behind.
+        const auto left = QDir(temporary.path()).entryList({"cleave-rank-*"}, QDir::AllEntries);
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(", ")));
     }
 };
 
