@@ -224,6 +224,9 @@ read_memory_curve(const JsonReader& reader, const nlohmann::json& doc, const std
         const double gbs = reader.number(point, pointer, "gbs", true, "GB/s").value();
         if (!curve.empty() && !(bytes > curve.back().bytes))
             reader.fail(pointer + "/bytes", "expected more bytes than the point before");
+        // A floor divides by it: a bandwidth next to nothing would make a kernel last forever.
+        if (gbs < 1e-3)
+            reader.fail(pointer + "/gbs", "expected at least 0.001 GB/s");
         curve.push_back({bytes, gbs});
     }
     return curve;

@@ -193,6 +193,12 @@ private slots:
         write(QString::fromStdString(path), doc.dump());
         QVERIFY(message_of([&] { load_predictor(path); }).find("| /memory_curve/0/gbs |") !=
                 std::string::npos);
+        doc["memory_curve"] = {{{"bytes", 1e6}, {"gbs", 5e-324}}};
+        write(QString::fromStdString(path), doc.dump());
+        QVERIFY(message_of([&] {
+                    load_predictor(path);
+                }).find("| /memory_curve/0/gbs | expected at least 0.001 GB/s") !=
+                std::string::npos);
         QVERIFY(
             !nlohmann::json::parse(predictor_json(sample_predictor())).contains("memory_curve"));
     }
