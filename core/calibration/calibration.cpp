@@ -8,6 +8,7 @@
 #include "core/profile/host_processor.hpp"
 #include "core/statistics.hpp"
 #include "kind_scoring.hpp"
+#include "memory_streaming.hpp"
 #include "network_choice.hpp"
 
 #include <algorithm>
@@ -172,6 +173,7 @@ private:
     }
     double elapsed() const { return now() - start_; }
     void say(const std::string& line) const { report_line(options_.control, line); }
+    void measure_memory(const CalibrationOptions& options);
 
     void expect();
     std::vector<Candidate> candidates() const;
@@ -274,13 +276,7 @@ Calibration::Calibration(profile::Profiler& profiler, const CalibrationOptions& 
     training_.kind = kinds_.front();
     training_.rules = options.rules;
     training_.seed = options.seed;
-    training_.memory_curve = options.memory_curve.empty()
-                                 ? device::probe_memory_curve(options.threads)
-                                 : options.memory_curve;
-    say("memory: " + fixed(training_.memory_curve.front().gbs, 1) + " GB/s reading " +
-        std::to_string(static_cast<long long>(training_.memory_curve.front().bytes) >> 20) +
-        " MiB, " + fixed(training_.memory_curve.back().gbs, 1) + " GB/s reading " +
-        std::to_string(static_cast<long long>(training_.memory_curve.back().bytes) >> 20) + " MiB");
+    measure_memory(options);
     // What a cross-device predictor knows of this machine besides its kernels.
     training_.device_spec =
         calibrated_device(options.device_id, profiler.runtime(), options.threads, 0,
@@ -726,6 +722,29 @@ void Calibration::settle_speed() {
         throw InputError("", "--minutes",
                          "the budget measured " + std::to_string(runs_.size()) +
                              " network(s); a predictor needs at least 2: give more minutes");
+}
+
+// The memory floor: the probe's curve at the calibration's threads, then the runtime's own rate
+// streaming a product's weights against it. Options that give a curve (a profiler that is not
+// this machine) take it as it is, at the probe's rate.
+void Calibration::measure_memory(const CalibrationOptions& options) {
+    auto& curve = training_.memory_curve;
+    curve = options.memory_curve.empty() ? device::probe_memory_curve(options.threads)
+                                         : options.memory_curve;
+    const auto mib = [](double bytes) {
+        return std::to_string(static_cast<long long>(bytes) >> 20);
+    };
+    say("memory: " + fixed(curve.front().gbs, 1) + " GB/s reading " + mib(curve.front().bytes) +
+        " MiB, " + fixed(curve.back().gbs, 1) + " GB/s reading " + mib(curve.back().bytes) +
+        " MiB");
+    if (!options.memory_curve.empty())
+        return;
+    const auto streamed =
+        measure_streaming(profiler_, profiling_, options.work_folder / "streaming");
+    training_.memory_efficiency = streamed.efficiency;
+    say("memory: the runtime streams a product's " + mib(streamed.weight_bytes) +
+        " MiB of weights at " + fixed(streamed.runtime_gbs, 1) + " GB/s, the probe reads " +
+        fixed(streamed.probe_gbs, 1) + ": " + fixed(streamed.efficiency, 2) + " of it");
 }
 
 // Every kind scored with each family held out, while the budget lasts; the best is kept.

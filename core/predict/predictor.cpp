@@ -102,6 +102,7 @@ ModelLatency predict_model(const Predictor& predictor, const graph::Model& model
     if (!predictor.memory_curve.empty()) {
         // 1e9 bytes a second is 1e3 bytes a microsecond.
         const double bytes_per_us =
+            predictor.memory_efficiency *
             device::bandwidth_at(predictor.memory_curve, working_set_bytes(model)) * 1e3;
         for (std::size_t k = 0; k < count; ++k) {
             const double floor_us =
@@ -156,6 +157,7 @@ std::string predictor_json(const Predictor& p) {
         for (const auto& point : p.memory_curve)
             curve.push_back({{"bytes", point.bytes}, {"gbs", point.gbs}});
         doc["memory_curve"] = curve;
+        doc["memory_efficiency"] = p.memory_efficiency;
     }
     doc["classes"] = classes;
     return doc.dump(1) + "\n";
@@ -297,6 +299,12 @@ Predictor parse_predictor(const nlohmann::json& doc, const std::string& path,
             if (run.is_string())
                 p.trained_on.push_back(run);
     p.memory_curve = read_memory_curve(reader, doc, prefix);
+    p.memory_efficiency =
+        reader.number(doc, prefix, "memory_efficiency", false, "of the probe's bandwidth")
+            .value_or(1);
+    if (p.memory_efficiency > 10)
+        reader.fail(prefix + "/memory_efficiency",
+                    "expected at most 10 (the runtime's rate over the probe's)");
     return p;
 }
 

@@ -51,6 +51,9 @@ struct Predictor {
     // measured networks may all have fitted in the caches, which a model that outgrows them no
     // longer does (a language model's decode step streams every weight).
     std::vector<device::BandwidthPoint> memory_curve;
+    // The runtime's rate streaming weights from memory over the probe's (calibration's
+    // measure_streaming): the floor reads at memory_efficiency x the curve's bandwidth.
+    double memory_efficiency = 1;
     std::string file; // where it was read from
 };
 

@@ -119,10 +119,12 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
     if (options.kind == kCrossDeviceKind) {
         auto adapted = train_cross_device(runs, options);
         adapted.memory_curve = options.memory_curve;
+        adapted.memory_efficiency = options.memory_efficiency;
         return adapted;
     }
     Predictor p;
     p.memory_curve = options.memory_curve;
+    p.memory_efficiency = options.memory_efficiency;
     p.device = options.device;
     p.kind = options.kind;
     p.rules = options.rules;
@@ -143,6 +145,7 @@ Predictor train_predictor(const std::vector<const RunData*>& runs,
         if (options.kind == kLaunchBoundKind) {
             auto fitted = train_launch_bound_on_totals(runs, options);
             fitted.memory_curve = options.memory_curve;
+            fitted.memory_efficiency = options.memory_efficiency;
             return fitted;
         }
         throw InputError("", "--data",

@@ -59,6 +59,7 @@ struct PredictorTrainingOptions {
     // The device's read bandwidth by working set, measured at the runs' threads, that the
     // predictor keeps (Predictor::memory_curve); empty where the runs were measured elsewhere.
     std::vector<device::BandwidthPoint> memory_curve;
+    double memory_efficiency = 1; // Predictor::memory_efficiency
 };
 
 // The rows a predictor's models read (its features: kernel features, then indicator columns) for

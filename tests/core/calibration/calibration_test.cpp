@@ -3,6 +3,7 @@
 // on families it held out, and the predictor it keeps recovers the law on networks it never
 // measured; a cancelled calibration stops, and a budget too small to measure says so.
 #include "core/calibration/calibration.hpp"
+#include "core/calibration/memory_streaming.hpp"
 #include "core/device/this_machine.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/graph/input_dim_binding.hpp"
@@ -322,6 +323,27 @@ private slots:
             counts.c_str());
         const std::string off = first_off_the_law(r, profiler);
         QVERIFY2(off.empty(), off.c_str());
+    }
+
+    // The runtime's streaming rate: one product of 256 MiB of weights, profiled at the options'
+    // threads, its file gone after, its rate set against the probe's.
+    void streamingIsTheRuntimesRateAgainstTheProbes() {
+        QTemporaryDir dir;
+        LawProfiler profiler;
+        profile::ProfileOptions options;
+        options.threads = 1;
+        const auto folder = std::filesystem::path(dir.path().toStdString()) / "streaming";
+        const auto m = calibration::measure_streaming(profiler, options, folder);
+        QCOMPARE(profiler.profiled, 1);
+        QCOMPARE(m.weight_bytes, 4096.0 * 16384 * 4);
+        // The law: 3 us + MACs / 20e3 + bytes / 5e3 for the one MatMul kernel.
+        const double law_ms =
+            (3.0 + 4096.0 * 16384 / 20e3 + (m.weight_bytes + 4096 * 4 + 16384 * 4) / 5e3) / 1000;
+        QVERIFY2(std::abs(m.kernel_ms - law_ms) < 1e-6, std::to_string(m.kernel_ms).c_str());
+        QVERIFY(std::abs(m.runtime_gbs - m.weight_bytes / (m.kernel_ms * 1e6)) < 1e-9);
+        QVERIFY(m.probe_gbs > 0.1);
+        QVERIFY(std::abs(m.efficiency - m.runtime_gbs / m.probe_gbs) < 1e-12);
+        QVERIFY(std::filesystem::is_empty(folder));
     }
 
     void theDeviceIsThisMachinesCpuAtTheThreadsMeasured() {

@@ -169,6 +169,14 @@ private slots:
         }
         QVERIFY(bound > 0);
         QVERIFY(floored.kernels_ms > free.kernels_ms);
+        // At half the probe's rate, a kernel the floor decides takes twice as long.
+        auto half = p;
+        half.memory_efficiency = 0.5;
+        const auto slower = predict_model(half, model, kernels);
+        for (std::size_t k = 0; k < kernels.kernels.size(); ++k)
+            if (floored.kernels[k].memory_bound)
+                QVERIFY(std::abs(slower.kernels[k].us - 2 * floored.kernels[k].us) <
+                        1e-6 * slower.kernels[k].us);
         // Under 16 MiB of working set the floor is 100 GB/s: every kernel above it is as before.
         QCOMPARE(device::bandwidth_at(p.memory_curve, 1e6), 100.0);
         QCOMPARE(device::bandwidth_at(p.memory_curve, 1e12), 1.0);
@@ -181,6 +189,9 @@ private slots:
         const auto q = load_predictor(path);
         QCOMPARE(q.memory_curve.size(), std::size_t{2});
         QCOMPARE(q.memory_curve[1].gbs, 1.0);
+        QCOMPARE(q.memory_efficiency, 1.0);
+        save_predictor(half, path);
+        QCOMPARE(load_predictor(path).memory_efficiency, 0.5);
         QCOMPARE(predict_model(q, model, kernels).kernels_ms, floored.kernels_ms);
         auto doc = nlohmann::json::parse(predictor_json(p));
         doc["memory_curve"][1]["bytes"] = 1000;
@@ -189,6 +200,17 @@ private slots:
                     load_predictor(path);
                 }).find("| /memory_curve/1/bytes | expected more bytes than the point before") !=
                 std::string::npos);
+        doc = nlohmann::json::parse(predictor_json(p)); // a good curve again
+        doc["memory_efficiency"] = 0;
+        write(QString::fromStdString(path), doc.dump());
+        QVERIFY(message_of([&] { load_predictor(path); }).find("| /memory_efficiency |") !=
+                std::string::npos);
+        doc["memory_efficiency"] = 11;
+        write(QString::fromStdString(path), doc.dump());
+        QVERIFY(message_of([&] {
+                    load_predictor(path);
+                }).find("| /memory_efficiency | expected at most 10") != std::string::npos);
+        doc.erase("memory_efficiency");
         doc["memory_curve"] = {{{"bytes", 1e6}, {"gbs", 0}}};
         write(QString::fromStdString(path), doc.dump());
         QVERIFY(message_of([&] { load_predictor(path); }).find("| /memory_curve/0/gbs |") !=
