@@ -725,8 +725,10 @@ void Calibration::settle_speed() {
 }
 
 // The memory floor: the probe's curve at the calibration's threads, then the runtime's own rate
-// streaming a product's weights against it. Options that give a curve (a profiler that is not
-// this machine) take it as it is, at the probe's rate.
+// streaming a product's weights against it (10-20 s on a 2-vCPU host, most of it loading 256 MiB
+// twice). Options that give a curve (a profiler that is not this machine) take it as it is, at
+// the probe's rate, and so does a budget under kStreamingMinutes.
+constexpr double kStreamingMinutes = 3;
 void Calibration::measure_memory(const CalibrationOptions& options) {
     auto& curve = training_.memory_curve;
     curve = options.memory_curve.empty() ? device::probe_memory_curve(options.threads)
@@ -737,7 +739,8 @@ void Calibration::measure_memory(const CalibrationOptions& options) {
     say("memory: " + fixed(curve.front().gbs, 1) + " GB/s reading " + mib(curve.front().bytes) +
         " MiB, " + fixed(curve.back().gbs, 1) + " GB/s reading " + mib(curve.back().bytes) +
         " MiB");
-    if (!options.memory_curve.empty())
+    // Under kStreamingMinutes the minutes go to networks, and the floor reads at the probe's rate.
+    if (!options.memory_curve.empty() || options.minutes < kStreamingMinutes)
         return;
     const auto streamed =
         measure_streaming(profiler_, profiling_, options.work_folder / "streaming");
