@@ -1,6 +1,7 @@
 // cleave predict: each kernel's latency and energy on a device, and the model's end to end, by
 // the device's predictor (a file, the one shipped for the device, or a roofline from its spec).
 #include "commands.hpp"
+#include "core/device/cpu_threads.hpp"
 #include "core/device/device_library.hpp"
 #include "core/device/pe_power.hpp"
 #include "core/fusion/fusion_method.hpp"
@@ -24,6 +25,7 @@ struct PredictOptions {
     std::string device;
     std::string predictor;
     std::string rules; // empty: the predictor's own
+    int threads = 0;   // a CPU run at this many threads; 0: every core
     bool json = false;
     std::string out;
 };
@@ -55,7 +57,9 @@ nlohmann::ordered_json phase_json(const std::optional<graph::DecoderPhase>& phas
 }
 
 int run_predict(const PredictOptions& options) {
-    const auto device = device::find_device(options.device, "--device");
+    auto device = device::find_device(options.device, "--device");
+    if (options.threads != 0)
+        device = device::device_at_threads(device, options.threads, "", "--threads");
     const auto predictor = predict::predictor_for(device, options.predictor, options.rules);
     const auto model = options.model.load();
     const auto method =
@@ -92,6 +96,8 @@ int run_predict(const PredictOptions& options) {
         nlohmann::ordered_json document{
             {"model", model.file},
             {"device", device.id},
+            {"threads", options.threads != 0 ? nlohmann::ordered_json(options.threads)
+                                             : nlohmann::ordered_json()},
             {"predictor", source},
             {"rules", method.name},
             {"busy_power_w", power ? nlohmann::ordered_json(*power) : nlohmann::ordered_json()},
@@ -108,9 +114,13 @@ int run_predict(const PredictOptions& options) {
             return 0;
     }
 
-    std::printf("%s on %s: %.3f ms (%zu kernels %.3f ms + overhead %.3f ms)", model.file.c_str(),
-                device.id.c_str(), latency.total_ms, kernels.kernels.size(), latency.kernels_ms,
-                latency.overhead_ms);
+    const std::string at = options.threads != 0
+                               ? " at " + std::to_string(options.threads) +
+                                     (options.threads == 1 ? " thread" : " threads")
+                               : "";
+    std::printf("%s on %s%s: %.3f ms (%zu kernels %.3f ms + overhead %.3f ms)", model.file.c_str(),
+                device.id.c_str(), at.c_str(), latency.total_ms, kernels.kernels.size(),
+                latency.kernels_ms, latency.overhead_ms);
     if (power)
         std::printf(", %.2f mJ at %.1f W", *power * latency.total_ms, *power);
     if (phase)
@@ -147,6 +157,11 @@ Action add_predict_command(CLI::App& app) {
                         "else a roofline from its spec");
     command->add_option("--rules", options->rules,
                         "Fusion method for the kernels; default: the predictor's own");
+    command
+        ->add_option("--threads", options->threads,
+                     "Threads the runtime runs a CPU device's work on: its peak scales to the "
+                     "cores used (default: every core; a measured device: its own count)")
+        ->check(CLI::Range(1, 4096));
     command->add_flag("--json", options->json, "Print kernels and totals as JSON");
     command->add_option("--out", options->out, "Write the JSON document to FILE (atomically)");
     return [options] { return run_predict(*options); };

@@ -1,5 +1,6 @@
 #include "cross_device_evaluation.hpp"
 
+#include "core/device/cpu_threads.hpp"
 #include "core/input_error.hpp"
 #include "cross_device.hpp"
 #include "roofline.hpp"
@@ -34,20 +35,6 @@ struct Scores {
 };
 
 } // namespace
-
-device::DeviceSpec spec_at_threads(device::DeviceSpec spec, int threads) {
-    for (auto& pe : spec.processing_elements) {
-        if (pe.kind != device::PeKind::cpu || pe.cores <= 0 || threads <= 0 ||
-            threads >= pe.cores)
-            continue;
-        const double share = static_cast<double>(threads) / pe.cores;
-        for (auto* rate : {&pe.peak_gflops.fp32, &pe.peak_gflops.fp16, &pe.peak_gflops.int8})
-            if (*rate)
-                **rate *= share;
-        pe.cores = threads;
-    }
-    return spec;
-}
 
 std::vector<DeviceEvaluation> evaluate_cross_device(const std::vector<EvaluatedDevice>& devices,
                                                     const fusion::FusionMethod& method,
@@ -97,7 +84,7 @@ std::vector<DeviceEvaluation> evaluate_cross_device(const std::vector<EvaluatedD
         if (device.spec) {
             try {
                 const auto roofline = roofline_predictor(
-                    spec_at_threads(*device.spec, device.figures.threads), method.name);
+                    device::spec_at_threads(*device.spec, device.figures.threads), method.name);
                 result.roofline =
                     score_on_runs(roofline, profiled[held], {}, device.runs, kernel_graphs);
             } catch (const InputError&) {

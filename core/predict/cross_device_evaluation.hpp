@@ -65,8 +65,4 @@ std::vector<DeviceEvaluation> evaluate_cross_device(const std::vector<EvaluatedD
                                                     const fusion::FusionMethod& method,
                                                     const CrossDeviceEvaluationOptions& options);
 
-// The spec with its CPU PEs' peak rates scaled to `threads` of their cores: a run at 1 thread on
-// a 2-core machine has half its peak.
-device::DeviceSpec spec_at_threads(device::DeviceSpec spec, int threads);
-
 } // namespace cleave::predict

@@ -109,6 +109,38 @@ private slots:
         QVERIFY(root["total_ms"].toDouble() > 0);
     }
 
+    void aCpuRunsAtTheThreadsGiven() {
+        // intel-nuc: 4 cores; at 1 thread a quarter of its peak: resnet18's compute-bound
+        // convolutions take 4 times as long, its kernels bound by memory as long as before
+        const auto total = [](const QStringList& more) {
+            const Run run = run_cleave(
+                QStringList{"predict", kResnet18, "--device", "intel-nuc", "--json"} + more);
+            const QJsonObject root = QJsonDocument::fromJson(run.out).object();
+            return std::make_pair(root["total_ms"].toDouble(), root["threads"]);
+        };
+        const auto all = total({});
+        const auto one = total({"--threads", "1"});
+        QVERIFY(all.second.isNull());
+        QCOMPARE(one.second.toInt(), 1);
+        QVERIFY2(one.first > 1.5 * all.first && one.first < 4.0001 * all.first,
+                 qPrintable(QString::number(one.first / all.first)));
+        for (const auto& [device, threads, says] :
+             std::vector<std::tuple<QString, QString, QString>>{
+                 {"intel-nuc", "5", "--threads: a thread count from 1 to 4"},
+                 {"intel-nuc", "0", "--threads"},
+                 {"nvidia-t4", "1",
+                  "--threads: a thread count for a CPU; device nvidia-t4 has no "
+                  "CPU PE"},
+                 {"xeon-ort-4t", "2",
+                  "--threads: 4 threads: device xeon-ort-4t is measured at "
+                  "that count only, found 2"}}) {
+            const Run run =
+                run_cleave({"predict", kResnet18, "--device", device, "--threads", threads});
+            QCOMPARE(run.exit_code, 2);
+            QVERIFY2(run.err.contains(says.toUtf8()), run.err.constData());
+        }
+    }
+
     // The 2-layer decoder of tiny_decoder.hpp: its KV cache is 2 layers x key and value of
     // [1, 2 heads, context, 4] float32.
     void aDecoderIsCostedAtItsPhase() {
