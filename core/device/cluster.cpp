@@ -3,6 +3,7 @@
 #include "../atomic_file.hpp"
 #include "../input_error.hpp"
 #include "../json_reader.hpp"
+#include "cpu_threads.hpp"
 #include "device_library.hpp"
 #include "device_matching.hpp"
 #include "link_kinds.hpp"
@@ -176,7 +177,7 @@ Cluster cluster_from_json(const json& root, const std::string& file) {
         const std::string pointer = child_pointer("/hosts", i);
         const json& entry = (*list)[i];
         reader.expect_object(entry, pointer, "an object with \"host\" and \"device\"");
-        reader.only_known(entry, pointer, {"host", "device"});
+        reader.only_known(entry, pointer, {"host", "device", "threads"});
         ClusterHost host;
         host.host = reader.string(entry, pointer, "host", true);
         if (host.host.size() > kMaxHostNameLength)
@@ -206,6 +207,10 @@ Cluster cluster_from_json(const json& root, const std::string& file) {
                                                               "\"; expected one of " + ids +
                                                               " or a device file (.json)");
         }
+        host.threads = reader.whole_number(entry, pointer, "threads", false, 1, 4096);
+        if (host.threads)
+            host.device = device_at_threads(host.device, *host.threads, file,
+                                            child_pointer(pointer, "threads"));
         hosts.push_back(std::move(host));
     }
 
@@ -236,8 +241,11 @@ namespace {
 
 ordered_json cluster_object(const Cluster& cluster) {
     auto hosts = ordered_json::array();
-    for (const auto& h : cluster.hosts)
+    for (const auto& h : cluster.hosts) {
         hosts.push_back({{"host", h.host}, {"device", h.device_ref}});
+        if (h.threads)
+            hosts.back()["threads"] = *h.threads;
+    }
     auto pairs = ordered_json::array();
     for (const auto& p : cluster.pairs)
         pairs.push_back({{"a", p.a},

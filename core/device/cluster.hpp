@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct ClusterHost {
     std::string device_ref; // as the file wrote it: a library id or a device file
     DeviceSpec device;
     std::string match; // from a platform.txt: how the line was matched; else empty
+    // The threads its CPU runs at (cpu_threads.hpp), `device` already scaled to them; none: every
+    // core, or a measured device's own count.
+    std::optional<int> threads = std::nullopt;
 };
 
 struct ClusterPe {

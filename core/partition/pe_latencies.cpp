@@ -69,7 +69,9 @@ PeLatencies predict_pe_latencies(const graph::Model& model, const fusion::Kernel
     for (const int index : pes) {
         const auto& pe = cluster.pes.at(static_cast<std::size_t>(index));
         const auto& device = cluster.hosts[pe.host_index].device;
-        const auto key = std::make_pair(device.id, pe.spec.name);
+        // a CPU's cores are the threads it runs at (cluster hosts of one device may differ)
+        const auto key =
+            std::make_pair(device.id, pe.spec.name + "@" + std::to_string(pe.spec.cores));
         auto found = predicted.find(key);
         if (found == predicted.end()) {
             Row row;

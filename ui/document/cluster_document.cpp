@@ -158,7 +158,8 @@ QString ClusterDocument::setDevice(int row, const QString& device) {
         return messageOf(e);
     }
     host.device_ref = device.toStdString();
-    host.match.clear(); // chosen here, no longer matched from a platform.txt line
+    host.match.clear();   // chosen here, no longer matched from a platform.txt line
+    host.threads.reset(); // the new device runs on every core of its own
     const QString name = QString::fromStdString(host.host);
     return apply(rebuilt(cluster(), std::move(hosts), cluster().default_link, cluster().pairs),
                  tr("Run %1 on %2").arg(name, device));

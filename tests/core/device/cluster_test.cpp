@@ -185,6 +185,37 @@ private slots:
                  qPrintable(error));
     }
 
+    void aHostsCpuRunsAtItsThreads() {
+        // Two NUCs (4 cores, 358.4 GFLOP/s), one at 1 thread: a quarter of the peak, same PE key
+        const auto text = std::string(R"({"version": 1, "hosts": [
+          {"host": "a", "device": "intel-nuc"}, {"host": "b", "device": "intel-nuc",
+          "threads": 1}]})");
+        const Cluster cluster = parse_cluster_file(text, "my.cluster.json");
+        QCOMPARE(keys(cluster), (std::vector<std::string>{"a_cpu0123", "b_cpu0123"}));
+        QCOMPARE(cluster.pes[0].spec.peak_gflops.fp32.value_or(0), 358.4);
+        QCOMPARE(cluster.pes[1].spec.peak_gflops.fp32.value_or(0), 358.4 / 4);
+        QCOMPARE(cluster.pes[1].spec.cores, 1);
+        QVERIFY(!cluster.hosts[0].threads);
+        QCOMPARE(cluster.hosts[1].threads.value_or(0), 1);
+        const auto written = cleave::device::cluster_to_json(cluster);
+        QCOMPARE(written["hosts"][1]["threads"].get<int>(), 1);
+        QVERIFY(!written["hosts"][0].contains("threads"));
+        QCOMPARE(cleave::device::cluster_file_json(
+                     cleave::device::cluster_from_json(written, "my.cluster.json")),
+                 cleave::device::cluster_file_json(cluster));
+        QCOMPARE(error_of(R"({"version": 1, "hosts": [{"host": "a", "device": "intel-nuc",
+                                                      "threads": 8}]})"),
+                 QString("my.cluster.json: /hosts/0/threads: a thread count from 1 to 4, the "
+                         "cores of intel-nuc's largest CPU PE; found 8"));
+        QCOMPARE(error_of(R"({"version": 1, "hosts": [{"host": "a", "device": "nvidia-t4",
+                                                      "threads": 1}]})"),
+                 QString("my.cluster.json: /hosts/0/threads: a thread count for a CPU; device "
+                         "nvidia-t4 has no CPU PE"));
+        QVERIFY(error_of(R"({"version": 1, "hosts": [{"host": "a", "device": "intel-nuc",
+                                                     "threads": "2"}]})")
+                    .startsWith("my.cluster.json: /hosts/0/threads: "));
+    }
+
     void badHostsAreNamed() {
         QCOMPARE(
             error_of(R"({"version": 1, "hosts": [{"host": "nx_01", "device": "jetson-tx2"}]})"),

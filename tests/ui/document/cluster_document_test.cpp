@@ -58,6 +58,20 @@ private slots:
         QCOMPARE(edited.count(), 2);
     }
 
+    void anotherDeviceRunsOnEveryCoreAndUndoKeepsTheThreads() {
+        ClusterDocument document;
+        document.setCluster(
+            std::make_shared<const cleave::device::Cluster>(cleave::device::parse_cluster_file(
+                R"({"version": 1, "hosts": [{"host": "a", "device": "intel-nuc", "threads": 1}]})",
+                "a.cluster.json")));
+        QCOMPARE(document.setDevice(0, "raspberry-pi-4"), QString());
+        QVERIFY(!document.cluster().hosts[0].threads);
+        QCOMPARE(document.cluster().pes[0].spec.cores, 4);
+        document.undoStack()->undo();
+        QCOMPARE(document.cluster().hosts[0].threads.value_or(0), 1);
+        QCOMPARE(document.cluster().pes[0].spec.peak_gflops.fp32.value_or(0), 358.4 / 4);
+    }
+
     void aNewHostIsNamedAfterItsDevicesHosts() {
         ClusterDocument document;
         document.setCluster(nx8());
