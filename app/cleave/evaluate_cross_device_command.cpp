@@ -43,7 +43,7 @@ int run_evaluate_cross_device(EvaluateCrossDeviceOptions& options) {
     const auto loaded = load_measured_devices(options.data, options.models);
     std::vector<predict::EvaluatedDevice> devices;
     for (const auto& d : loaded.devices) {
-        predict::EvaluatedDevice device{d.label, d.figures, d.spec, {}};
+        predict::EvaluatedDevice device{d.label, d.figures, d.spec, {}, d.machine};
         for (const auto& r : d.runs)
             device.runs.push_back(&r);
         devices.push_back(std::move(device));
@@ -66,6 +66,7 @@ int run_evaluate_cross_device(EvaluateCrossDeviceOptions& options) {
             roofline = {{"kernel_mape", r.roofline->kernels.mape},
                         {"e2e_mape", r.roofline->e2e.mape}};
         rows.push_back({{"device", r.id},
+                        {"machine", r.machine},
                         {"runs", r.runs},
                         {"timed_kernels", r.timed_kernels},
                         {"distinct_kernels", r.distinct_kernels},
@@ -86,6 +87,8 @@ int run_evaluate_cross_device(EvaluateCrossDeviceOptions& options) {
     for (const auto& r : results) {
         std::printf("%s: %d runs, %d timed kernels, %d distinct; mean of %d seeds\n", r.id.c_str(),
                     r.runs, r.timed_kernels, r.distinct_kernels, options.evaluation.seeds);
+        std::printf("  machine %s; base trained on %zu devices of other machines\n",
+                    r.machine.c_str(), r.trained_on.size());
         if (r.roofline)
             std::printf("  uncalibrated roofline: kernel MAPE %.1f%%, e2e MAPE %.1f%%\n",
                         100 * r.roofline->kernels.mape, 100 * r.roofline->e2e.mape);

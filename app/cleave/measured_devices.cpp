@@ -86,6 +86,7 @@ MeasuredDevice prepared_device(const grouping::DeviceRuns& d,
     device.id = d.device;
     device.label = d.device;
     device.file = dataset.file;
+    device.machine = !dataset.device.empty() ? dataset.device : dataset.file;
     device.spec = device::find_device(d.device);
     std::map<int, int> threads;
     for (const auto* run : d.runs) {

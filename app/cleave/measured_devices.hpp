@@ -21,6 +21,7 @@ struct MeasuredDevice {
     std::string id;    // the library device
     std::string label; // the id, or where ids repeat "this-machine (OpenCV 4.6.0 DNN, 1 thread)"
     std::string file;
+    std::string machine; // the dataset's processor or GPU
     predict::DeviceFigures figures;
     device::DeviceSpec spec;
     std::vector<predict::RunData> runs;

@@ -34,6 +34,10 @@ struct Scores {
     MethodScore summary() const { return {spread(kernel), spread(e2e)}; }
 };
 
+const std::string& machine_of(const EvaluatedDevice& device) {
+    return device.machine.empty() ? device.id : device.machine;
+}
+
 } // namespace
 
 std::vector<DeviceEvaluation> evaluate_cross_device(const std::vector<EvaluatedDevice>& devices,
@@ -64,12 +68,19 @@ std::vector<DeviceEvaluation> evaluate_cross_device(const std::vector<EvaluatedD
         result.timed_kernels = static_cast<int>(profiled[held].candidates.size());
         result.distinct_kernels = static_cast<int>(profiled[held].kernels.size());
 
+        result.machine = machine_of(device);
         std::vector<CrossDeviceDevice> others;
         for (std::size_t d = 0; d < devices.size(); ++d)
-            if (d != held) {
+            if (machine_of(devices[d]) != result.machine) {
                 others.push_back({devices[d].id, devices[d].figures, profiled[d]});
                 result.trained_on.push_back(devices[d].id);
             }
+        if (others.size() < 2)
+            throw InputError("", "--data",
+                             "leaving out machine " + result.machine + " (" + device.id +
+                                 ") leaves " + std::to_string(others.size()) +
+                                 (others.size() == 1 ? " device" : " devices") +
+                                 " of other machines; a base is trained on two or more");
         say(device.id + ": training the base on the " + std::to_string(others.size()) +
             " other devices");
         auto base_options = options.base;

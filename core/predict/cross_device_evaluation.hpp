@@ -21,6 +21,9 @@ struct EvaluatedDevice {
     DeviceFigures figures;
     std::optional<device::DeviceSpec> spec; // for the roofline; its PEs' peaks as a whole
     std::vector<const RunData*> runs;
+    // The hardware it ran on (a dataset's processor or GPU): the thread counts of one machine are
+    // left out together, since each teaches the others the machine. Empty: a machine of its own.
+    std::string machine;
 };
 
 struct CrossDeviceEvaluationOptions {
@@ -54,13 +57,14 @@ struct DeviceEvaluation {
     int runs = 0;
     int timed_kernels = 0;
     int distinct_kernels = 0;
-    std::vector<std::string> trained_on; // the other devices
+    std::string machine;                  // as given, or the id where none was
+    std::vector<std::string> trained_on;  // the devices of the other machines
     std::optional<SampledScore> roofline; // where the spec has the figures
     std::vector<SamplesScore> rows;
 };
 
-// Throws InputError with fewer than three devices (a base needs two), or for a held-out id that
-// is none of them.
+// Throws InputError with fewer than three devices (a base needs two), where leaving a machine out
+// leaves fewer than two devices, or for a held-out id that is none of them.
 std::vector<DeviceEvaluation> evaluate_cross_device(const std::vector<EvaluatedDevice>& devices,
                                                     const fusion::FusionMethod& method,
                                                     const CrossDeviceEvaluationOptions& options);

@@ -22,7 +22,8 @@ const QString kModels = CLEAVE_EXAMPLE_MODELS_DIR;
 
 // The sample as a device running at `threads` threads, its convolution kernels taking `conv`
 // times as long and every other kernel `other` times; end-to-end times keep the sample's overhead.
-QByteArray sped_up(double conv, double other, int threads) {
+// `machine`: the processor the file names, where not the sample's.
+QByteArray sped_up(double conv, double other, int threads, const QString& machine = {}) {
     QFile file(kSample);
     if (!file.open(QIODevice::ReadOnly))
         return {};
@@ -52,16 +53,20 @@ QByteArray sped_up(double conv, double other, int threads) {
         value = run;
     }
     root["runs"] = runs;
+    if (!machine.isEmpty())
+        root["cpu"] = machine;
     return QJsonDocument(root).toJson();
 }
 
+// Three machines, each standing for a library device; `one_machine`: all three the sample's.
 struct Devices {
     QTemporaryDir dir;
     QStringList data;
-    Devices() {
+    explicit Devices(bool one_machine = false) {
+        const auto other = [&](const char* name) { return one_machine ? QString() : name; };
         data = {"xeon-ort-1t=" + kSample,
-                "xeon-ort-2t=" + written(dir, "two.json", sped_up(0.55, 0.9, 2)),
-                "xeon-ort-4t=" + written(dir, "four.json", sped_up(0.3, 0.8, 4))};
+                "xeon-ort-2t=" + written(dir, "two.json", sped_up(0.55, 0.9, 2, other("Board B"))),
+                "xeon-ort-4t=" + written(dir, "four.json", sped_up(0.3, 0.8, 4, other("Board C")))};
     }
 };
 
@@ -118,6 +123,7 @@ private slots:
             const QJsonObject device = value.toObject();
             QCOMPARE(device["runs"].toInt(), 5);
             QCOMPARE(device["trained_on"].toArray().size(), 2);
+            QVERIFY(!device["machine"].toString().isEmpty());
             QVERIFY(device["roofline"].isNull()); // the Xeon's spec has no peak rate
             const QJsonArray samples = device["samples"].toArray();
             QCOMPARE(samples.size(), 2);
@@ -136,6 +142,14 @@ private slots:
                               "--models", kModels});
         QCOMPARE(run.exit_code, 2);
         QVERIFY2(run.err.contains("at least three measured devices"), run.err.constData());
+
+        // Thread counts of one machine are left out together
+        Devices same(true);
+        run = run_cleave(QStringList{"evaluate-cross-device", "--data"} + same.data +
+                         QStringList{"--models", kModels});
+        QCOMPARE(run.exit_code, 2);
+        QVERIFY2(run.err.contains("leaving out machine Model name:"), run.err.constData());
+        QVERIFY2(run.err.contains("leaves 0 devices of other machines"), run.err.constData());
 
         run = run_cleave({"evaluate-cross-device", "--data", "no-such-device=" + kSample,
                           "--models", kModels});

@@ -29,8 +29,9 @@ std::vector<RunData> scaled_runs(double factor) {
     return runs;
 }
 
-EvaluatedDevice evaluated(const std::string& id, const std::vector<RunData>& runs) {
-    EvaluatedDevice d{id, DeviceFigures{1, 0, 0, 0}, std::nullopt, {}};
+EvaluatedDevice evaluated(const std::string& id, const std::vector<RunData>& runs,
+                          const std::string& machine = "") {
+    EvaluatedDevice d{id, DeviceFigures{1, 0, 0, 0}, std::nullopt, {}, machine};
     for (const auto& r : runs)
         d.runs.push_back(&r);
     return d;
@@ -80,11 +81,21 @@ private slots:
                          options);
                  }),
                  std::string(" | --held-out | no device 'z' among the data's"));
+        // Two thread counts of one machine leave one other device to train on
+        options.held_out = {"a"};
+        QCOMPARE(message_of([&] {
+                     evaluate_cross_device({evaluated("a", none, "xeon"),
+                                            evaluated("b", none, "xeon"), evaluated("c", none)},
+                                           method, options);
+                 }),
+                 std::string(" | --data | leaving out machine xeon (a) leaves 1 device of other "
+                             "machines; a base is trained on two or more"));
     }
 
     void aHeldOutDeviceIsScoredByEachMethod() {
-        const auto a = scaled_runs(1), b = scaled_runs(0.5), c = scaled_runs(2);
-        auto held = evaluated("c", c);
+        const auto a = scaled_runs(1), b = scaled_runs(0.5), c = scaled_runs(2),
+                   c2 = scaled_runs(1.5);
+        auto held = evaluated("c", c, "mc");
         held.spec = board();
         CrossDeviceEvaluationOptions options;
         options.samples = {5};
@@ -93,11 +104,14 @@ private slots:
         options.held_out = {"c"};
         options.base.kind = "mlp";
         options.base.descriptor_budgets = {5};
-        const auto results = evaluate_cross_device({evaluated("a", a), evaluated("b", b), held},
-                                                   fusion::find_fusion_method("ort-cpu"), options);
+        // c2: the same machine at another thread count, left out with it
+        const auto results = evaluate_cross_device(
+            {evaluated("a", a), evaluated("b", b), held, evaluated("c2", c2, "mc")},
+            fusion::find_fusion_method("ort-cpu"), options);
         QCOMPARE(results.size(), std::size_t{1});
         const auto& r = results[0];
         QCOMPARE(r.id, std::string("c"));
+        QCOMPARE(r.machine, std::string("mc"));
         QCOMPARE(r.trained_on, (std::vector<std::string>{"a", "b"}));
         QCOMPARE(r.runs, 5);
         const auto profiled = ProfiledKernels::of(c);
