@@ -2,6 +2,7 @@
 // (tests/data/ort-cpu-xeon-sample.json, every kernel twice as slow) scored by a base trained on
 // two others, next to the samples alone and its spec's roofline.
 #include "../measured_sample.hpp"
+#include "core/device/device_library.hpp"
 #include "core/fusion/fusion_method.hpp"
 #include "core/input_error.hpp"
 #include "core/predict/cross_device_evaluation.hpp"
@@ -35,23 +36,6 @@ EvaluatedDevice evaluated(const std::string& id, const std::vector<RunData>& run
     for (const auto& r : runs)
         d.runs.push_back(&r);
     return d;
-}
-
-device::DeviceSpec board() {
-    device::DeviceSpec spec;
-    spec.id = "board";
-    device::ProcessingElement cpu;
-    cpu.name = "cpu";
-    cpu.cores = 8;
-    cpu.peak_gflops.fp32 = 800;
-    cpu.peak_gflops.fp16 = 1600;
-    cpu.memory_bandwidth_gbs = 50;
-    device::ProcessingElement gpu;
-    gpu.kind = device::PeKind::gpu;
-    gpu.name = "gpu";
-    gpu.peak_gflops.fp32 = 2000;
-    spec.processing_elements = {cpu, gpu};
-    return spec;
 }
 
 std::string message_of(const std::function<void()>& f) {
@@ -96,7 +80,7 @@ private slots:
         const auto a = scaled_runs(1), b = scaled_runs(0.5), c = scaled_runs(2),
                    c2 = scaled_runs(1.5);
         auto held = evaluated("c", c, "mc");
-        held.spec = board();
+        held.spec = device::find_device("intel-nuc"); // a spec with a peak and a bandwidth
         CrossDeviceEvaluationOptions options;
         options.samples = {5};
         options.seeds = 2;
