@@ -21,30 +21,24 @@ DeviceSpec spec_at_threads(DeviceSpec spec, int threads) {
 
 DeviceSpec device_at_threads(const DeviceSpec& spec, int threads, const std::string& file,
                              const std::string& place) {
-    const auto cpu =
-        std::find_if(spec.processing_elements.begin(), spec.processing_elements.end(),
-                     [](const ProcessingElement& pe) { return pe.kind == PeKind::cpu; });
-    if (cpu == spec.processing_elements.end())
+    int most = 0; // the cores of the largest CPU PE; 0: none
+    for (const auto& pe : spec.processing_elements)
+        if (pe.kind == PeKind::cpu)
+            most = std::max(most, pe.cores);
+    if (most == 0)
         throw InputError(file, place,
                          "a thread count for a CPU; device " + spec.id + " has no CPU PE");
     if (spec.measurement && spec.measurement->threads) {
-        if (threads != *spec.measurement->threads)
+        const int own = *spec.measurement->threads;
+        if (threads != own)
             throw InputError(file, place,
-                             std::to_string(*spec.measurement->threads) + " thread" +
-                                 (*spec.measurement->threads == 1 ? "" : "s") + ": device " +
-                                 spec.id + " is measured at that count only, found " +
+                             std::to_string(own) + (own == 1 ? " thread" : " threads") +
+                                 ": device " + spec.id + " is measured at that count only, found " +
                                  std::to_string(threads) +
                                  " (a device measured at that count: cleave calibrate --threads " +
                                  std::to_string(threads) + ")");
         return spec;
     }
-    const int most = std::max_element(spec.processing_elements.begin(),
-                                       spec.processing_elements.end(),
-                                       [](const ProcessingElement& a, const ProcessingElement& b) {
-                                           return (a.kind == PeKind::cpu ? a.cores : 0) <
-                                                  (b.kind == PeKind::cpu ? b.cores : 0);
-                                       })
-                         ->cores;
     if (threads < 1 || threads > most)
         throw InputError(file, place,
                          "a thread count from 1 to " + std::to_string(most) + ", the cores of " +

@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 namespace cleave::partition {
@@ -65,13 +66,12 @@ PeLatencies predict_pe_latencies(const graph::Model& model, const fusion::Kernel
         std::vector<double> ms;
         std::string missing;
     };
-    std::map<std::pair<std::string, std::string>, Row> predicted;
+    std::map<std::tuple<std::string, std::string, int>, Row> predicted;
     for (const int index : pes) {
         const auto& pe = cluster.pes.at(static_cast<std::size_t>(index));
         const auto& device = cluster.hosts[pe.host_index].device;
         // a CPU's cores are the threads it runs at (cluster hosts of one device may differ)
-        const auto key =
-            std::make_pair(device.id, pe.spec.name + "@" + std::to_string(pe.spec.cores));
+        const auto key = std::make_tuple(device.id, pe.spec.name, pe.spec.cores);
         auto found = predicted.find(key);
         if (found == predicted.end()) {
             Row row;
